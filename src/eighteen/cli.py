@@ -1,0 +1,87 @@
+"""The `eighteen` command: parse arguments, call the library, print, return an exit code.
+
+Exit codes: 0 success, 1 errors in the input (title, save, log), 2 usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="eighteen", description="18xx titles as data.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="check titles and report every problem located")
+    v.add_argument("paths", nargs="*", help="title folders (default: every title)")
+    v.add_argument("--format", choices=["text", "json"], default="text")
+
+    c = sub.add_parser("compile", help="write generated/<id>.json and <id>.md")
+    c.add_argument("paths", nargs="*", help="title folders (default: every title)")
+    c.add_argument("--check", action="store_true", help="exit 1 if generated/ is stale")
+    c.add_argument("--out", default=None, help="output folder (default: generated/)")
+
+    s = sub.add_parser("schema", help="write the JSON Schemas to schema/")
+    s.add_argument("--check", action="store_true", help="exit 1 if schema/ is stale")
+    s.add_argument("--out", default=None, help="output folder (default: schema/)")
+
+    pl = sub.add_parser("play", help="play a game with bots to the end")
+    pl.add_argument("title", help="title id, e.g. 1830")
+    pl.add_argument("--players", type=int, default=4)
+    pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--bots", choices=["random", "greedy"], default="greedy")
+    pl.add_argument("--option", action="append", default=[], dest="options")
+    pl.add_argument("--save", default=None, help="write the save to this file")
+    pl.add_argument("--quiet", action="store_true", help="print only the ranking")
+
+    r = sub.add_parser("replay", help="replay a save and print the ranking")
+    r.add_argument("save")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors
+        return int(exc.code or 0)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "validate":
+        from eighteen.commands.titles import cmd_validate
+
+        return cmd_validate(args.paths, args.format)
+    if args.command == "compile":
+        from eighteen.commands.titles import cmd_compile
+
+        return cmd_compile(args.paths, check=args.check, out=args.out)
+    if args.command == "schema":
+        from eighteen.commands.titles import cmd_schema
+
+        return cmd_schema(check=args.check, out=args.out)
+    if args.command == "play":
+        from eighteen.commands.play import cmd_play
+
+        return cmd_play(args)
+    if args.command == "replay":
+        from eighteen.commands.play import cmd_replay
+
+        return cmd_replay(args.save)
+    print(f"eighteen: unknown command {args.command}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

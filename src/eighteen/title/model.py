@@ -1,0 +1,691 @@
+"""Typed models of a title's TOML files.
+
+One model per file kind (title, map, tiles, trains, phases, privates, corporations, market).
+The JSON Schemas in schema/ are generated from these models, so every field carries a
+description and every closed choice is an enum: authors get completion in their editor.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# ---------------------------------------------------------------------------------------
+# shared vocabulary
+
+
+class Strict(BaseModel):
+    """Base of every model: unknown keys are errors, never silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
+
+
+class Color(str, Enum):
+    """Tile and hex colours, in upgrade order (white < yellow < green < brown < gray)."""
+
+    white = "white"
+    yellow = "yellow"
+    green = "green"
+    brown = "brown"
+    gray = "gray"
+    red = "red"
+    blue = "blue"
+
+
+#: Upgrade order of tile colours; red (off-board) and blue (water) never upgrade.
+COLOR_ORDER = ["white", "yellow", "green", "brown", "gray"]
+
+Edge = Annotated[int, Field(ge=0, le=5, description="Hex edge 0-5, clockwise (see docs).")]
+HexId = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Z]{1,2}[0-9]{1,3}$",
+        description="Hex coordinate as printed on the board: row letters then column number.",
+    ),
+]
+Money = Annotated[int, Field(ge=0, description="An amount in dollars.")]
+EntityId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=16,
+        pattern=r"^[A-Za-z0-9&+/_.-]+$",
+        description="Short identifier (letters, digits, & + / _ . -).",
+    ),
+]
+Unlimited = Literal["unlimited"]
+
+
+class Terrain(str, Enum):
+    """Kinds of terrain that make the first tile on a hex cost extra."""
+
+    water = "water"
+    mountain = "mountain"
+    hill = "hill"
+    bridge = "bridge"
+    tunnel = "tunnel"
+    pass_ = "pass"
+
+
+class BorderType(str, Enum):
+    """What a hex side is: impassable sides carry no track; cosmetic ones are drawn only."""
+
+    impassable = "impassable"
+    cosmetic = "cosmetic"
+    water = "water"
+
+
+class Border(Strict):
+    """A special hex side."""
+
+    edge: Edge
+    type: BorderType = Field(description="impassable: no track may cross; cosmetic: drawing only.")
+    cost: Money = Field(0, description="Extra cost to lay track across this side (bridges).")
+
+
+class City(Strict):
+    """A city: station circles where tokens go; its revenue counts for every train that stops."""
+
+    revenue: Money = Field(description="Revenue for a train stopping here.")
+    slots: int = Field(1, ge=1, le=6, description="Number of token slots (station circles).")
+    exits: list[Edge] = Field(
+        default_factory=list, description="Edges joined to this city by track."
+    )
+
+
+class Town(Strict):
+    """A town (small city, dit): a stop with revenue and no token slots."""
+
+    revenue: Money = Field(description="Revenue for a train stopping here.")
+    exits: list[Edge] = Field(
+        default_factory=list, description="Edges joined to this town by track."
+    )
+
+
+class Offboard(Strict):
+    """An off-board area (red hex): revenue by phase colour; a route may only end here."""
+
+    revenue: dict[str, Money] = Field(
+        description="Revenue by phase revenue colour, e.g. {yellow = 30, brown = 50}.",
+        min_length=1,
+    )
+    group: str | None = Field(
+        None,
+        description="Area name: a route may visit at most one hex of the same group.",
+    )
+    hidden: bool = Field(False, description="Revenue shown on a partner hex (drawing only).")
+    exits: list[Edge] = Field(default_factory=list, description="Edges joined by track.")
+
+
+Track = Annotated[
+    list[Edge],
+    Field(
+        min_length=2, max_length=2, description="Plain track joining two edges, e.g. [0, 3]."
+    ),
+]
+
+
+class TileFace(Strict):
+    """What is printed on a tile or hex: stops, track and label."""
+
+    cities: list[City] = Field(default_factory=list, description="Cities, indexed C0, C1...")
+    towns: list[Town] = Field(default_factory=list, description="Towns, indexed T0, T1...")
+    track: list[Track] = Field(
+        default_factory=list, description="Plain edge-to-edge track that passes no stop."
+    )
+    label: str | None = Field(
+        None,
+        max_length=8,
+        description="Upgrade label (OO, NY, B...): only a tile with the same label replaces it.",
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# title.toml
+
+
+class Capitalization(str, Enum):
+    """How a floated corporation receives money for its shares."""
+
+    full = "full"  # bank pays 10 x par at float
+    incremental = "incremental"  # each share sold from the treasury pays its price
+
+
+class ShareDividends(str, Enum):
+    """Who receives the dividend of a share that no player holds."""
+
+    none = "none"
+    corporation = "corporation"
+    bank = "bank"
+
+
+class SellBuyOrder(str, Enum):
+    """Order of selling and buying within one stock-round turn."""
+
+    sell_buy_sell = "sell_buy_sell"
+    sell_buy = "sell_buy"
+
+
+class SellDrop(str, Enum):
+    """How a sale in a stock round moves the share price."""
+
+    row_per_share = "row_per_share"  # 2-D market: one row down per certificate sold
+    step_if_president = "step_if_president"  # linear: one step left if the president sells
+
+
+class DividendMove(str, Enum):
+    """How paying out or withholding moves the share price."""
+
+    right_left = "right_left"  # pay: one right (up at the end); withhold: one left
+    by_ratio = "by_ratio"  # linear market: steps by payout / price ratio
+
+
+class OperatingOrder(str, Enum):
+    """Order in which corporations operate."""
+
+    share_price = "share_price"  # highest price first; ties right, higher row, arrival
+    first_ascending_then_price = "first_ascending_then_price"
+
+
+class Bankruptcy(str, Enum):
+    """What a player's bankruptcy does."""
+
+    game_ends = "game_ends"
+    player_eliminated = "player_eliminated"
+
+
+class BankBroken(str, Enum):
+    """When the game ends after the bank runs out of money."""
+
+    end_of_or_set = "end_of_or_set"
+    end_of_round = "end_of_round"
+
+
+class Auction(str, Enum):
+    """How the private companies are sold at the start."""
+
+    waterfall = "waterfall"  # buy cheapest at face, or bid on a later one
+
+
+class TileLay(Strict):
+    """One tile lay a corporation may make in its operating turn."""
+
+    kinds: list[Literal["new", "upgrade"]] = Field(
+        description="new: a yellow tile on an empty hex; upgrade: replace a tile."
+    )
+    cost: Money = Field(0, description="Fee for this lay, on top of terrain costs.")
+
+
+class Rules(Strict):
+    """Every rule choice that differs between titles: a named mechanic or a parameter."""
+
+    capitalization: Capitalization = Field(description="full or incremental capitalization.")
+    float_percent: int = Field(
+        60, ge=10, le=100, description="Percent sold from the IPO that floats a corporation."
+    )
+    ipo_dividends: ShareDividends = Field(
+        ShareDividends.none, description="Who receives dividends on unsold (IPO) shares."
+    )
+    pool_dividends: ShareDividends = Field(
+        ShareDividends.corporation, description="Who receives dividends on bank-pool shares."
+    )
+    holding_limit_percent: int = Field(
+        60, ge=10, le=100, description="Most a player may hold of one corporation."
+    )
+    pool_limit_percent: int = Field(
+        50, ge=0, le=100, description="Most the bank pool may hold of one corporation."
+    )
+    sell_in_first_stock_round: bool = Field(
+        False, description="May players sell shares in the first stock round?"
+    )
+    sell_buy_order: SellBuyOrder = Field(
+        SellBuyOrder.sell_buy_sell, description="Order of sales and the buy within a turn."
+    )
+    sell_drop: SellDrop = Field(SellDrop.row_per_share, description="Price move on sales.")
+    dividend_move: DividendMove = Field(
+        DividendMove.right_left, description="Price move on pay-out or withhold."
+    )
+    sold_out_rise: bool = Field(
+        True, description="A corporation wholly held by players rises at stock-round end."
+    )
+    buy_after_sell_same_corporation: bool = Field(
+        False, description="May a player buy a corporation they sold earlier in the round?"
+    )
+    operating_order: OperatingOrder = Field(
+        OperatingOrder.share_price, description="Order in which corporations operate."
+    )
+    tile_lays: list[TileLay] = Field(
+        description="Tile lays allowed per operating turn, in order.", min_length=1
+    )
+    private_auction: Auction = Field(Auction.waterfall, description="Initial private sale.")
+    auction_min_raise: Money = Field(5, description="Smallest raise over a bid or face value.")
+    auction_price_drop: Money = Field(
+        5, description="Price drop of the first private when every player passes."
+    )
+    private_price_min_factor: float = Field(
+        0.5, ge=0, description="Corporation buys a private for at least this x face value."
+    )
+    private_price_max_factor: float = Field(
+        2.0, ge=0, description="Corporation buys a private for at most this x face value."
+    )
+    privates_count_for_cert_limit: bool = Field(
+        True, description="Do private companies count toward the certificate limit?"
+    )
+    train_buy_from_corporation_min: Money = Field(
+        1, description="Least price when a corporation buys a train from another."
+    )
+    must_own_train: bool = Field(
+        True, description="A corporation with a route must own a train after its turn."
+    )
+    president_may_sell_for_train: bool = Field(
+        True, description="President sells shares to raise money for a forced train purchase."
+    )
+    bankruptcy: Bankruptcy = Field(Bankruptcy.game_ends, description="Effect of bankruptcy.")
+    bank_broken: BankBroken = Field(
+        BankBroken.end_of_or_set, description="When a broken bank ends the game."
+    )
+    home_token_reserved: bool = Field(
+        True, description="Home cities are reserved for their corporation from the start."
+    )
+    upgrade_must_add_track: bool = Field(
+        False, description="Must an upgrade add new usable track? (false: permissive)"
+    )
+    private_values_count_at_end: bool = Field(
+        True, description="Open privates count at face value in final scores."
+    )
+
+
+class PlayerCount(Strict):
+    """Players allowed."""
+
+    min: int = Field(ge=1, le=12, description="Fewest players.")
+    max: int = Field(ge=1, le=12, description="Most players.")
+
+
+class TitleOption(Strict):
+    """An optional rule a game may switch on."""
+
+    id: EntityId
+    description: str = Field(description="What the option changes.")
+
+
+class TitleFile(Strict):
+    """title.toml: identity, players, bank, money and rule choices."""
+
+    id: EntityId = Field(description="Title id; also the folder name under titles/.")
+    name: str = Field(description="Full name of the game.", min_length=1)
+    designers: list[str] = Field(description="Designers.", min_length=1)
+    version: str = Field(
+        pattern=r"^\d+\.\d+\.\d+$", description="Version of this title data, semver."
+    )
+    players: PlayerCount
+    bank: Money = Field(description="Cash in the bank at the start.")
+    starting_cash: dict[str, Money] = Field(
+        description='Starting cash per player, by player count: {"4" = 600}.'
+    )
+    certificate_limit: dict[str, int] = Field(
+        description='Certificate limit per player, by player count: {"4" = 16}.'
+    )
+    options: list[TitleOption] = Field(default_factory=list, description="Optional rules.")
+    rules: Rules
+
+
+# ---------------------------------------------------------------------------------------
+# map.toml
+
+
+class Layout(str, Enum):
+    """Hex orientation: pointy (rows of letters) or flat (columns of letters)."""
+
+    pointy = "pointy"
+    flat = "flat"
+
+
+class Hex(TileFace):
+    """One or more board hexes with the same printed content."""
+
+    at: HexId | list[HexId] = Field(description="Coordinate, or list of coordinates sharing it.")
+    name: str | None = Field(None, description="Location name printed on the board.")
+    color: Color = Field(
+        Color.white, description="white: empty; yellow: preprinted; gray: fixed; red: off-board."
+    )
+    terrain: Terrain | None = Field(None, description="Terrain that makes the first tile cost.")
+    cost: Money = Field(0, description="Terrain cost, paid by the first tile laid here.")
+    offboard: Offboard | None = Field(None, description="Off-board revenue (red hexes).")
+    borders: list[Border] = Field(default_factory=list, description="Special hex sides.")
+
+
+class MapFile(Strict):
+    """map.toml: the board."""
+
+    layout: Layout = Field(description="pointy (1830) or flat hexes.")
+    rows: list[str] = Field(
+        description="Row letters in use, top to bottom (pointy) or columns (flat).",
+        min_length=1,
+    )
+    columns: list[int] = Field(
+        description="Lowest and highest coordinate number: [first, last].",
+        min_length=2,
+        max_length=2,
+    )
+    hexes: list[Hex] = Field(description="Every hex on the board.", min_length=1)
+
+
+# ---------------------------------------------------------------------------------------
+# tiles.toml
+
+
+class Tile(TileFace):
+    """A track tile definition (rotation 0)."""
+
+    id: EntityId = Field(description="Tile number as printed, e.g. 57.")
+    color: Color = Field(description="Tile colour: yellow, green, brown or gray.")
+
+
+class TilesFile(Strict):
+    """tiles.toml: the manifest (tile id -> count) plus title-specific tile definitions."""
+
+    library: list[str] = Field(
+        default_factory=list,
+        description='Shared tile libraries to draw definitions from, e.g. ["common"].',
+    )
+    manifest: dict[str, int | Unlimited] = Field(
+        default_factory=dict, description='Tile id -> count, or "unlimited".'
+    )
+    tiles: list[Tile] = Field(default_factory=list, description="Tile definitions.")
+
+
+# ---------------------------------------------------------------------------------------
+# trains.toml
+
+
+class Distance(Strict):
+    """A train's reach when it is more than a plain stop count."""
+
+    cities: int | None = Field(None, ge=1, description="Cities/off-boards counted (N of N+s).")
+    towns: int | None = Field(None, ge=0, description="Towns allowed in addition (s of N+s).")
+    visit: int | None = Field(None, ge=1, description="Stops it may visit (M of N/M).")
+    pay: int | None = Field(None, ge=1, description="Best stops that pay (N of N/M).")
+
+
+class TradeIn(Strict):
+    """A discount for handing in an owned train when buying this one."""
+
+    trains: list[EntityId] = Field(description="Train ids that may be handed in.", min_length=1)
+    discount: Money = Field(description="Price reduction for the handed-in train.")
+
+
+class TrainVariant(Strict):
+    """One side of a double-sided train card."""
+
+    id: EntityId
+    distance: int | Unlimited | Distance
+    price: Money
+
+
+class TrainEvent(str, Enum):
+    """Events on the first purchase of a train type."""
+
+    close_privates = "close_privates"
+
+
+class Train(Strict):
+    """A train type."""
+
+    id: EntityId = Field(description="Train name, e.g. 2, 3, D.")
+    distance: int | Unlimited | Distance = Field(
+        description='Stops it may visit: a number, "unlimited", or a table.'
+    )
+    price: Money = Field(description="Price from the bank.")
+    count: int | Unlimited = Field(description='Copies in the game, or "unlimited".')
+    rusts_on: EntityId | None = Field(
+        None, description="Train id whose first purchase removes all trains of this type."
+    )
+    obsolete_on: EntityId | None = Field(
+        None, description="Train id whose first purchase makes this type run once more."
+    )
+    available_on: EntityId | None = Field(
+        None,
+        description="Phase id from which this train may be bought even if earlier types remain.",
+    )
+    trade_in: TradeIn | None = Field(None, description="Discount for handing in a train.")
+    variants: list[TrainVariant] = Field(
+        default_factory=list, description="Other side(s) of a double-sided card."
+    )
+    events: list[TrainEvent] = Field(
+        default_factory=list, description="Events on the first purchase of this type."
+    )
+
+
+class TrainsFile(Strict):
+    """trains.toml: the train roster, in the order the bank sells them."""
+
+    trains: list[Train] = Field(min_length=1, description="Train types in sale order.")
+
+
+# ---------------------------------------------------------------------------------------
+# phases.toml
+
+
+class Phase(Strict):
+    """A game phase."""
+
+    id: EntityId = Field(description="Phase name, e.g. 2, 3, D.")
+    on: EntityId | None = Field(
+        None, description="Train whose first purchase starts it; absent for the first phase."
+    )
+    tiles: list[Color] = Field(description="Tile colours that may be laid.", min_length=1)
+    operating_rounds: int = Field(ge=1, le=5, description="Operating rounds per set.")
+    train_limit: int = Field(ge=1, le=9, description="Most trains a corporation may own.")
+    offboard_revenue: str = Field(
+        description="Which off-board value applies (a key of every offboard revenue table)."
+    )
+    privates_buyable: bool = Field(
+        False, description="May corporations buy private companies from players?"
+    )
+    events: list[TrainEvent] = Field(default_factory=list, description="Events on entry.")
+
+
+class PhasesFile(Strict):
+    """phases.toml: phases in order."""
+
+    phases: list[Phase] = Field(min_length=1, description="Phases in order.")
+
+
+# ---------------------------------------------------------------------------------------
+# privates.toml
+
+
+class BlockHexes(Strict):
+    """No corporation may lay track on these hexes while a player owns the private."""
+
+    type: Literal["block_hexes"]
+    hexes: list[HexId] = Field(min_length=1, description="Blocked hexes.")
+
+
+class FreeTileLay(Strict):
+    """The owning corporation may lay one of these tiles on a hex, once."""
+
+    type: Literal["tile_lay"]
+    hexes: list[HexId] = Field(min_length=1, description="Where the tile may go.")
+    tiles: list[EntityId] = Field(min_length=1, description="Tiles it may lay.")
+    extra: bool = Field(
+        True, description="true: in addition to the normal lay; false: it is the normal lay."
+    )
+    connected: bool = Field(False, description="Must the hex be connected to the network?")
+    free: bool = Field(False, description="true: no terrain cost.")
+    token: bool = Field(False, description="May then place a free token there, unconnected.")
+
+
+class GrantShare(Strict):
+    """Whoever buys the private receives a share of a corporation for free."""
+
+    type: Literal["grant_share"]
+    corporation: EntityId
+    president: bool = Field(
+        False, description="The president's certificate (the buyer then sets the par price)."
+    )
+
+
+class ExchangeShare(Strict):
+    """The owning player may exchange the private for a share; the private then closes."""
+
+    type: Literal["exchange_share"]
+    corporation: EntityId
+    from_: list[Literal["ipo", "pool"]] = Field(
+        alias="from", description="Where the share may come from."
+    )
+
+
+class CloseOnTrain(Strict):
+    """The private closes when this corporation buys its first train."""
+
+    type: Literal["close_on_train"]
+    corporation: EntityId
+
+
+class NoSaleToCorporation(Strict):
+    """The private may never be sold to a corporation."""
+
+    type: Literal["no_sale_to_corporation"]
+
+
+class ExtraToken(Strict):
+    """The owning corporation may place an extra token on one of these hexes."""
+
+    type: Literal["extra_token"]
+    hexes: list[HexId] = Field(min_length=1)
+    cost: Money = 0
+
+
+class RevenueBonus(Strict):
+    """The owning corporation's routes through these hexes earn more."""
+
+    type: Literal["revenue_bonus"]
+    hexes: list[HexId] = Field(min_length=1)
+    amount: Money
+
+
+Ability = Annotated[
+    BlockHexes
+    | FreeTileLay
+    | GrantShare
+    | ExchangeShare
+    | CloseOnTrain
+    | NoSaleToCorporation
+    | ExtraToken
+    | RevenueBonus,
+    Field(discriminator="type"),
+]
+
+
+class Private(Strict):
+    """A private company."""
+
+    id: EntityId = Field(description="Short name, e.g. SV.")
+    name: str = Field(min_length=1)
+    value: Money = Field(description="Face value (price in the auction).")
+    revenue: Money = Field(description="Paid to the owner every operating round.")
+    abilities: list[Ability] = Field(default_factory=list, description="Typed powers.")
+
+
+class PrivatesFile(Strict):
+    """privates.toml: private companies, in auction order."""
+
+    privates: list[Private] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------------
+# corporations.toml
+
+
+class Corporation(Strict):
+    """A public corporation (railroad)."""
+
+    id: EntityId = Field(description="Short name, e.g. PRR.")
+    name: str = Field(min_length=1)
+    home: HexId = Field(description="Home hex.")
+    city: int | None = Field(
+        None,
+        ge=0,
+        description="Index of the home city on a multi-city hex; absent: chosen when placed.",
+    )
+    tokens: list[Money] = Field(
+        min_length=1, description="Station tokens, by their cost in order; the first is home."
+    )
+    shares: list[int] = Field(
+        default_factory=lambda: [20, 10, 10, 10, 10, 10, 10, 10, 10],
+        description="Certificate sizes in percent; the first is the president's.",
+    )
+    float_percent: int | None = Field(
+        None, ge=10, le=100, description="Overrides rules.float_percent."
+    )
+    color: str = Field(pattern=r"^#[0-9A-Fa-f]{6}$", description="Charter colour.")
+    text_color: str = Field("#ffffff", pattern=r"^#[0-9A-Fa-f]{6}$")
+
+
+class CorporationsFile(Strict):
+    """corporations.toml."""
+
+    corporations: list[Corporation] = Field(min_length=1)
+
+
+# ---------------------------------------------------------------------------------------
+# market.toml
+
+
+class Zone(Strict):
+    """What a market cell's colour means."""
+
+    name: str = Field(description="Colour name shown to players.")
+    par: bool = Field(False, description="A corporation may start at this price.")
+    cert_limit_exempt: bool = Field(False, description="Not counted toward the cert limit.")
+    holding_limit_exempt: bool = Field(False, description="Players may hold over the limit.")
+    multiple_buy: bool = Field(False, description="More than one certificate per turn.")
+    closes: bool = Field(False, description="A corporation reaching it closes.")
+    ends_game: bool = Field(False, description="Reaching it ends the game.")
+
+
+MarketCell = Annotated[
+    str,
+    Field(
+        pattern=r"^$|^[0-9]+[a-z]*$",
+        description='Price then zone letters, e.g. "100p"; "" where the grid has no cell.',
+    ),
+]
+
+
+class MarketType(str, Enum):
+    """Shape of the stock market."""
+
+    two_d = "2d"
+    linear = "linear"
+
+
+class MarketFile(Strict):
+    """market.toml: the stock market grid."""
+
+    type: MarketType = Field(description="2d grid or linear track.")
+    zones: dict[str, Zone] = Field(
+        default_factory=dict,
+        description="Zone letter -> meaning; a cell '60y' is price 60 in zone y.",
+    )
+    rows: list[list[MarketCell]] = Field(
+        min_length=1,
+        description='Rows top to bottom; cells like "100p", "60y", or "" for no cell.',
+    )
+
+
+FILE_MODELS: dict[str, type[Strict]] = {
+    "title": TitleFile,
+    "map": MapFile,
+    "tiles": TilesFile,
+    "trains": TrainsFile,
+    "phases": PhasesFile,
+    "privates": PrivatesFile,
+    "corporations": CorporationsFile,
+    "market": MarketFile,
+}
+"""File kind -> model; the file is titles/<id>/<kind>.toml."""
