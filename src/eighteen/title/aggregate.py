@@ -1,0 +1,51 @@
+"""A whole title after loading: every file's model, plus the merged tile definitions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from eighteen.title.model import (
+    CorporationsFile,
+    MapFile,
+    MarketFile,
+    PhasesFile,
+    PrivatesFile,
+    Tile,
+    TilesFile,
+    TitleFile,
+    TrainsFile,
+)
+
+
+@dataclass
+class Title:
+    """Every file of a title as typed models.
+
+    ``tile_defs`` holds every tile definition the title can see: its library tiles overlaid
+    by its own ``[[tiles]]``; ``tile_origin`` says which file each came from.
+    """
+
+    dir: Path
+    title: TitleFile
+    map: MapFile
+    tiles: TilesFile
+    trains: TrainsFile
+    phases: PhasesFile
+    privates: PrivatesFile
+    corporations: CorporationsFile
+    market: MarketFile
+    tile_defs: dict[str, Tile] = field(default_factory=dict)
+    tile_origin: dict[str, str] = field(default_factory=dict)
+    source_hash: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.title.id
+
+    def hex_ids(self) -> list[str]:
+        """Every hex coordinate in map order (entries with a list expand in order)."""
+        out: list[str] = []
+        for h in self.map.hexes:
+            out.extend([h.at] if isinstance(h.at, str) else h.at)
+        return out
