@@ -519,7 +519,7 @@ def test_identity_and_money(compiled: dict[str, Any]) -> None:
     assert compiled["bank"] == 12000
     assert compiled["starting_cash"] == {"2": 1200, "3": 800, "4": 600, "5": 480, "6": 400}
     assert compiled["certificate_limit"] == {"2": 28, "3": 20, "4": 16, "5": 13, "6": 11}
-    assert [o["id"] for o in compiled["options"]] == ["multi_brown_ipo", "extra_6_train"]
+    assert [o["id"] for o in compiled["options"]] == ["multiple_brown_from_ipo", "optional_6_train"]
     assert compiled["rules"] == RULES
 
 

@@ -121,9 +121,7 @@ class Offboard(Strict):
 
 Track = Annotated[
     list[Edge],
-    Field(
-        min_length=2, max_length=2, description="Plain track joining two edges, e.g. [0, 3]."
-    ),
+    Field(min_length=2, max_length=2, description="Plain track joining two edges, e.g. [0, 3]."),
 ]
 
 
@@ -264,6 +262,12 @@ class Rules(Strict):
     auction_price_drop: Money = Field(
         5, description="Price drop of the first private when every player passes."
     )
+    auction_forced_price: Money = Field(
+        0, description="At this price the next player must take the first private."
+    )
+    brown_multiple_buy_from_ipo: bool = Field(
+        False, description="In a multiple-buy zone, may several shares come from the IPO?"
+    )
     private_price_min_factor: float = Field(
         0.5, ge=0, description="Corporation buys a private for at least this x face value."
     )
@@ -305,10 +309,16 @@ class PlayerCount(Strict):
 
 
 class TitleOption(Strict):
-    """An optional rule a game may switch on."""
+    """An optional rule a game may switch on: it overrides rules and train counts."""
 
-    id: EntityId
+    id: str = Field(pattern=r"^[a-z0-9_]{1,40}$", description="Option id (lower case, digits, _).")
     description: str = Field(description="What the option changes.")
+    rules: dict[str, bool | int | str] = Field(
+        default_factory=dict, description="Rules fields this option overrides."
+    )
+    train_counts: dict[str, int] = Field(
+        default_factory=dict, description="Train id -> number of copies with this option."
+    )
 
 
 class TitleFile(Strict):

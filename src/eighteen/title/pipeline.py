@@ -1,0 +1,184 @@
+"""The title pipeline: folder -> loaded files -> schema -> models -> checks.
+
+``load_title`` never raises on bad input: every problem comes back located, and a ``Title``
+is returned only when every file built a model (checks may still report errors on it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from eighteen.title.aggregate import Title
+from eighteen.title.load import LoadedFile, load_toml
+from eighteen.title.model import FILE_MODELS, Strict, Tile, TilesFile
+from eighteen.title.problems import Problem, Severity, path_str
+from eighteen.title.schema import validate_data
+
+#: Folders under titles/ that are libraries, not titles.
+LIBRARY_DIRS = {"common"}
+
+
+@dataclass
+class Sources:
+    """Every file read for one title, by kind; library tile files by library name."""
+
+    files: dict[str, LoadedFile] = field(default_factory=dict)
+    libraries: dict[str, LoadedFile] = field(default_factory=dict)
+
+    def locate(
+        self,
+        kind: str,
+        path: tuple[str | int, ...],
+        code: str,
+        message: str,
+        *,
+        severity: Severity = Severity.error,
+        key: bool = False,
+    ) -> Problem:
+        """A problem at ``path`` of file ``kind`` (a kind, or ``lib:<name>``)."""
+        loaded = self.file(kind)
+        if loaded is None:
+            return Problem(kind, 1, 1, code, message, path_str(path), severity)
+        line, col = loaded.index.key(path) if key else loaded.index.value(path)
+        return Problem(loaded.display, line, col, code, message, path_str(path), severity)
+
+    def file(self, kind: str) -> LoadedFile | None:
+        if kind.startswith("lib:"):
+            return self.libraries.get(kind[4:])
+        return self.files.get(kind)
+
+
+def display_path(path: Path) -> str:
+    """Path as shown in messages: relative to the working directory when below it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def find_titles(root: Path) -> list[Path]:
+    """Title folders under ``root`` (folders holding a title.toml), sorted; libraries skipped."""
+    if not root.is_dir():
+        return []
+    return sorted(
+        p for p in root.iterdir() if p.is_dir() and p.name not in LIBRARY_DIRS and p.name[0] != "."
+    )
+
+
+def _build(
+    kind: str, loaded: LoadedFile, sources: Sources, src_kind: str
+) -> tuple[Strict | None, list[Problem]]:
+    """Schema-validate one loaded file, then build its model."""
+    if loaded.data is None:
+        return None, []
+    problems = validate_data(kind, loaded)
+    if any(p.is_error for p in problems):
+        return None, problems
+    try:
+        return FILE_MODELS[kind].model_validate(loaded.data), problems
+    except ValidationError as exc:  # the schema should have caught it; report, never raise
+        for err in exc.errors():
+            loc = tuple(x for x in err["loc"] if isinstance(x, str | int))
+            problems.append(sources.locate(src_kind, loc, "E010", err["msg"]))
+        return None, problems
+
+
+def load_sources(title_dir: Path) -> tuple[Sources, dict[str, Strict], list[Problem]]:
+    """Read and build every file of a title folder and the tile libraries it names."""
+    sources = Sources()
+    models: dict[str, Strict] = {}
+    problems: list[Problem] = []
+    for kind in FILE_MODELS:
+        path = title_dir / f"{kind}.toml"
+        loaded = load_toml(path, display_path(path))
+        sources.files[kind] = loaded
+        problems.extend(loaded.problems)
+        model, found = _build(kind, loaded, sources, kind)
+        problems.extend(found)
+        if model is not None:
+            models[kind] = model
+    tiles = models.get("tiles")
+    if isinstance(tiles, TilesFile):
+        for i, lib in enumerate(tiles.library):
+            lib_path = title_dir.parent / lib / "tiles.toml"
+            if not lib_path.is_file():
+                problems.append(
+                    sources.locate("tiles", ("library", i), "E107", f"unknown tile library '{lib}'")
+                )
+                continue
+            loaded = load_toml(lib_path, display_path(lib_path))
+            sources.libraries[lib] = loaded
+            problems.extend(loaded.problems)
+            model, found = _build("tiles", loaded, sources, f"lib:{lib}")
+            problems.extend(found)
+            if model is not None:
+                models[f"lib:{lib}"] = model
+    return sources, models, problems
+
+
+def source_hash(sources: Sources) -> str:
+    """sha256 over every source file's name and bytes, in a fixed order."""
+    h = hashlib.sha256()
+    named = [(f"{k}.toml", f) for k, f in sources.files.items()]
+    named += [(f"lib/{k}/tiles.toml", f) for k, f in sources.libraries.items()]
+    for name, f in sorted(named, key=lambda x: x[0]):
+        h.update(name.encode())
+        h.update(b"\0")
+        h.update(f.raw)
+        h.update(b"\0")
+    return "sha256:" + h.hexdigest()
+
+
+def assemble(title_dir: Path, sources: Sources, models: dict[str, Strict]) -> Title | None:
+    """Build the Title aggregate when every file has a model; merge tile libraries."""
+    if not all(k in models for k in FILE_MODELS):
+        return None
+    tiles_file = models["tiles"]
+    assert isinstance(tiles_file, TilesFile)
+    defs: dict[str, Tile] = {}
+    origin: dict[str, str] = {}
+    for lib in tiles_file.library:
+        lib_model = models.get(f"lib:{lib}")
+        if isinstance(lib_model, TilesFile):
+            for t in lib_model.tiles:
+                defs[t.id] = t
+                origin[t.id] = f"lib:{lib}"
+    for t in tiles_file.tiles:
+        defs[t.id] = t
+        origin[t.id] = "tiles"
+    return Title(
+        dir=title_dir,
+        title=models["title"],  # type: ignore[arg-type]
+        map=models["map"],  # type: ignore[arg-type]
+        tiles=tiles_file,
+        trains=models["trains"],  # type: ignore[arg-type]
+        phases=models["phases"],  # type: ignore[arg-type]
+        privates=models["privates"],  # type: ignore[arg-type]
+        corporations=models["corporations"],  # type: ignore[arg-type]
+        market=models["market"],  # type: ignore[arg-type]
+        tile_defs=defs,
+        tile_origin=origin,
+        source_hash=source_hash(sources),
+    )
+
+
+def load_title(title_dir: Path) -> tuple[Title | None, list[Problem]]:
+    """Load, schema-check, build and cross-check one title folder.
+
+    Returns the Title (None if any file failed to build a model) and every problem found.
+    """
+    from eighteen.title.checks import run_checks
+
+    title_dir = Path(title_dir)
+    if not (title_dir / "title.toml").exists() and not title_dir.is_dir():
+        return None, [Problem(display_path(title_dir), 1, 1, "E002", "no such title folder", "")]
+    sources, models, problems = load_sources(title_dir)
+    title = assemble(title_dir, sources, models)
+    if title is not None:
+        problems.extend(run_checks(title, sources))
+    return title, problems
