@@ -1,0 +1,122 @@
+"""Time each stage of the title pipeline on 1830: median milliseconds over several runs.
+
+Run: ``.venv/bin/python bench/compile.py [title-folder] [--runs N]``.  Stages whose module is
+not there yet are reported as "n/a".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+
+def median_ms(fn: Callable[[], Any], runs: int) -> float:
+    """Median wall time of ``fn`` in milliseconds (one untimed warm-up call first)."""
+    fn()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def _files(title_dir: Path) -> list[tuple[str, Path]]:
+    """(kind, path) of every title file plus the common tile library."""
+    from eighteen.title.model import FILE_MODELS
+
+    out = [(kind, title_dir / f"{kind}.toml") for kind in FILE_MODELS]
+    lib = title_dir.parent / "common" / "tiles.toml"
+    if lib.is_file():
+        out.append(("tiles", lib))
+    return out
+
+
+def stages(title_dir: Path) -> list[tuple[str, Callable[[], Any] | None]]:
+    """Stage name -> a callable timing it alone (None when its module is missing)."""
+    out: list[tuple[str, Callable[[], Any] | None]] = []
+    files = _files(title_dir)
+    try:
+        from eighteen.title.load import load_toml
+
+        loaded = [(kind, load_toml(path)) for kind, path in files]
+        out.append(("parse (load_toml)", lambda: [load_toml(p) for _, p in files]))
+    except ImportError:
+        loaded = []
+        out.append(("parse (load_toml)", None))
+    try:
+        from eighteen.title.schema import validate_data
+
+        out.append(("schema", lambda: [validate_data(k, f) for k, f in loaded] if loaded else 0))
+    except ImportError:
+        out.append(("schema", None))
+    from eighteen.title.model import FILE_MODELS
+
+    out.append(
+        ("models", lambda: [FILE_MODELS[k].model_validate(f.data) for k, f in loaded])
+        if loaded
+        else ("models", None)
+    )
+    title = None
+    try:
+        from eighteen.title.checks import run_checks
+        from eighteen.title.pipeline import assemble, load_sources, load_title
+
+        sources, models, _ = load_sources(title_dir)
+        title = assemble(title_dir, sources, models)
+        out.append(("checks", (lambda: run_checks(title, sources)) if title else None))
+        out.append(("load_title (all above)", lambda: load_title(title_dir)))
+    except ImportError:
+        out.append(("checks", None))
+        out.append(("load_title (all above)", None))
+    return out + _compile_stages(title)
+
+
+def _compile_stages(title: Any) -> list[tuple[str, Callable[[], Any] | None]]:
+    """compile, markdown and loading the generated JSON."""
+    from eighteen.title.compile import compile_title, render_markdown, to_json
+
+    if title is None:
+        return [("compile", None), ("render markdown", None), ("load generated json", None)]
+    compiled = compile_title(title)
+    generated = ROOT / "generated" / f"{compiled['id']}.json"
+    if not generated.is_file():
+        generated = Path(tempfile.mkdtemp()) / generated.name
+        generated.write_text(to_json(compiled), encoding="utf-8")
+    return [
+        ("compile", lambda: compile_title(title)),
+        ("render markdown", lambda: render_markdown(compiled)),
+        (f"load {generated.name}", lambda: json.loads(generated.read_bytes())),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("title", nargs="?", default=str(ROOT / "titles" / "1830"))
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args(argv)
+    title_dir = Path(args.title)
+    rows = []
+    for name, fn in stages(title_dir):
+        rows.append((name, "n/a" if fn is None else f"{median_ms(fn, args.runs):8.2f}"))
+    width = max(len(n) for n, _ in rows)
+    print(f"{title_dir.name}: median of {args.runs} runs")
+    print(f"{'stage':<{width}}  {'ms':>8}")
+    print(f"{'-' * width}  {'-' * 8}")
+    for name, ms in rows:
+        print(f"{name:<{width}}  {ms:>8}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
