@@ -1,0 +1,519 @@
+"""JSON Schemas of the title files, and validation of loaded TOML against them.
+
+The schemas (draft 2020-12) are generated from the pydantic models in
+:mod:`eighteen.title.model` and written to ``schema/<kind>.schema.json``, where TOML editors
+(Taplo / Even Better TOML) find them through a ``#:schema`` comment on a file's first line.
+TOML has no null, so optional fields appear as their plain type.
+
+Validation codes: E010 wrong type or invalid value, E011 unknown key, E012 missing required
+key, E013 number out of range, E014 not an allowed value, E015 pattern mismatch,
+W001 missing or mismatched ``#:schema`` comment.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import difflib
+import functools
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError, validators
+
+from eighteen.title.load import KeyPath, LoadedFile, schema_comment
+from eighteen.title.model import FILE_MODELS
+from eighteen.title.problems import Problem, Severity, path_str
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+SCHEMA_BASE = "https://eighteen.dev/schema/"
+
+_TYPE_NAMES = {"object": "table", "array": "array", "null": "nothing"}
+_RANGE_CODES = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+# Which report wins when several keywords fail on one value.
+_PRIORITY = {"type": 0, "const": 1, "enum": 1, "pattern": 2}
+
+
+# ---------------------------------------------------------------------------------------
+# schema documents
+
+
+def schema_documents() -> dict[str, dict[str, Any]]:
+    """Return kind -> JSON Schema document for every title file kind."""
+    return copy.deepcopy(_documents())
+
+
+@functools.cache
+def _documents() -> dict[str, dict[str, Any]]:
+    """Build (once) the schema documents from the models."""
+    docs = {}
+    for kind, model in FILE_MODELS.items():
+        body = _without_null(model.model_json_schema(by_alias=True))
+        _fill_descriptions(body, body)
+        body.pop("title", None)
+        doc = {
+            "$schema": SCHEMA_DIALECT,
+            "$id": f"{SCHEMA_BASE}{kind}.schema.json",
+            "title": f"{kind}.toml",
+            "description": body.pop("description", "") or f"{kind}.toml of an eighteen title.",
+            **body,
+        }
+        docs[kind] = doc
+    return docs
+
+
+def _without_null(node: Any) -> Any:
+    """Drop ``{"type": "null"}`` union branches (TOML has no null) and null defaults."""
+    if isinstance(node, list):
+        return [_without_null(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    node = {k: _without_null(v) for k, v in node.items()}
+    for union in ("anyOf", "oneOf"):
+        branches = node.get(union)
+        if not isinstance(branches, list):
+            continue
+        kept = [b for b in branches if b != {"type": "null"}]
+        if len(kept) == len(branches):
+            continue
+        if "default" in node and node["default"] is None:
+            del node["default"]
+        if len(kept) == 1:
+            del node[union]
+            node = {**kept[0], **node}
+        else:
+            node[union] = kept
+    return node
+
+
+def _fill_descriptions(node: Any, root: dict[str, Any]) -> None:
+    """Give every property a description, derived from its type or owner when missing."""
+    if isinstance(node, list):
+        for x in node:
+            _fill_descriptions(x, root)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        _fill_descriptions(value, root)
+    props = node.get("properties")
+    if not isinstance(props, dict):
+        return
+    owner = str(node.get("description", "")).strip()
+    for name, prop in props.items():
+        if isinstance(prop, dict) and not prop.get("description"):
+            prop["description"] = _fallback_description(name, prop, owner, root)
+
+
+def _fallback_description(name: str, prop: dict[str, Any], owner: str, root: dict) -> str:
+    """Describe a property pydantic left undescribed, from its type or its model."""
+    title = str(prop.get("title") or name.replace("_", " ").capitalize())
+    target = _resolve(prop, root)
+    if target is not prop and target.get("description"):
+        return str(target["description"])
+    if "const" in prop:
+        return f"Must be {_show(prop['const'])} for this kind of entry: {owner}".strip()
+    items = prop.get("items")
+    if isinstance(items, dict):
+        item = _resolve(items, root)
+        if item is not items and item.get("description"):
+            return f"{title}; each entry: {item['description']}"
+    return f"{title}: {owner}" if owner else f"{title}."
+
+
+def _resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
+    """Follow local ``#/$defs/...`` references; return ``schema`` itself if none."""
+    seen = 0
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 16:
+        ref = schema["$ref"]
+        if not ref.startswith("#/$defs/"):
+            break
+        target = root.get("$defs", {}).get(ref[len("#/$defs/") :])
+        if not isinstance(target, dict):
+            break
+        schema, seen = target, seen + 1
+    return schema if isinstance(schema, dict) else {}
+
+
+def _render(doc: dict[str, Any]) -> bytes:
+    """Serialize a schema byte-stably: sorted keys, indent 2, trailing newline."""
+    return (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def write_schemas(out_dir: Path) -> list[Path]:
+    """Write ``<kind>.schema.json`` for every kind (only if changed); return their paths."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for kind, doc in sorted(_documents().items()):
+        target = out_dir / f"{kind}.schema.json"
+        data = _render(doc)
+        if not target.is_file() or target.read_bytes() != data:
+            target.write_bytes(data)
+        paths.append(target)
+    return paths
+
+
+def stale_schemas(out_dir: Path) -> list[str]:
+    """Return the names of schema files in ``out_dir`` that are missing or out of date."""
+    stale = []
+    for kind, doc in sorted(_documents().items()):
+        target = Path(out_dir) / f"{kind}.schema.json"
+        if not target.is_file() or target.read_bytes() != _render(doc):
+            stale.append(target.name)
+    return stale
+
+
+# ---------------------------------------------------------------------------------------
+# validation
+
+
+def _ecma_regex(pattern: str) -> re.Pattern[str]:
+    """Compile a JSON Schema (ECMA-262) pattern: ``$`` is end of input, ``\\d`` is ASCII."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if c == "[":
+            in_class = True
+        elif c == "]":
+            in_class = False
+        elif c == "$" and not in_class:
+            c = r"\Z"
+        out.append(c)
+        i += 1
+    return re.compile("".join(out), re.ASCII)
+
+
+_compiled = functools.lru_cache(maxsize=256)(_ecma_regex)
+
+
+def _pattern_keyword(
+    validator: Any, pattern: str, instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """The ``pattern`` keyword with ECMA-262 semantics (Python's ``$`` allows a newline)."""
+    if validator.is_type(instance, "string") and not _compiled(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern_keyword})
+
+
+@functools.cache
+def _validator(kind: str) -> Any:
+    """Return the (cached) validator for a file kind."""
+    return _Validator(_documents()[kind])
+
+
+@dataclass(frozen=True)
+class _Finding:
+    """One report before positioning: spot is 'key', 'value' or 'table'."""
+
+    path: KeyPath
+    spot: str
+    code: str
+    message: str
+    rank: int = 9
+    missing: tuple[str, ...] = ()
+    suggestion: str | None = None
+
+
+def validate_data(kind: str, loaded: LoadedFile) -> list[Problem]:
+    """Validate a loaded file against the schema of ``kind``; return located problems."""
+    if kind not in FILE_MODELS:
+        raise ValueError(f"unknown file kind {kind!r}; expected one of {sorted(FILE_MODELS)}")
+    if loaded.data is None:
+        return []
+    problems = schema_comment_problems(kind, loaded)
+    root = _documents()[kind]
+    findings = [f for e in _validator(kind).iter_errors(loaded.data) for f in _convert(e, root)]
+
+    value_spots: dict[tuple[str, KeyPath], _Finding] = {}
+    missing: dict[KeyPath, list[str]] = {}
+    for f in findings:
+        if f.code == "E012":
+            names = missing.setdefault(f.path, [])
+            names.extend(n for n in f.missing if n not in names)
+            continue
+        spot = (f.spot, f.path)
+        if spot not in value_spots or f.rank < value_spots[spot].rank:
+            value_spots[spot] = f
+    for f in value_spots.values():  # a typo of a required key is reported once, as E011
+        if f.code == "E011" and f.suggestion in missing.get(f.path[:-1], []):
+            missing[f.path[:-1]].remove(f.suggestion)
+    for path, names in missing.items():
+        if names:
+            s = "s" if len(names) > 1 else ""
+            quoted = ", ".join(f"'{n}'" for n in names)
+            value_spots[("table", path)] = _Finding(
+                path, "table", "E012", f"missing key{s} {quoted}"
+            )
+
+    index, shown = loaded.index, loaded.display
+    for f in value_spots.values():
+        line, col = index.value(f.path) if f.spot == "value" else index.key(f.path)
+        problems.append(Problem(shown, line, col, f.code, f.message, path_str(f.path)))
+    return sorted(problems, key=lambda p: (p.line, p.col, p.code, p.path, p.message))
+
+
+def schema_comment_problems(kind: str, loaded: LoadedFile) -> list[Problem]:
+    """W001 when the first line lacks a ``#:schema`` comment naming this kind's schema."""
+    expected = f"{kind}.schema.json"
+    target = schema_comment(loaded.raw.decode("utf-8", errors="replace"))
+    if target is None:
+        message = (
+            f"first line should be '#:schema ../../schema/{expected}' "
+            "so editors can check and complete this file"
+        )
+    elif target.replace("\\", "/").rsplit("/", 1)[-1] != expected:
+        message = f"'#:schema' names {target}; expected a path ending in {expected}"
+    else:
+        return []
+    return [Problem(loaded.display, 1, 1, "W001", message, "", Severity.warning)]
+
+
+def _convert(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]:
+    """Turn one jsonschema error into findings with a code and a clear message."""
+    path = tuple(error.absolute_path)
+    kw, value, inst, schema = error.validator, error.validator_value, error.instance, error.schema
+    rank = _PRIORITY.get(str(kw), 5)
+    if kw == "additionalProperties" and value is False and isinstance(inst, dict):
+        allowed = list(schema.get("properties", {}))
+        patterns = list(schema.get("patternProperties", {}))
+        for key in inst:
+            if key in allowed or any(re.search(p, key) for p in patterns):
+                continue
+            hint = _close(key, allowed)
+            if hint:
+                text = f"unknown key '{key}'; did you mean '{hint}'?"
+            elif allowed:
+                text = f"unknown key '{key}'; allowed keys: {', '.join(allowed)}"
+            else:
+                text = f"unknown key '{key}'; this table takes no keys"
+            yield _Finding((*path, key), "key", "E011", text, suggestion=hint)
+    elif kw == "required" and isinstance(inst, dict):
+        names = tuple(k for k in value if k not in inst)
+        yield _Finding(path, "table", "E012", "", missing=names)
+    elif kw in ("anyOf", "oneOf"):
+        yield from _union(error, root)
+    elif kw == "type":
+        types = value if isinstance(value, list) else [value]
+        expected = " or ".join(_a(_TYPE_NAMES.get(t, t)) for t in types)
+        hint = ""
+        if isinstance(inst, str) and {"integer", "number"} & set(types) and _is_number(inst):
+            hint = " (remove the quotes)"
+        yield _Finding(path, "value", "E010", f"expected {expected}, got {_got(inst)}{hint}", rank)
+    elif kw == "enum":
+        allowed = ", ".join(_show(v) for v in value)
+        hint = _close(inst, [v for v in value if isinstance(v, str)]) if len(value) > 1 else None
+        text = f"{_show(inst)} is not one of the allowed values: {allowed}"
+        yield _Finding(
+            path, "value", "E014", text + (f"; did you mean {_show(hint)}?" if hint else ""), rank
+        )
+    elif kw == "const":
+        yield _Finding(path, "value", "E014", f"expected {_show(value)}, got {_got(inst)}", rank)
+    elif kw in _RANGE_CODES:
+        words = {
+            "minimum": "is below the minimum",
+            "maximum": "is above the maximum",
+            "exclusiveMinimum": "must be greater than",
+            "exclusiveMaximum": "must be less than",
+        }
+        yield _Finding(path, "value", "E013", f"{_show(inst)} {words[kw]} {value}", rank)
+    elif kw == "pattern":
+        about = str(schema.get("description", "")).rstrip(".")
+        text = f"{_show(inst)} does not match the pattern {value}" + (
+            f" ({about})" if about else ""
+        )
+        yield _Finding(path, "value", "E015", text, rank)
+    else:
+        yield _Finding(path, "value", "E010", _size_message(kw, value, inst, error.message), rank)
+
+
+def _size_message(kw: Any, limit: Any, inst: Any, default: str) -> str:
+    """Messages for length and size keywords; jsonschema's own text otherwise."""
+
+    def plural(n: Any, word: str) -> str:
+        return f"{n} {word}" + ("" if n == 1 else "s")
+
+    size = len(inst) if isinstance(inst, list | dict | str) else 0
+    return {
+        "minItems": f"needs at least {plural(limit, 'entry')}, has {size}".replace(
+            "entrys", "entries"
+        ),
+        "maxItems": f"allows at most {plural(limit, 'entry')}, has {size}".replace(
+            "entrys", "entries"
+        ),
+        "minLength": f"must be at least {plural(limit, 'character')} long",
+        "maxLength": f"must be at most {plural(limit, 'character')} long, has {size}",
+        "minProperties": f"needs at least {plural(limit, 'key')}",
+        "maxProperties": f"allows at most {plural(limit, 'key')}, has {size}",
+    }.get(str(kw), default)
+
+
+def _union(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]:
+    """One clear report for a failed anyOf/oneOf: dispatch on a tag or on the value's type."""
+    path, inst = tuple(error.absolute_path), error.instance
+    branches = [_resolve(b, root) for b in error.validator_value]
+    tag_key = _tag_key(error.schema, branches)
+
+    def branch_errors(idx: int) -> list[ValidationError]:
+        return [c for c in error.context or () if c.relative_schema_path[0] == idx]
+
+    if tag_key and isinstance(inst, dict):
+        tags = [b.get("properties", {}).get(tag_key, {}).get("const") for b in branches]
+        noun = _noun(path)
+        choices = ", ".join(_show(t) for t in tags)
+        if tag_key not in inst:
+            yield _Finding(path, "table", "E012", "", missing=(tag_key,))
+        elif inst[tag_key] not in tags:
+            hint = _close(inst[tag_key], [t for t in tags if isinstance(t, str)])
+            text = f"unknown {noun}{tag_key} {_show(inst[tag_key])}; expected one of: {choices}"
+            text += f"; did you mean {_show(hint)}?" if hint else ""
+            yield _Finding((*path, tag_key), "value", "E014", text, 1)
+        else:
+            subs = branch_errors(tags.index(inst[tag_key]))
+            for sub in subs:
+                yield from _convert(sub, root)
+            if not subs:
+                yield _Finding(path, "value", "E010", error.message)
+        return
+    fits = [i for i, b in enumerate(branches) if _accepts_type(b, inst, root)]
+    if len(fits) == 1 and not _is_literal(branches[fits[0]]) and branch_errors(fits[0]):
+        for sub in branch_errors(fits[0]):
+            yield from _convert(sub, root)
+        return
+    described = list(dict.fromkeys(_describe(b) for b in branches))
+    expected = (
+        ", ".join(described[:-1]) + " or " + described[-1] if len(described) > 1 else described[0]
+    )
+    code = "E014" if all(_is_literal(b) for b in branches) else "E010"
+    yield _Finding(path, "value", code, f"expected {expected}, got {_got(inst)}", 0)
+
+
+def _tag_key(schema: dict[str, Any], branches: list[dict[str, Any]]) -> str | None:
+    """The discriminating key of a tagged union (every branch fixes it with a const)."""
+    declared = schema.get("discriminator", {})
+    candidates = [declared.get("propertyName")] if isinstance(declared, dict) else []
+    candidates += ["type", "kind"]
+    for key in candidates:
+        if (
+            key
+            and branches
+            and all("const" in b.get("properties", {}).get(key, {}) for b in branches)
+        ):
+            return str(key)
+    return None
+
+
+def _accepts_type(schema: dict[str, Any], inst: Any, root: dict[str, Any]) -> bool:
+    """Whether ``inst`` has a JSON type that ``schema`` allows (ignoring other keywords)."""
+    if "const" in schema:
+        return _json_type(schema["const"]) == _json_type(inst)
+    types = schema.get("type")
+    if types is None:
+        subs = schema.get("anyOf") or schema.get("oneOf")
+        if isinstance(subs, list):
+            return any(_accepts_type(_resolve(s, root), inst, root) for s in subs)
+        return True
+    types = types if isinstance(types, list) else [types]
+    kind = _json_type(inst)
+    return kind in types or (kind == "integer" and "number" in types)
+
+
+def _is_literal(schema: dict[str, Any]) -> bool:
+    """Whether a schema is a fixed value choice (const or enum)."""
+    return "const" in schema or "enum" in schema
+
+
+def _describe(schema: dict[str, Any]) -> str:
+    """Short words for what a union branch accepts."""
+    if "const" in schema:
+        return _show(schema["const"])
+    if "enum" in schema:
+        return "one of " + ", ".join(_show(v) for v in schema["enum"])
+    types = schema.get("type", "value")
+    types = types if isinstance(types, list) else [types]
+    return " or ".join(_a(_TYPE_NAMES.get(t, t)) for t in types)
+
+
+def _json_type(value: Any) -> str:
+    """JSON Schema type name of a value; TOML dates and times are 'datetime'."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    if value is None:
+        return "null"
+    return "datetime"
+
+
+def _got(value: Any) -> str:
+    """Describe a value found in the file: its TOML type and, for scalars, the value."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    names = {"boolean": "boolean", "integer": "integer", "number": "float", "string": "string"}
+    return f"{names.get(_json_type(value), 'datetime')} {_show(value)}"
+
+
+def _show(value: Any) -> str:
+    """A value as TOML would spell it, shortened when long."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = json.dumps(value if len(value) <= 40 else value[:37] + "...", ensure_ascii=False)
+    elif isinstance(value, dt.date | dt.time):
+        text = value.isoformat()
+    elif isinstance(value, dict):
+        text = "a table"
+    elif isinstance(value, list):
+        text = "an array"
+    else:
+        text = str(value)
+    return text if len(text) <= 48 else text[:45] + "..."
+
+
+def _a(word: str) -> str:
+    """Prefix a type name with its article."""
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _is_number(text: str) -> bool:
+    """Whether a string would be a valid TOML number without its quotes."""
+    return re.fullmatch(r"[+-]?\d[\d_]*(\.\d+)?([eE][+-]?\d+)?", text.strip()) is not None
+
+
+def _close(word: Any, choices: list[str]) -> str | None:
+    """The closest choice to a misspelt word (case-insensitive), if any is close."""
+    if not isinstance(word, str) or not choices:
+        return None
+    lowered = {c.lower(): c for c in choices}
+    match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[match[0]] if match else None
+
+
+def _noun(path: KeyPath) -> str:
+    """Singular of the nearest array name in a path ("abilities" -> "ability ")."""
+    for part in reversed(path):
+        if isinstance(part, str):
+            if part.endswith("ies"):
+                return part[:-3] + "y "
+            return (part[:-1] if part.endswith("s") else part) + " "
+    return ""
