@@ -1,0 +1,344 @@
+"""Game: one running game of any compiled title.
+
+>>> from eighteen import load_title, Game
+>>> game = Game.new(load_title("1830"), players=["Ann", "Bob", "Cy"])  # doctest: +SKIP
+>>> game.acting()                                                     # doctest: +SKIP
+'Ann'
+>>> game.apply(game.legal_actions()[0])                                # doctest: +SKIP
+
+The static title (:class:`~eighteen.engine.tables.Tables`) never changes; the mutable
+:class:`~eighteen.engine.state.State` does.  ``apply`` validates and applies one action
+atomically: on an illegal action it raises :class:`IllegalAction` and the state is exactly
+as before.  The action log is the truth: a save is the title id, version and hash, the
+players, seed, options and the actions; loading replays them.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from typing import Any
+
+from eighteen.engine import network, trains
+from eighteen.engine.actions import Action, IllegalAction, action_from_json
+from eighteen.engine.rounds.auction import AuctionRoundSteps
+from eighteen.engine.rounds.base import Round
+from eighteen.engine.rounds.operating import OperatingRoundSteps
+from eighteen.engine.rounds.operating import next_step as _or_next_step
+from eighteen.engine.rounds.operating import start as _start_or
+from eighteen.engine.rounds.stock import StockRoundSteps
+from eighteen.engine.state import (
+    IPO,
+    AuctionRound,
+    CorporationState,
+    PlayerState,
+    PrivateState,
+    State,
+    StockRound,
+)
+from eighteen.engine.tables import Tables, load_title
+
+SAVE_FORMAT = 1
+_ROUNDS: dict[str, Round] = {
+    "auction": AuctionRoundSteps(),
+    "stock": StockRoundSteps(),
+    "operating": OperatingRoundSteps(),
+}
+_RESERVED_NAMES = {"bank", IPO, "pool"}
+_SNAPSHOT_EVERY = 32
+
+
+class Game:
+    """A game in progress: tables + players + options + state + action log."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        players: list[str],
+        seed: int = 0,
+        options: list[str] | tuple[str, ...] = (),
+    ) -> None:
+        check_capabilities(tables)
+        n = len(players)
+        if not tables.players_min <= n <= tables.players_max:
+            raise ValueError(
+                f"{tables.id} is for {tables.players_min}-{tables.players_max} players, not {n}"
+            )
+        if len(set(players)) != n:
+            raise ValueError("player names must be distinct")
+        for p in players:
+            if not p or p in _RESERVED_NAMES or tables.is_corporation(p) or tables.is_private(p):
+                raise ValueError(f"{p!r} cannot be a player name")
+        for o in options:
+            if o not in tables.option_ids:
+                raise ValueError(f"unknown option {o!r} (known: {tables.option_ids})")
+        self.tables = tables
+        self.players = list(players)
+        self.seed = seed
+        self.options = list(options)
+        self.rules = tables.rules(self.options)
+        self.log: list[Action] = []
+        self.events: list[tuple[int, str]] = []
+        self._pending_events: list[str] = []
+        self.state = self._initial_state()
+        self._snapshots: dict[int, State] = {}
+        self._advance()
+        self._commit_events()
+        self._snapshots[0] = copy.deepcopy(self.state)
+
+    @classmethod
+    def new(
+        cls,
+        title: Tables | str,
+        players: list[str],
+        seed: int = 0,
+        options: list[str] | tuple[str, ...] = (),
+    ) -> Game:
+        """Start a game of ``title`` (tables or title id) for these players, in seating
+        order (the first player starts)."""
+        tables = title if isinstance(title, Tables) else load_title(title)
+        return cls(tables, players, seed=seed, options=options)
+
+    # -- setup ------------------------------------------------------------------------
+
+    def _initial_state(self) -> State:
+        t = self.tables
+        n = len(self.players)
+        cash = t.starting_cash(n)
+        depot, minted = trains.initial_depot(t.train_counts(self.options), t.train_order)
+        certs = {f"{c['id']}_{i}": IPO for c in t.corporations for i in range(len(c["shares"]))}
+        state = State(
+            players=[PlayerState(p, cash) for p in self.players],
+            corporations={c["id"]: CorporationState(c["id"]) for c in t.corporations},
+            certs=certs,
+            privates={p["id"]: PrivateState(p["id"]) for p in t.privates},
+            bank=t.bank - cash * n,
+            depot=depot,
+            minted=minted,
+            train_pool=[],
+            bought_types=[],
+            phase=0,
+            round=AuctionRound() if t.privates else StockRound(),
+            map=network.new_map(),
+        )
+        if not t.privates:
+            state.stock_rounds = 1
+        return state
+
+    # -- notes ------------------------------------------------------------------------
+
+    def note(self, message: str) -> None:
+        """Record a human-readable event of the action being applied."""
+        self._pending_events.append(message)
+
+    def _commit_events(self) -> None:
+        n = len(self.log)
+        self.events.extend((n, m) for m in self._pending_events)
+        self._pending_events = []
+
+    # -- queries ----------------------------------------------------------------------
+
+    def _round(self) -> Round:
+        return _ROUNDS[self.state.round.kind]
+
+    def acting(self) -> str | None:
+        """The player name or corporation id that must act now (None when over)."""
+        if self.state.game_over:
+            return None
+        return self._round().acting(self)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the acting entity (continuous amounts are sampled; any
+        amount in range is accepted by :meth:`apply`)."""
+        if self.state.game_over:
+            return []
+        return self._round().legal(self)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.game_over
+
+    def pending_discard(self) -> bool:
+        return bool(trains.over_limit(self))
+
+    # -- apply / undo -----------------------------------------------------------------
+
+    def apply(self, action: Action | dict[str, Any]) -> None:
+        """Validate and apply one action atomically (IllegalAction leaves no trace)."""
+        if isinstance(action, dict):
+            action = action_from_json(action)
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {action!r}")
+        if self.state.game_over:
+            raise IllegalAction("the game is over")
+        saved = self.state
+        self.state = copy.deepcopy(saved)
+        self._pending_events = []
+        try:
+            self._round().process(self, action)
+            self._advance()
+        except Exception:
+            self.state = saved
+            self._pending_events = []
+            raise
+        self.log.append(action)
+        self._commit_events()
+        if len(self.log) % _SNAPSHOT_EVERY == 0:
+            self._snapshots[len(self.log)] = copy.deepcopy(self.state)
+
+    def undo(self) -> Action:
+        """Take back the last action (exact: the game is rebuilt from the log)."""
+        if not self.log:
+            raise IllegalAction("nothing to undo")
+        last = self.log[-1]
+        self._rebuild(len(self.log) - 1)
+        return last
+
+    def _rebuild(self, n: int) -> None:
+        base = max(k for k in self._snapshots if k <= n)
+        actions = self.log[:n]
+        self.state = copy.deepcopy(self._snapshots[base])
+        self.log = self.log[:base]
+        self.events = [(i, m) for i, m in self.events if i <= base]
+        for k in [k for k in self._snapshots if k > n]:
+            del self._snapshots[k]
+        for a in actions[base:]:
+            self.apply(a)
+
+    def clone(self) -> Game:
+        """An independent copy (same tables)."""
+        other = copy.copy(self)
+        other.state = copy.deepcopy(self.state)
+        other.log = list(self.log)
+        other.events = list(self.events)
+        other._pending_events = []
+        other._snapshots = dict(self._snapshots)
+        return other
+
+    # -- saves ------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The save: title identity, players, seed, options and the action log."""
+        return {
+            "format": SAVE_FORMAT,
+            "title": self.tables.id,
+            "version": self.tables.version,
+            "hash": self.tables.hash,
+            "players": list(self.players),
+            "seed": self.seed,
+            "options": list(self.options),
+            "actions": [a.to_json() for a in self.log],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | str, tables: Tables | None = None) -> Game:
+        """Load a save by replaying its actions (IllegalAction names the failing one)."""
+        if isinstance(data, str):
+            data = json.loads(data)
+        assert isinstance(data, dict)
+        tables = tables or load_title(data["title"])
+        game = cls(tables, data["players"], seed=data.get("seed", 0), options=data["options"])
+        for i, a in enumerate(data.get("actions", [])):
+            try:
+                game.apply(action_from_json(a))
+            except IllegalAction as exc:
+                raise IllegalAction(f"action {i} ({a.get('type')}): {exc}") from None
+        return game
+
+    def state_hash(self) -> str:
+        """A stable hash of the full state."""
+        blob = json.dumps(self.state.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    # -- flow (used by the rounds) ------------------------------------------------------
+
+    def _advance(self) -> None:
+        for _ in range(10_000):
+            if self.state.game_over:
+                return
+            before = self.state.round
+            self._round().advance(self)
+            if self.state.round is before:
+                return
+        raise RuntimeError("the game does not settle")
+
+    def start_stock_round(self) -> None:
+        s = self.state
+        s.stock_rounds += 1
+        s.round = StockRound(number=s.stock_rounds, turn=s.priority)
+        self.note(f"stock round {s.stock_rounds}; {s.players[s.priority].name} has priority")
+
+    def end_round(self) -> None:
+        """The current round is over: start the next one (or end the game)."""
+        s = self.state
+        r = s.round
+        if s.bank_broken and self.rules.bank_broken == "end_of_round":
+            self.end_game("bank broken")
+            return
+        if r.kind == "stock":
+            from eighteen.engine import phases
+
+            _start_or(self, 1, int(phases.current(self)["operating_rounds"]))
+        elif r.kind == "operating":
+            if r.number < r.set_size:
+                _start_or(self, r.number + 1, r.set_size)
+            elif s.bank_broken:
+                self.end_game("bank broken")
+            else:
+                self.start_stock_round()
+        else:
+            self.start_stock_round()
+
+    def next_or_step(self) -> None:
+        _or_next_step(self)
+
+    def declare_bankruptcy(self, corp: str) -> None:
+        pres = self.state.corporations[corp].president
+        self.state.bankrupt = pres
+        self.note(f"{pres} is bankrupt: {corp} cannot buy a train")
+        if self.rules.bankruptcy == "game_ends":
+            self.end_game("bankruptcy")
+        else:  # pragma: no cover - refused by check_capabilities
+            raise NotImplementedError(self.rules.bankruptcy)
+
+    def end_game(self, reason: str) -> None:
+        self.state.game_over = True
+        self.state.end_reason = reason
+        self.note(f"the game ends ({reason})")
+
+    # -- views ------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        from eighteen.engine import views
+
+        return f"<Game {self.tables.id} {views.round_name(self)} acting={self.acting()}>"
+
+
+def check_capabilities(tables: Tables) -> None:
+    """Refuse tables naming mechanics this engine does not implement."""
+    r = tables.rules()
+    problems = []
+    allowed = {
+        "capitalization": {"full", "incremental"},
+        "dividend_move": {"right_left"},
+        "operating_order": {"share_price"},
+        "bankruptcy": {"game_ends"},
+        "private_auction": {"waterfall"},
+        "sell_drop": {"row_per_share", "step_if_president"},
+        "sell_buy_order": {"sell_buy_sell", "sell_buy"},
+        "bank_broken": {"end_of_or_set", "end_of_round"},
+    }
+    for key, ok in allowed.items():
+        if getattr(r, key) not in ok:
+            problems.append(f"rules.{key} = {getattr(r, key)!r}")
+    for t in tables.trains:
+        d = t["distance"]
+        if not (d is None or isinstance(d, int)):
+            problems.append(f"train {t['id']} distance {d!r}")
+        if t.get("obsolete_on"):
+            problems.append(f"train {t['id']} obsolete_on")
+        if t.get("variants"):
+            problems.append(f"train {t['id']} variants")
+    if problems:
+        raise ValueError("the engine cannot run this title yet: " + "; ".join(problems))

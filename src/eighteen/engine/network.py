@@ -1,0 +1,141 @@
+"""The map as the rounds use it: a thin adapter over engine.map and engine.routes.
+
+It turns game state (phase, blocked hexes, tile supply, home reservations, trains) into
+the arguments of :class:`~eighteen.engine.map.Board` and the route functions, so the
+rounds never deal with track themselves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from eighteen.engine import phases, privates, trains
+from eighteen.engine.actions import RouteSpec
+from eighteen.engine.map import Board, MapState, TileLay
+from eighteen.engine.routes import Route, RouteError, best_routes, check_routes, has_route
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+def board(g: Game) -> Board:
+    """The static board of the title (built once per tables object)."""
+    b = getattr(g.tables, "_board", None)
+    if b is None:
+        b = Board(g.tables.data)
+        g.tables._board = b  # type: ignore[attr-defined]
+    return b
+
+
+def new_map() -> MapState:
+    return MapState()
+
+
+def tile_supply(g: Game) -> dict[str, int | None]:
+    """Tiles left in the supply (None = unlimited): the manifest minus tiles on the map."""
+    on_map = Counter(t for t, _ in g.state.map.tiles.values())
+    out: dict[str, int | None] = {}
+    for tid, row in g.tables.data.get("tiles", {}).items():
+        n = row.get("count")
+        out[tid] = None if n is None else int(n) - on_map.get(tid, 0)
+    return out
+
+
+def reserved(g: Game) -> dict[str, list[str]]:
+    """Home hexes still held for corporations that have not placed their home token."""
+    if not g.rules.home_token_reserved:
+        return {}
+    out: dict[str, list[str]] = {}
+    for c in g.tables.corporations:
+        if not g.state.corporations[c["id"]].home_placed and c.get("home"):
+            out.setdefault(c["home"], []).append(c["id"])
+    return out
+
+
+def lay_options(
+    g: Game,
+    corp: str,
+    *,
+    hexes: set[str] | None = None,
+    tiles: set[str] | None = None,
+    connected: bool = True,
+    blocked: bool = True,
+    distinct: bool = True,
+) -> list[TileLay]:
+    """Legal tile lays for ``corp`` in the current phase (``distinct``: one rotation per
+    distinct track layout)."""
+    return board(g).lay_options(
+        g.state.map,
+        corp,
+        phases.tile_colors(g),
+        blocked=privates.blocked_hexes(g) if blocked else set(),
+        tile_supply=tile_supply(g),
+        require_connection=connected,
+        hexes=hexes,
+        tiles=tiles,
+        distinct=distinct,
+    )
+
+
+def lay_options_all(g: Game, corp: str, **kw: Any) -> list[TileLay]:
+    """Like :func:`lay_options` with every rotation (for validating a submitted lay)."""
+    return lay_options(g, corp, distinct=False, **kw)
+
+
+def lay_tile(g: Game, hex_id: str, tile: str, rotation: int) -> None:
+    board(g).lay_tile(g.state.map, hex_id, tile, rotation)
+
+
+def token_options(
+    g: Game, corp: str, *, hexes: set[str] | None = None, connected: bool = True
+) -> list[tuple[str, int]]:
+    return board(g).token_options(
+        g.state.map, corp, reserved=reserved(g), require_connection=connected, hexes=hexes
+    )
+
+
+def place_token(g: Game, corp: str, hex_id: str, city: int) -> None:
+    board(g).place_token(g.state.map, corp, hex_id, city)
+
+
+def home_options(g: Game, corp: str) -> list[tuple[str, int]]:
+    home = g.tables.corporation(corp).get("home")
+    if not home:
+        return []
+    cities = board(g).home_city_options(g.state.map, corp, reserved=reserved(g))
+    return [(home, i) for i in cities]
+
+
+def corp_trains(g: Game, corp: str) -> list[tuple[str, int | None]]:
+    return [(t, trains.distance(g, t)) for t in g.state.corporations[corp].trains]
+
+
+def best(g: Game, corp: str) -> list[Route]:
+    """The most valuable routes for the corporation's trains."""
+    return best_routes(board(g), g.state.map, corp, corp_trains(g, corp), phases.revenue_key(g))
+
+
+def spec(route: Route) -> RouteSpec:
+    return RouteSpec(
+        train=route.train,
+        paths=tuple(str(p) for p in route.paths),
+        revenue=route.revenue,
+        stops=tuple(s.id for s in route.stops),
+    )
+
+
+def check(g: Game, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
+    """Validate submitted routes; raises RouteError."""
+    own = dict(corp_trains(g, corp))
+    runs = []
+    for r in routes:
+        if r.train not in own:
+            raise RouteError(f"{corp} does not own train {r.train}")
+        runs.append((r.train, own[r.train], list(r.paths)))
+    return check_routes(board(g), g.state.map, corp, runs, phases.revenue_key(g))
+
+
+def can_run(g: Game, corp: str) -> bool:
+    """Does the corporation have any route at all (a station joined to another stop)?"""
+    return has_route(board(g), g.state.map, corp)

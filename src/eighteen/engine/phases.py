@@ -1,0 +1,55 @@
+"""Phases: what the current phase allows, and entering a new one.
+
+A phase starts at the first purchase of the train named by its ``on`` (seed 002, "game
+phases"): it sets the tile colours, operating rounds per set (fixed when a stock round
+ends), the train limit, off-board revenue and whether corporations may buy privates.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+def current(g: Game) -> dict[str, Any]:
+    """The current phase's table row."""
+    return g.tables.phases[g.state.phase]
+
+
+def tile_colors(g: Game) -> set[str]:
+    return set(current(g)["tiles"])
+
+
+def train_limit(g: Game) -> int:
+    return int(current(g)["train_limit"])
+
+
+def revenue_key(g: Game) -> str:
+    return str(current(g)["offboard_revenue"])
+
+
+def privates_buyable(g: Game) -> bool:
+    return bool(current(g).get("privates_buyable", False))
+
+
+def on_train_bought(g: Game, train_type: str) -> None:
+    """Enter the phase started by the first purchase of ``train_type``, if any, and run
+    its events."""
+    for i, ph in enumerate(g.tables.phases):
+        if ph.get("on") == train_type and i > g.state.phase:
+            g.state.phase = i
+            g.note(f"phase {ph['id']} begins")
+            for ev in ph.get("events", []):
+                run_event(g, ev)
+
+
+def run_event(g: Game, event: str) -> None:
+    """Run a phase or train event by name."""
+    from eighteen.engine import privates
+
+    if event == "close_privates":
+        privates.close_all(g)
+    else:  # the compiler refuses unknown events; stay safe if one slips through
+        g.note(f"event {event} ignored")

@@ -1,0 +1,172 @@
+"""Private companies and their typed abilities, each implemented once.
+
+Abilities (title model ``Ability``): ``block_hexes`` (no tile lays there while a player
+owns it), ``tile_lay`` (the owning corporation's special lay), ``grant_share`` (its buyer
+receives a share, or the president's certificate and must set the par), ``exchange_share``
+(the owning player swaps it for a share; it closes), ``close_on_train`` (closes when a
+corporation buys its first train), ``no_sale_to_corporation``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from eighteen.engine import shares
+from eighteen.engine.actions import IllegalAction
+from eighteen.engine.bank import BANK, pay
+from eighteen.engine.state import IPO, POOL
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+def is_open(g: Game, pid: str) -> bool:
+    p = g.state.privates[pid]
+    return not p.closed and p.owner is not None
+
+
+def open_privates(g: Game) -> list[str]:
+    """Owned, not closed privates, in table order."""
+    return [p["id"] for p in g.tables.privates if is_open(g, p["id"])]
+
+
+def owned_by(g: Game, owner: str) -> list[str]:
+    return [pid for pid in open_privates(g) if g.state.privates[pid].owner == owner]
+
+
+def blocked_hexes(g: Game) -> set[str]:
+    """Hexes blocked by privates a player owns (or nobody has bought yet)."""
+    out: set[str] = set()
+    for p in g.tables.privates:
+        ps = g.state.privates[p["id"]]
+        if ps.closed or (ps.owner is not None and ps.owner in g.state.corporations):
+            continue
+        for ab in g.tables.abilities(p["id"], "block_hexes"):
+            out.update(ab["hexes"])
+    return out
+
+
+def pay_revenue(g: Game) -> None:
+    """Every open private pays its revenue from the bank to its owner."""
+    for pid in open_privates(g):
+        ps = g.state.privates[pid]
+        rev = int(g.tables.private(pid)["revenue"])
+        if rev and ps.owner is not None:
+            pay(g, BANK, ps.owner, rev, f"{pid} revenue")
+            g.note(f"{pid} pays ${rev} to {ps.owner}")
+
+
+def close(g: Game, pid: str, why: str) -> None:
+    ps = g.state.privates[pid]
+    if ps.closed:
+        return
+    ps.closed = True
+    g.note(f"{pid} closes ({why})")
+
+
+def close_all(g: Game) -> None:
+    for p in g.tables.privates:
+        ps = g.state.privates[p["id"]]
+        if not ps.closed:
+            close(g, p["id"], "all privates close")
+
+
+def on_purchase(g: Game, pid: str, buyer: str) -> list[str]:
+    """Apply grant_share abilities when a player buys the private from the bank.
+
+    Returns the corporations whose par the buyer must now set (president's certificate
+    granted)."""
+    must_par: list[str] = []
+    for ab in g.tables.abilities(pid, "grant_share"):
+        corp = ab["corporation"]
+        if ab.get("president"):
+            cert = shares.president_cert(corp)
+            if g.state.certs[cert] != IPO:
+                continue
+            g.state.certs[cert] = buyer
+            g.state.corporations[corp].president = buyer
+            g.note(f"{buyer} receives the president's certificate of {corp}")
+            must_par.append(corp)
+        else:
+            certs = shares.ordinary_certs_of(g, corp, IPO)
+            if certs:
+                g.state.certs[certs[0]] = buyer
+                g.note(f"{buyer} receives {shares.cert_percent(g, certs[0])}% of {corp}")
+    return must_par
+
+
+def on_train_bought(g: Game, corp: str) -> None:
+    """Close privates whose close_on_train names this corporation."""
+    for pid in open_privates(g):
+        for ab in g.tables.abilities(pid, "close_on_train"):
+            if ab["corporation"] == corp:
+                close(g, pid, f"{corp} bought a train")
+
+
+def sellable_to_corporation(g: Game, pid: str) -> bool:
+    return not g.tables.abilities(pid, "no_sale_to_corporation")
+
+
+# -- exchange_share ---------------------------------------------------------------------
+
+
+def exchange_options(g: Game, player: str) -> list[tuple[str, str]]:
+    """(private, source) exchanges the player may make now."""
+    out = []
+    for pid in owned_by(g, player):
+        for ab in g.tables.abilities(pid, "exchange_share"):
+            for src in ab.get("from", ["ipo", "pool"]):
+                if exchange_problem(g, player, pid, src) is None:
+                    out.append((pid, src))
+    return out
+
+
+def exchange_problem(g: Game, player: str, pid: str, source: str) -> str | None:
+    """Why the player may not exchange ``pid`` for a share from ``source`` now."""
+    ps = g.state.privates.get(pid)
+    if ps is None or ps.closed or ps.owner != player:
+        return f"{player} does not own an open {pid}"
+    abilities = g.tables.abilities(pid, "exchange_share")
+    if not abilities:
+        return f"{pid} has no exchange ability"
+    ab = abilities[0]
+    if source not in ab.get("from", ["ipo", "pool"]):
+        return f"{pid} cannot be exchanged for a share from the {source}"
+    corp = ab["corporation"]
+    certs = shares.ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)
+    if not certs:
+        return f"no {corp} share in the {source}"
+    pct = shares.cert_percent(g, certs[0])
+    if (
+        shares.holding_limit_applies(g, corp)
+        and shares.percent_of(g, corp, player) + pct > g.rules.holding_limit_percent
+    ):
+        return f"holding limit: {player} may not hold over {g.rules.holding_limit_percent}%"
+    return None
+
+
+def exchange(g: Game, player: str, pid: str, source: str) -> None:
+    why = exchange_problem(g, player, pid, source)
+    if why:
+        raise IllegalAction(why)
+    corp = g.tables.abilities(pid, "exchange_share")[0]["corporation"]
+    cert = shares.ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)[0]
+    g.state.certs[cert] = player
+    g.note(f"{player} exchanges {pid} for {shares.cert_percent(g, cert)}% of {corp}")
+    close(g, pid, "exchanged")
+    shares.update_president(g, corp)
+    shares.check_float(g, corp)
+
+
+# -- tile_lay ---------------------------------------------------------------------------
+
+
+def tile_lay_abilities(g: Game, corp: str) -> list[tuple[str, int, dict[str, Any]]]:
+    """(private, ability index, ability) tile_lay abilities the corporation may use."""
+    out = []
+    for pid in owned_by(g, corp):
+        ps = g.state.privates[pid]
+        for i, ab in enumerate(g.tables.private(pid).get("abilities", [])):
+            if ab["type"] == "tile_lay" and i not in ps.used:
+                out.append((pid, i, ab))
+    return out

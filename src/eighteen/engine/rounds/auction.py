@@ -1,0 +1,319 @@
+"""The initial private sale: a waterfall auction (seed 000, "private companies").
+
+In a normal turn a player buys the cheapest unsold private at its price, bids on a later
+one (at least face + min raise, and min raise over its best bid; the money is set aside),
+or passes.  When the cheapest private is sold, the next one with bids is resolved at once:
+a single bidder buys it at his bid; several bidders auction it among themselves, in
+seating order from the left of the best bidder, raising by at least the min raise; a
+bidder who passes may bid again later, and the private goes to the best bidder once every
+other bidder has passed since the last raise.  If every player passes in a row: before any
+private is sold, the cheapest drops by rules.auction_price_drop (at $0 the next player must
+take it); afterwards the privates pay their revenue and the auction goes on.  A private
+granting a president's certificate makes its buyer set that corporation's par at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from eighteen.engine import privates, shares
+from eighteen.engine.actions import Action, Bid, IllegalAction, Par, Pass
+from eighteen.engine.bank import BANK, pay
+from eighteen.engine.rounds.base import Round, Step, check_actor, sample_amounts
+from eighteen.engine.state import AuctionRound
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+def _r(g: Game) -> AuctionRound:
+    return g.state.round
+
+
+def unsold(g: Game) -> list[str]:
+    return [
+        p["id"]
+        for p in g.tables.privates
+        if g.state.privates[p["id"]].owner is None and not g.state.privates[p["id"]].closed
+    ]
+
+
+def cheapest_price(g: Game) -> int:
+    pid = unsold(g)[0]
+    return max(0, int(g.tables.private(pid)["value"]) - _r(g).drop)
+
+
+def committed(g: Game, player: str, except_pid: str | None = None) -> int:
+    """Money the player has set aside for bids on privates other than ``except_pid``."""
+    return sum(
+        amount
+        for pid, bids in _r(g).bids.items()
+        if pid != except_pid
+        for who, amount in bids
+        if who == player
+    )
+
+
+def available(g: Game, player: str, pid: str | None = None) -> int:
+    return g.state.player(player).cash - committed(g, player, pid)
+
+
+def best_bid(g: Game, pid: str) -> tuple[str, int] | None:
+    bids = _r(g).bids.get(pid, [])
+    if not bids:
+        return None
+    who, amount = max(bids, key=lambda b: (b[1], -bids.index(b)))
+    return who, amount
+
+
+def min_bid(g: Game, pid: str) -> int:
+    raise_ = g.rules.auction_min_raise
+    best = best_bid(g, pid)
+    face = int(g.tables.private(pid)["value"])
+    return max(face + raise_, (best[1] + raise_) if best else 0)
+
+
+def _sell(g: Game, pid: str, player: str, price: int) -> None:
+    """Give the private to the player for ``price`` and apply its grants."""
+    pay(g, player, BANK, price, f"{player} buys {pid}")
+    g.state.privates[pid].owner = player
+    _r(g).bids.pop(pid, None)
+    g.note(f"{player} buys {pid} for ${price}")
+    for corp in privates.on_purchase(g, pid, player):
+        _r(g).pending_par = [player, corp]
+
+
+def _next_bidder(g: Game, pid: str, after: str) -> str:
+    """The next bidder on ``pid`` in seating order after ``after``, skipping the best."""
+    best = best_bid(g, pid)
+    bidders = {b[0] for b in _r(g).bids[pid]}
+    for name in shares.seat_order_from(g, after):
+        if name in bidders and (best is None or name != best[0]):
+            return name
+    raise AssertionError("no other bidder")
+
+
+def resolve(g: Game) -> None:
+    """Sell the cheapest unsold privates that have bids, until one needs players."""
+    r = _r(g)
+    while r.pending_par is None and r.bidoff is None:
+        left = unsold(g)
+        if not left:
+            return
+        pid = left[0]
+        bids = r.bids.get(pid, [])
+        if not bids:
+            return
+        if len(bids) == 1:
+            _sell(g, pid, bids[0][0], bids[0][1])
+            continue
+        best = best_bid(g, pid)
+        assert best is not None
+        r.bidoff = pid
+        r.bidoff_passed = []
+        r.bidoff_turn = _next_bidder(g, pid, best[0])
+        g.note(f"{pid} is auctioned among its bidders")
+
+
+class PendingPar(Step):
+    """The buyer of a private that granted a president's certificate sets the par."""
+
+    name = "par"
+    actions: ClassVar = (Par,)
+
+    def active(self, g: Game) -> bool:
+        return _r(g).pending_par is not None
+
+    def actor(self, g: Game) -> str | None:
+        pp = _r(g).pending_par
+        return pp[0] if pp else None
+
+    def legal(self, g: Game) -> list[Action]:
+        player, corp = _r(g).pending_par  # type: ignore[misc]
+        return [Par(player, corp, p) for p in g.tables.par_prices()]
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, Par)
+        check_actor(action, self.actor(g))
+        player, corp = _r(g).pending_par  # type: ignore[misc]
+        if action.corporation != corp:
+            raise IllegalAction(f"{player} must set the par price of {corp}")
+        set_par(g, corp, action.price)
+        _r(g).pending_par = None
+        _r(g).last_actor = player
+        resolve(g)
+
+
+def set_par(g: Game, corp: str, price: int) -> None:
+    """Put the corporation on its par cell (the price must be a par price)."""
+    from eighteen.engine import market
+
+    cell = g.tables.par_cell(price)
+    if cell is None:
+        raise IllegalAction(f"${price} is not a par price ({g.tables.par_prices()})")
+    cs = g.state.corporations[corp]
+    if cs.par is not None:
+        raise IllegalAction(f"{corp} already has a par price")
+    cs.par = price
+    market.place(g, corp, cell)
+    g.note(f"{corp} is parred at ${price}")
+    shares.check_float(g, corp)
+
+
+class BidOff(Step):
+    """Several bidders on the cheapest unsold private auction it among themselves."""
+
+    name = "auction"
+    actions: ClassVar = (Bid, Pass)
+
+    def active(self, g: Game) -> bool:
+        return _r(g).bidoff is not None
+
+    def actor(self, g: Game) -> str | None:
+        return _r(g).bidoff_turn
+
+    def legal(self, g: Game) -> list[Action]:
+        r = _r(g)
+        pid, who = r.bidoff, r.bidoff_turn
+        assert pid is not None and who is not None
+        lo = best_bid(g, pid)[1] + g.rules.auction_min_raise  # type: ignore[index]
+        out: list[Action] = [Bid(who, pid, a) for a in sample_amounts(lo, available(g, who, pid))]
+        return [*out, Pass(who)]
+
+    def process(self, g: Game, action: Action) -> None:
+        check_actor(action, self.actor(g))
+        r = _r(g)
+        pid = r.bidoff
+        assert pid is not None
+        who = action.actor
+        r.last_actor = who
+        if isinstance(action, Bid):
+            if action.private != pid:
+                raise IllegalAction(f"the auction is for {pid}: bid on it or pass")
+            lo = best_bid(g, pid)[1] + g.rules.auction_min_raise  # type: ignore[index]
+            if action.price < lo:
+                raise IllegalAction(f"a bid on {pid} must be at least ${lo}")
+            if action.price > available(g, who, pid):
+                raise IllegalAction(f"{who} has only ${available(g, who, pid)} not set aside")
+            r.bids[pid] = [b for b in r.bids[pid] if b[0] != who] + [[who, action.price]]
+            r.bidoff_passed = []
+            g.note(f"{who} bids ${action.price} on {pid}")
+            r.bidoff_turn = _next_bidder(g, pid, who)
+            return
+        r.bidoff_passed.append(who)
+        g.note(f"{who} passes on {pid}")
+        best = best_bid(g, pid)
+        assert best is not None
+        others = {b[0] for b in r.bids[pid]} - {best[0]}
+        if others <= set(r.bidoff_passed):
+            r.bidoff = None
+            r.bidoff_turn = None
+            r.bidoff_passed = []
+            _sell(g, pid, best[0], best[1])
+            resolve(g)
+        else:
+            r.bidoff_turn = _next_bidder(g, pid, who)
+
+
+class Waterfall(Step):
+    """Normal turns: buy the cheapest private, bid on a later one, or pass."""
+
+    name = "waterfall"
+    actions: ClassVar = (Bid, Pass)
+
+    def active(self, g: Game) -> bool:
+        return bool(unsold(g))
+
+    def actor(self, g: Game) -> str | None:
+        return g.state.players[_r(g).turn].name
+
+    def legal(self, g: Game) -> list[Action]:
+        who = self.actor(g)
+        assert who is not None
+        left = unsold(g)
+        first = left[0]
+        price = cheapest_price(g)
+        out: list[Action] = []
+        if available(g, who) >= price:
+            out.append(Bid(who, first, price))
+            if price == 0:
+                return out
+        for pid in left[1:]:
+            best = best_bid(g, pid)
+            if best is not None and best[0] == who:
+                continue
+            for a in sample_amounts(min_bid(g, pid), available(g, who, pid)):
+                out.append(Bid(who, pid, a))
+        out.append(Pass(who))
+        return out
+
+    def process(self, g: Game, action: Action) -> None:
+        check_actor(action, self.actor(g))
+        r = _r(g)
+        who = action.actor
+        n = len(g.state.players)
+        left = unsold(g)
+        r.last_actor = who
+        if isinstance(action, Pass):
+            if cheapest_price(g) == 0:
+                raise IllegalAction(f"{left[0]} costs $0: {who} must take it")
+            r.passes += 1
+            g.note(f"{who} passes")
+            r.turn = (r.turn + 1) % n
+            if r.passes >= n:
+                r.passes = 0
+                if len(left) == len(g.tables.privates):
+                    r.drop = min(
+                        r.drop + g.rules.auction_price_drop,
+                        int(g.tables.private(left[0])["value"]),
+                    )
+                    g.note(f"everyone passed: {left[0]} now costs ${cheapest_price(g)}")
+                else:
+                    g.note("everyone passed: the privates pay their revenue")
+                    privates.pay_revenue(g)
+            return
+        assert isinstance(action, Bid)
+        pid = action.private
+        if pid not in left:
+            raise IllegalAction(f"{pid} is not an unsold private")
+        if pid == left[0]:
+            price = cheapest_price(g)
+            if action.price != price:
+                raise IllegalAction(f"the cheapest private {pid} is bought at ${price}, not bid on")
+            if available(g, who) < price:
+                raise IllegalAction(f"{who} has only ${available(g, who)} not set aside")
+            r.passes = 0
+            r.turn = (r.turn + 1) % n
+            _sell(g, pid, who, price)
+            resolve(g)
+            return
+        if cheapest_price(g) == 0:
+            raise IllegalAction(f"{left[0]} costs $0: {who} must take it")
+        best = best_bid(g, pid)
+        if best is not None and best[0] == who:
+            raise IllegalAction(f"{who} already holds the best bid on {pid}")
+        lo = min_bid(g, pid)
+        if action.price < lo:
+            raise IllegalAction(f"a bid on {pid} must be at least ${lo}")
+        if action.price > available(g, who, pid):
+            raise IllegalAction(f"{who} has only ${available(g, who, pid)} not set aside")
+        r.bids[pid] = [b for b in r.bids.get(pid, []) if b[0] != who] + [[who, action.price]]
+        r.passes = 0
+        r.turn = (r.turn + 1) % n
+        g.note(f"{who} bids ${action.price} on {pid}")
+
+
+class AuctionRoundSteps(Round):
+    kind = "auction"
+    _steps: ClassVar[list[Step]] = [PendingPar(), BidOff(), Waterfall()]
+
+    def steps(self, g: Game) -> list[Step]:
+        return self._steps
+
+    def advance(self, g: Game) -> None:
+        r = _r(g)
+        if r.pending_par is None and r.bidoff is None and not unsold(g):
+            if r.last_actor is not None:
+                g.state.priority = (g.state.player_index(r.last_actor) + 1) % len(g.state.players)
+            g.note("the private auction is over")
+            g.start_stock_round()

@@ -1,0 +1,110 @@
+"""Rounds are ordered lists of steps; each step declares the actions it handles.
+
+The game asks the current round for its *active* steps, in order.  The first active step
+is the one that must be served (it names the acting entity); later active steps that are
+*anytime* steps (e.g. a corporation buying a private during its turn) also accept their
+actions.  An action goes to the first active step that handles its type.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from eighteen.engine.actions import Action, IllegalAction
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+class Step:
+    """One step of a round.
+
+    ``actions``: action types it handles.  ``anytime``: it accepts actions while an
+    earlier step is the one being served (it never names the acting entity itself).
+    """
+
+    name: ClassVar[str] = "step"
+    actions: ClassVar[tuple[type[Action], ...]] = ()
+    anytime: ClassVar[bool] = False
+
+    def active(self, g: Game) -> bool:
+        """Does this step have something to do now?"""
+        raise NotImplementedError
+
+    def actor(self, g: Game) -> str | None:
+        """Who must act in this step."""
+        raise NotImplementedError
+
+    def legal(self, g: Game) -> list[Action]:
+        """Every legal action of this step (sampled for continuous amounts)."""
+        raise NotImplementedError
+
+    def process(self, g: Game, action: Action) -> None:
+        """Validate (raise IllegalAction) and apply the action."""
+        raise NotImplementedError
+
+
+class Round:
+    """A round: ordered steps plus what happens between turns."""
+
+    kind: ClassVar[str] = "round"
+
+    def steps(self, g: Game) -> list[Step]:
+        raise NotImplementedError
+
+    def active_steps(self, g: Game) -> list[Step]:
+        """Active steps, the served one first, then the anytime steps that accept actions."""
+        out: list[Step] = []
+        for st in self.steps(g):
+            if not st.active(g):
+                continue
+            if not out or st.anytime:
+                out.append(st)
+        return out
+
+    def acting(self, g: Game) -> str | None:
+        steps = self.active_steps(g)
+        return steps[0].actor(g) if steps else None
+
+    def legal(self, g: Game) -> list[Action]:
+        out: list[Action] = []
+        seen: set[Action] = set()
+        for st in self.active_steps(g):
+            for a in st.legal(g):
+                if a not in seen:
+                    seen.add(a)
+                    out.append(a)
+        return out
+
+    def process(self, g: Game, action: Action) -> None:
+        steps = self.active_steps(g)
+        for st in steps:
+            if isinstance(action, st.actions):
+                st.process(g, action)
+                return
+        expected = sorted({t.type for st in steps for t in st.actions})
+        served = steps[0].name if steps else "none"
+        raise IllegalAction(
+            f"{action.type} is not possible now: the {served} step expects {', '.join(expected)}"
+        )
+
+    def advance(self, g: Game) -> None:
+        """Run automatic effects until someone must act (or the round ends)."""
+        raise NotImplementedError
+
+
+def check_actor(action: Action, expected: str | None) -> None:
+    if expected is None or action.actor != expected:
+        raise IllegalAction(f"not {action.actor}'s turn: {expected} is to act")
+
+
+def sample_amounts(lo: int, hi: int, step: int = 5) -> list[int]:
+    """A few amounts from ``lo`` to ``hi``: the minimum, small raises, some larger
+    ones, and the maximum."""
+    if hi < lo:
+        return []
+    out = {lo, hi}
+    for d in (step, 2 * step, 5 * step, 10 * step, 20 * step):
+        if lo + d <= hi:
+            out.add(lo + d)
+    return sorted(out)

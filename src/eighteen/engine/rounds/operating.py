@@ -1,0 +1,104 @@
+"""The operating round (seed 002; step order as in facts §1 and the 18xx.games log).
+
+At the start every open private pays its revenue.  Floated corporations then operate in
+rules.operating_order (fixed when the round starts); each turn is the steps below, in
+order.  A step with nothing to do is skipped; an optional step ends with a pass.  Trains
+over the limit are discarded at once, whoever's turn it is; the owner of an exchangeable
+private may exchange it at any time; the operating corporation may buy privates from
+players at any time of its turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from eighteen.engine import market, privates
+from eighteen.engine.rounds.base import Round, Step
+from eighteen.engine.rounds.or_run import DividendStep, Routes
+from eighteen.engine.rounds.or_track import HomeToken, ORStep, Token, Track
+from eighteen.engine.rounds.or_trains import BuyCompanies, BuyTrains, DiscardTrains, Exchange
+from eighteen.engine.state import OperatingRound
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+#: A corporation's turn, in order.
+TURN: list[ORStep] = [
+    HomeToken(),
+    Track(),
+    Token(),
+    Routes(),
+    DividendStep(),
+    BuyTrains(),
+    BuyCompanies(),
+]
+STEP_NAMES = [s.name for s in TURN]
+
+
+def start(g: Game, number: int, set_size: int) -> OperatingRound:
+    """A new operating round: privates pay, the order is fixed."""
+    r = OperatingRound(number=number, set_size=set_size)
+    g.state.round = r
+    g.note(f"operating round {number} of {set_size}")
+    privates.pay_revenue(g)
+    floated = [c["id"] for c in g.tables.corporations if g.state.corporations[c["id"]].floated]
+    if g.rules.operating_order == "share_price":
+        r.order = market.operating_order(g, floated)
+    else:
+        raise NotImplementedError(f"operating order {g.rules.operating_order}")
+    begin_turn(g)
+    return r
+
+
+def begin_turn(g: Game) -> None:
+    r: OperatingRound = g.state.round
+    r.step = STEP_NAMES[0]
+    r.lays = 0
+    r.ability_lays = []
+    r.tokened = False
+    r.free_token = None
+    r.routes = []
+    r.revenue = None
+    r.bought_train = False
+    if r.index < len(r.order):
+        g.note(f"{r.order[r.index]} operates")
+
+
+def next_step(g: Game) -> None:
+    """Make the step after the current one current (or end the turn)."""
+    r: OperatingRound = g.state.round
+    i = STEP_NAMES.index(r.step)
+    if i + 1 < len(STEP_NAMES):
+        r.step = STEP_NAMES[i + 1]
+    else:
+        end_turn(g)
+
+
+def end_turn(g: Game) -> None:
+    r: OperatingRound = g.state.round
+    corp = r.order[r.index]
+    g.state.corporations[corp].operated = True
+    r.index += 1
+    begin_turn(g)
+
+
+class OperatingRoundSteps(Round):
+    kind = "operating"
+    _steps: ClassVar[list[Step]] = [DiscardTrains(), *TURN, Exchange()]
+
+    def steps(self, g: Game) -> list[Step]:
+        return self._steps
+
+    def advance(self, g: Game) -> None:
+        r: OperatingRound = g.state.round
+        while not g.state.game_over:
+            if g.pending_discard():
+                return
+            if r.index >= len(r.order):
+                g.end_round()
+                return
+            step = TURN[STEP_NAMES.index(r.step)]
+            if step.active(g):
+                return
+            step.skip(g)
+            next_step(g)

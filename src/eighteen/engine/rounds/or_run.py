@@ -1,0 +1,112 @@
+"""Operating-round steps: run routes and pay or withhold the revenue (seed 002,
+"trains, routes and revenue").
+
+A corporation with trains runs them (the engine offers the best routes and checks any
+submitted ones).  Revenue is paid out to the certificate holders (rules.ipo_dividends and
+rules.pool_dividends decide unsold and pool shares) and the price moves ``pay``; or it is
+withheld into the treasury and the price moves ``withhold``.  No revenue (no train, or
+nothing to run) withholds automatically.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from eighteen.engine import market, network, shares
+from eighteen.engine.actions import Action, Dividend, IllegalAction, RunRoutes
+from eighteen.engine.bank import BANK, pay
+from eighteen.engine.rounds.base import check_actor
+from eighteen.engine.rounds.or_track import ORStep, _r, operating
+from eighteen.engine.routes import RouteError
+from eighteen.engine.state import IPO, POOL
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+class Routes(ORStep):
+    name = "routes"
+    actions: ClassVar = (RunRoutes,)
+
+    def active(self, g: Game) -> bool:
+        return self.is_current(g) and bool(g.state.corporations[operating(g)].trains)
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = operating(g)
+        return [RunRoutes(corp, tuple(network.spec(r) for r in network.best(g, corp)))]
+
+    def skip(self, g: Game) -> None:
+        _r(g).revenue = 0
+        _r(g).routes = []
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, RunRoutes)
+        check_actor(action, operating(g))
+        corp = action.actor
+        try:
+            routes = network.check(g, corp, action.routes)
+        except RouteError as exc:
+            raise IllegalAction(f"illegal route: {exc.reason}") from None
+        for spec, route in zip(action.routes, routes, strict=True):
+            if spec.revenue != route.revenue:
+                raise IllegalAction(
+                    f"train {spec.train} earns ${route.revenue} on that route, not ${spec.revenue}"
+                )
+        r = _r(g)
+        r.routes = [rt.to_json() for rt in routes]
+        r.revenue = sum(rt.revenue for rt in routes)
+        stops = "; ".join(f"{rt.train}: {'-'.join(s.hex for s in rt.stops)}" for rt in routes)
+        g.note(f"{corp} runs for ${r.revenue}" + (f" ({stops})" if stops else ""))
+        self.done(g)
+
+
+def payout(g: Game, corp: str, revenue: int) -> None:
+    """Pay ``revenue`` to the holders: each gets revenue x percent / 100 (rounded down)."""
+    holders: dict[str, int] = {}
+    for cert in shares.cert_ids(g, corp):
+        owner = g.state.certs[cert]
+        holders[owner] = holders.get(owner, 0) + shares.cert_percent(g, cert)
+    for owner, pct in holders.items():
+        amount = revenue * pct // 100
+        if owner == IPO:
+            to = corp if g.rules.ipo_dividends == "corporation" else None
+        elif owner == POOL:
+            to = corp if g.rules.pool_dividends == "corporation" else None
+        else:
+            to = owner
+        if to is not None and amount:
+            pay(g, BANK, to, amount, f"{corp} dividend")
+    g.note(f"{corp} pays ${revenue} (${revenue // 10} per 10%)")
+
+
+class DividendStep(ORStep):
+    name = "dividend"
+    actions: ClassVar = (Dividend,)
+
+    def active(self, g: Game) -> bool:
+        return self.is_current(g) and (_r(g).revenue or 0) > 0
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = operating(g)
+        return [Dividend(corp, "payout"), Dividend(corp, "withhold")]
+
+    def skip(self, g: Game) -> None:
+        corp = operating(g)
+        g.note(f"{corp} earns nothing")
+        market.move(g, corp, "withhold")
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, Dividend)
+        check_actor(action, operating(g))
+        corp = action.actor
+        revenue = _r(g).revenue or 0
+        if action.kind == "payout":
+            payout(g, corp, revenue)
+            market.move(g, corp, "pay")
+        elif action.kind == "withhold":
+            pay(g, BANK, corp, revenue, f"{corp} withholds")
+            g.note(f"{corp} withholds ${revenue}")
+            market.move(g, corp, "withhold")
+        else:
+            raise IllegalAction(f"dividend kind must be payout or withhold, not {action.kind!r}")
+        self.done(g)

@@ -1,0 +1,276 @@
+"""Operating-round steps on the map: home token, tile lays, station tokens.
+
+Seed 002 ("tokens"; facts §1): the home token is placed free when the corporation first
+operates (its president picks the city on a multi-city home hex with no fixed city); each
+turn the corporation lays tiles per rules.tile_lays (terrain cost paid by the first tile
+over it; hexes blocked by player-owned privates are closed) plus its privates' tile_lay
+abilities; then it may place one station token, paying the next cost on its charter, in
+a city its network reaches.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from eighteen.engine import network, privates
+from eighteen.engine.actions import Action, IllegalAction, LayTile, Pass, PlaceToken
+from eighteen.engine.bank import BANK, pay
+from eighteen.engine.map import TileLay
+from eighteen.engine.rounds.base import Step, check_actor
+from eighteen.engine.state import OperatingRound
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+def _r(g: Game) -> OperatingRound:
+    return g.state.round
+
+
+def operating(g: Game) -> str:
+    r = _r(g)
+    return r.order[r.index]
+
+
+class ORStep(Step):
+    """A sequential step of a corporation's turn (active only while it is current)."""
+
+    def is_current(self, g: Game) -> bool:
+        r = _r(g)
+        return r.index < len(r.order) and r.step == self.name and not g.pending_discard()
+
+    def actor(self, g: Game) -> str | None:
+        return operating(g)
+
+    def skip(self, g: Game) -> None:
+        """Automatic effects when the step is passed over without an action."""
+
+    def done(self, g: Game) -> None:
+        """Leave this step: the next one becomes current."""
+        g.next_or_step()
+
+
+# -- home token -------------------------------------------------------------------------
+
+
+def place_home(g: Game, corp: str, hex_id: str, city: int) -> None:
+    network.place_token(g, corp, hex_id, city)
+    cs = g.state.corporations[corp]
+    cs.home_placed = True
+    cs.tokens_placed += 1
+    g.note(f"{corp} places its home token in {hex_id}")
+
+
+class HomeToken(ORStep):
+    name = "home"
+    actions: ClassVar = (PlaceToken,)
+
+    def active(self, g: Game) -> bool:
+        if not self.is_current(g):
+            return False
+        cs = g.state.corporations[operating(g)]
+        return not cs.home_placed and len(network.home_options(g, operating(g))) > 1
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = operating(g)
+        return [PlaceToken(corp, h, c) for h, c in network.home_options(g, corp)]
+
+    def skip(self, g: Game) -> None:
+        corp = operating(g)
+        cs = g.state.corporations[corp]
+        if cs.home_placed:
+            return
+        opts = network.home_options(g, corp)
+        if len(opts) == 1:
+            place_home(g, corp, *opts[0])
+        else:
+            cs.home_placed = True  # nowhere to go: the reservation lapses
+            g.note(f"{corp} finds no room for its home token")
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, PlaceToken)
+        check_actor(action, operating(g))
+        if (action.hex, action.city) not in network.home_options(g, action.actor):
+            raise IllegalAction(f"{action.hex} city {action.city} is not a home city option")
+        place_home(g, action.actor, action.hex, action.city)
+        self.done(g)
+
+
+# -- track --------------------------------------------------------------------------------
+
+
+def _lay_rule(g: Game) -> dict[str, Any] | None:
+    r = _r(g)
+    lays = g.rules.tile_lays
+    return lays[r.lays] if r.lays < len(lays) else None
+
+
+def _kind_ok(lay: TileLay, kinds: list[str]) -> bool:
+    return ("upgrade" if lay.upgrade else "new") in kinds
+
+
+def lay_options(
+    g: Game, distinct: bool = True
+) -> list[tuple[TileLay, int, str | None, int | None]]:
+    """(lay, total cost, private used, ability index) for every tile lay possible now."""
+    corp = operating(g)
+    cash = g.state.corporations[corp].cash
+    out: list[tuple[TileLay, int, str | None, int | None]] = []
+    rule = _lay_rule(g)
+    if rule is not None:
+        for lay in _options(g, corp, distinct):
+            cost = lay.cost + int(rule.get("cost", 0))
+            if _kind_ok(lay, rule["kinds"]) and cost <= cash:
+                out.append((lay, cost, None, None))
+    r = _r(g)
+    for pid, idx, ab in privates.tile_lay_abilities(g, corp):
+        if pid in r.ability_lays:
+            continue
+        if not ab.get("extra", True) and rule is None:
+            continue
+        for lay in _options(
+            g,
+            corp,
+            distinct,
+            hexes=set(ab["hexes"]),
+            tiles=set(ab["tiles"]),
+            connected=bool(ab.get("connected", False)),
+        ):
+            cost = 0 if ab.get("free") else lay.cost
+            if cost <= cash:
+                out.append((lay, cost, pid, idx))
+    return out
+
+
+def _options(g: Game, corp: str, distinct: bool, **kw: Any) -> list[TileLay]:
+    if distinct:
+        return network.lay_options(g, corp, **kw)
+    return network.lay_options_all(g, corp, **kw)
+
+
+class Track(ORStep):
+    name = "track"
+    actions: ClassVar = (LayTile, Pass)
+
+    def active(self, g: Game) -> bool:
+        return self.is_current(g) and bool(lay_options(g))
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = operating(g)
+        out: list[Action] = [
+            LayTile(corp, lay.hex, lay.tile, lay.rotation, pid) for lay, _, pid, _ in lay_options(g)
+        ]
+        return [*out, Pass(corp)]
+
+    def process(self, g: Game, action: Action) -> None:
+        check_actor(action, operating(g))
+        if isinstance(action, Pass):
+            self.done(g)
+            return
+        assert isinstance(action, LayTile)
+        match = None
+        for lay, cost, pid, idx in lay_options(g, distinct=False):
+            if (lay.hex, lay.tile, lay.rotation % 6, pid) == (
+                action.hex,
+                action.tile,
+                action.rotation % 6,
+                action.private,
+            ):
+                match = (lay, cost, pid, idx)
+                break
+        if match is None:
+            raise IllegalAction(self._why(g, action))
+        lay, cost, pid, idx = match
+        corp = action.actor
+        r = _r(g)
+        pay(g, corp, BANK, cost, f"{corp} lays a tile")
+        network.lay_tile(g, lay.hex, lay.tile, lay.rotation)
+        g.note(f"{corp} lays tile {lay.tile} on {lay.hex} (rotation {lay.rotation}) for ${cost}")
+        if pid is None:
+            r.lays += 1
+        else:
+            ab = g.tables.private(pid)["abilities"][idx]
+            g.state.privates[pid].used.append(idx)  # type: ignore[arg-type]
+            r.ability_lays.append(pid)
+            if not ab.get("extra", True):
+                r.lays += 1
+            if ab.get("token"):
+                r.free_token = [lay.hex, pid]
+
+    def _why(self, g: Game, a: LayTile) -> str:
+        if a.private is not None:
+            return f"{a.private} cannot lay tile {a.tile} on {a.hex} at rotation {a.rotation} now"
+        if _lay_rule(g) is None:
+            return "no tile lay left this turn"
+        if a.hex in privates.blocked_hexes(g):
+            return f"{a.hex} is blocked by a private company owned by a player"
+        return (
+            f"tile {a.tile} at rotation {a.rotation} on {a.hex} is not a legal lay now "
+            "(phase colour, supply, upgrade, connection or cost)"
+        )
+
+
+# -- tokens -----------------------------------------------------------------------------
+
+
+def next_token_cost(g: Game, corp: str) -> int | None:
+    cs = g.state.corporations[corp]
+    costs = g.tables.corporation(corp)["tokens"]
+    return int(costs[cs.tokens_placed]) if cs.tokens_placed < len(costs) else None
+
+
+def token_options(g: Game) -> list[tuple[str, int, int, bool]]:
+    """(hex, city, cost, free-ability) station tokens the corporation may place now."""
+    corp = operating(g)
+    r = _r(g)
+    out: list[tuple[str, int, int, bool]] = []
+    cost = next_token_cost(g, corp)
+    if cost is None:
+        return out
+    if r.free_token:
+        hex_id = r.free_token[0]
+        for h, c in network.token_options(g, corp, hexes={hex_id}, connected=False):
+            out.append((h, c, 0, True))
+    if not r.tokened and cost <= g.state.corporations[corp].cash:
+        for h, c in network.token_options(g, corp):
+            if not any((h, c) == (x[0], x[1]) for x in out):
+                out.append((h, c, cost, False))
+    return out
+
+
+class Token(ORStep):
+    name = "token"
+    actions: ClassVar = (PlaceToken, Pass)
+
+    def active(self, g: Game) -> bool:
+        return self.is_current(g) and bool(token_options(g))
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = operating(g)
+        out: list[Action] = [PlaceToken(corp, h, c) for h, c, _, _ in token_options(g)]
+        return [*out, Pass(corp)]
+
+    def process(self, g: Game, action: Action) -> None:
+        check_actor(action, operating(g))
+        r = _r(g)
+        if isinstance(action, Pass):
+            r.free_token = None
+            self.done(g)
+            return
+        assert isinstance(action, PlaceToken)
+        for h, c, cost, free in token_options(g):
+            if (h, c) == (action.hex, action.city):
+                corp = action.actor
+                pay(g, corp, BANK, cost, f"{corp} places a token")
+                network.place_token(g, corp, h, c)
+                g.state.corporations[corp].tokens_placed += 1
+                g.note(f"{corp} places a token in {h} for ${cost}")
+                if free:
+                    r.free_token = None
+                else:
+                    r.tokened = True
+                return
+        raise IllegalAction(
+            f"{action.actor} cannot place a token in {action.hex} city {action.city} now "
+            "(one per turn, reached by its network, a free slot, no token there yet, cash)"
+        )

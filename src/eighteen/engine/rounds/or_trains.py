@@ -1,0 +1,351 @@
+"""Operating-round steps: buy trains (with the forced purchase), discard over the limit,
+buy privates from players, and the anytime private exchange (seed 002, "buying trains",
+"forced purchase and bankruptcy", "private companies").
+
+Trains come from the bank (the cheapest type on sale, types made available early, trade-
+ins, discarded trains at list price) or from another corporation at any price of at least
+rules.train_buy_from_corporation_min.  A corporation over the phase's train limit discards
+down at once.  A corporation without a train that has a route must buy one
+(rules.must_own_train): if its treasury is short of the cheapest bank train, the president
+adds his cash (for a train from another corporation, at most its list price), and may sell
+shares first, only as many as needed and never giving away this corporation's presidency;
+if that cannot raise the money, he is bankrupt (rules.bankruptcy).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from eighteen.engine import market, network, phases, privates, shares, trains
+from eighteen.engine.actions import (
+    Action,
+    Bankrupt,
+    BuyCompany,
+    BuyTrain,
+    DiscardTrain,
+    ExchangePrivate,
+    IllegalAction,
+    Pass,
+    SellShares,
+)
+from eighteen.engine.bank import pay
+from eighteen.engine.rounds.base import Step, check_actor
+from eighteen.engine.rounds.or_track import ORStep, _r, operating
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+def must_buy(g: Game, corp: str) -> bool:
+    cs = g.state.corporations[corp]
+    return bool(g.rules.must_own_train) and not cs.trains and network.can_run(g, corp)
+
+
+def _room(g: Game, corp: str, exchange: str | None) -> bool:
+    n = len(g.state.corporations[corp].trains) - (1 if exchange else 0)
+    return n < phases.train_limit(g)
+
+
+def cheapest_bank_price(g: Game, corp: str) -> int | None:
+    offers = [o.price for o in trains.bank_offers(g, corp) if o.exchange is None]
+    return min(offers) if offers else None
+
+
+def president_funds(g: Game, corp: str) -> int:
+    pres = g.state.corporations[corp].president
+    return g.state.player(pres).cash if pres else 0
+
+
+def emergency(g: Game, corp: str) -> bool:
+    """Must buy a train and the treasury cannot pay for the cheapest bank train."""
+    if not must_buy(g, corp):
+        return False
+    low = cheapest_bank_price(g, corp)
+    return low is not None and g.state.corporations[corp].cash < low
+
+
+def other_trains(g: Game, corp: str) -> list[str]:
+    """Trains of other corporations (one per owner and type)."""
+    out = []
+    for c in g.tables.corporations:
+        cid = c["id"]
+        if cid == corp:
+            continue
+        seen: set[str] = set()
+        for t in g.state.corporations[cid].trains:
+            if trains.train_type(t) not in seen:
+                seen.add(trains.train_type(t))
+                out.append(t)
+    return out
+
+
+def emergency_sale_problem(g: Game, player: str, corp: str, percent: int) -> str | None:
+    """Why the president may not sell this to fund the operating corporation's train."""
+    oc = operating(g)
+    if player != g.state.corporations[oc].president:
+        return f"only the president of {oc} may sell to fund its train"
+    if not g.rules.president_may_sell_for_train:
+        return "presidents may not sell shares to buy trains in this title"
+    if not emergency(g, oc):
+        return f"{oc} does not need its president's money for a train"
+    low = cheapest_bank_price(g, oc) or 0
+    need = low - g.state.corporations[oc].cash - g.state.player(player).cash
+    if need <= 0:
+        return f"{player} already has enough cash to buy the train"
+    unit = market.price(g, corp)
+    if unit * (percent - 10) // 10 >= need:
+        return f"{player} may sell only as many shares as needed (${need})"
+    return shares.sale_problem(g, player, corp, percent, protect=(corp == oc))
+
+
+def _sales(g: Game, player: str) -> list[SellShares]:
+    out = []
+    for corp in shares.player_corps(g, player):
+        held = shares.percent_of(g, corp, player)
+        for pct in range(10, held + 1, 10):
+            if emergency_sale_problem(g, player, corp, pct) is None:
+                out.append(SellShares(player, corp, pct))
+    return out
+
+
+class BuyTrains(ORStep):
+    name = "trains"
+    actions: ClassVar = (BuyTrain, Pass, SellShares, Bankrupt)
+
+    def active(self, g: Game) -> bool:
+        if not self.is_current(g):
+            return False
+        corp = operating(g)
+        return must_buy(g, corp) or any(not isinstance(a, Pass) for a in self.legal(g))
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = operating(g)
+        cs = g.state.corporations[corp]
+        out: list[Action] = []
+        em = emergency(g, corp)
+        pres_cash = president_funds(g, corp) if em else 0
+        budget = cs.cash + pres_cash
+        low = cheapest_bank_price(g, corp)
+        for o in trains.bank_offers(g, corp):
+            if not _room(g, corp, o.exchange):
+                continue
+            if o.price <= cs.cash or (em and o.exchange is None and o.price == low <= budget):
+                out.append(BuyTrain(corp, o.train, o.price, o.exchange))
+        if _room(g, corp, None):
+            lo = g.rules.train_buy_from_corporation_min
+            for t in other_trains(g, corp):
+                hi = min(budget, trains.list_price(g, t)) if em else cs.cash
+                if em and hi <= cs.cash:
+                    hi = cs.cash
+                for p in _train_prices(lo, hi, trains.list_price(g, t)):
+                    out.append(BuyTrain(corp, t, p))
+        if em and cs.president:
+            out.extend(_sales(g, cs.president))
+            if low is not None and budget < low and not _sales(g, cs.president):
+                out.append(Bankrupt(corp))
+        if not must_buy(g, corp):
+            out.append(Pass(corp))
+        return out
+
+    def process(self, g: Game, action: Action) -> None:
+        corp = operating(g)
+        cs = g.state.corporations[corp]
+        if isinstance(action, SellShares):
+            why = emergency_sale_problem(g, action.actor, action.corporation, action.percent)
+            if why:
+                raise IllegalAction(why)
+            shares.sell(g, action.actor, action.corporation, action.percent)
+            return
+        check_actor(action, corp)
+        if isinstance(action, Pass):
+            if must_buy(g, corp):
+                raise IllegalAction(f"{corp} has a route and must own a train")
+            self.done(g)
+            return
+        if isinstance(action, Bankrupt):
+            if Bankrupt(corp) not in self.legal(g):
+                raise IllegalAction(f"{corp}'s president can still raise money for a train")
+            g.declare_bankruptcy(corp)
+            return
+        assert isinstance(action, BuyTrain)
+        self._buy(g, corp, action)
+        _r(g).bought_train = True
+        del cs
+
+    def _buy(self, g: Game, corp: str, a: BuyTrain) -> None:
+        cs = g.state.corporations[corp]
+        if not _room(g, corp, a.exchange):
+            raise IllegalAction(f"{corp} is at the train limit ({phases.train_limit(g)})")
+        em = emergency(g, corp)
+        low = cheapest_bank_price(g, corp)
+        offer = next(
+            (
+                o
+                for o in trains.bank_offers(g, corp)
+                if o.exchange == a.exchange
+                and trains.train_type(o.train) == trains.train_type(a.train)
+                and (o.train == a.train or a.train in g.state.train_pool)
+            ),
+            None,
+        )
+        if offer is not None and (a.train in g.state.train_pool) != (
+            offer.train in g.state.train_pool
+        ):
+            offer = None
+        if offer is not None:
+            if a.price != offer.price:
+                raise IllegalAction(f"train {a.train} costs ${offer.price} from the bank")
+            if a.price > cs.cash:
+                if not em or a.exchange is not None or a.price != low:
+                    raise IllegalAction(
+                        f"{corp} has ${cs.cash}; the president helps only to buy the "
+                        "cheapest bank train when the corporation must own one"
+                    )
+                self._president_pays(g, corp, a.price - cs.cash)
+            trains.buy_from_bank(g, corp, a.train, a.price, a.exchange)
+            return
+        owner = trains.owner_of(g, a.train)
+        if owner is None or owner == "pool" or owner == corp:
+            raise IllegalAction(f"train {a.train} is not for sale now (cheapest type only)")
+        if a.exchange is not None:
+            raise IllegalAction("a trade-in applies to bank trains only")
+        if a.price < g.rules.train_buy_from_corporation_min:
+            raise IllegalAction(
+                f"a train from another corporation costs at least "
+                f"${g.rules.train_buy_from_corporation_min}"
+            )
+        if a.price > cs.cash:
+            if not em or a.price > trains.list_price(g, a.train):
+                raise IllegalAction(
+                    f"{corp} has ${cs.cash}; the president helps only for a forced purchase, "
+                    "up to the train's list price"
+                )
+            self._president_pays(g, corp, a.price - cs.cash)
+        trains.buy_from_corporation(g, corp, a.train, a.price)
+
+    def _president_pays(self, g: Game, corp: str, amount: int) -> None:
+        pres = g.state.corporations[corp].president
+        assert pres is not None
+        if g.state.player(pres).cash < amount:
+            raise IllegalAction(f"{pres} cannot add ${amount}: sell shares or go bankrupt")
+        pay(g, pres, corp, amount, f"{pres} helps {corp} buy a train")
+        g.note(f"{pres} adds ${amount} to {corp}'s treasury for a train")
+
+
+def _train_prices(lo: int, hi: int, face: int) -> list[int]:
+    if hi < lo:
+        return []
+    return sorted({lo, hi, *(p for p in (face // 2, face) if lo <= p <= hi)})
+
+
+class DiscardTrains(Step):
+    """A corporation over the train limit discards to the bank (any time)."""
+
+    name = "discard"
+    actions: ClassVar = (DiscardTrain,)
+
+    def active(self, g: Game) -> bool:
+        return bool(trains.over_limit(g))
+
+    def actor(self, g: Game) -> str | None:
+        over = trains.over_limit(g)
+        return over[0] if over else None
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = self.actor(g)
+        assert corp is not None
+        return [DiscardTrain(corp, t) for t in g.state.corporations[corp].trains]
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, DiscardTrain)
+        check_actor(action, self.actor(g))
+        trains.discard(g, action.actor, action.train)
+
+
+def company_options(g: Game) -> list[tuple[str, int, int]]:
+    """(private, min price, max price) the operating corporation may buy now."""
+    if not phases.privates_buyable(g):
+        return []
+    corp = operating(g)
+    cash = g.state.corporations[corp].cash
+    out = []
+    for pid in privates.open_privates(g):
+        owner = g.state.privates[pid].owner
+        if owner is None or owner in g.state.corporations:
+            continue
+        if not privates.sellable_to_corporation(g, pid):
+            continue
+        lo, hi = g.tables.private_min_price(pid), g.tables.private_max_price(pid)
+        if cash >= lo:
+            out.append((pid, lo, min(hi, cash)))
+    return out
+
+
+class BuyCompanies(ORStep):
+    """The operating corporation buys privates from players: any time during its turn
+    (after the home token) and as the last step."""
+
+    name = "companies"
+    actions: ClassVar = (BuyCompany, Pass)
+    anytime = True
+
+    def active(self, g: Game) -> bool:
+        r = _r(g)
+        if r.index >= len(r.order) or g.pending_discard():
+            return False
+        if r.step not in ("track", "token", "routes", "dividend", "trains", "companies"):
+            return False
+        return bool(company_options(g))
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = operating(g)
+        out: list[Action] = []
+        for pid, lo, hi in company_options(g):
+            face = int(g.tables.private(pid)["value"])
+            for p in sorted({lo, hi, *(x for x in (face,) if lo <= x <= hi)}):
+                out.append(BuyCompany(corp, pid, p))
+        if _r(g).step == "companies":
+            out.append(Pass(corp))
+        return out
+
+    def process(self, g: Game, action: Action) -> None:
+        corp = operating(g)
+        check_actor(action, corp)
+        if isinstance(action, Pass):
+            self.done(g)
+            return
+        assert isinstance(action, BuyCompany)
+        for pid, lo, hi in company_options(g):
+            if pid == action.private:
+                if not lo <= action.price <= hi:
+                    raise IllegalAction(f"{pid} sells to a corporation for ${lo} to ${hi}")
+                seller = g.state.privates[pid].owner
+                assert seller is not None
+                pay(g, corp, seller, action.price, f"{corp} buys {pid}")
+                g.state.privates[pid].owner = corp
+                g.note(f"{corp} buys {pid} from {seller} for ${action.price}")
+                return
+        raise IllegalAction(
+            f"{corp} cannot buy {action.private} now (phase, owner, no_sale_to_corporation, cash)"
+        )
+
+
+class Exchange(Step):
+    """A private's owner exchanges it for a share (exchange_share) at any time."""
+
+    name = "exchange"
+    actions: ClassVar = (ExchangePrivate,)
+    anytime = True
+
+    def active(self, g: Game) -> bool:
+        return True
+
+    def actor(self, g: Game) -> str | None:
+        return None
+
+    def legal(self, g: Game) -> list[Action]:
+        return []
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, ExchangePrivate)
+        privates.exchange(g, action.actor, action.private, action.source)

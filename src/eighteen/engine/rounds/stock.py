@@ -1,0 +1,275 @@
+"""The stock round (seed 000, "stock round").
+
+Players in turn, from the priority deal: sell any number of certificates and buy one (in
+the order rules.sell_buy_order allows), or pass.  Buying: a started corporation's share
+from the IPO at par or from the pool at the market price; starting a corporation (par)
+buys its president's certificate.  Limits: rules.holding_limit_percent of one corporation
+(not in holding_limit_exempt cells), the certificate limit (certificates in
+cert_limit_exempt cells do not count), rules.pool_limit_percent in the pool, no buying a
+corporation sold earlier in the round (unless rules.buy_after_sell_same_corporation), no
+selling in the first stock round (unless rules.sell_in_first_stock_round).  In a
+multiple_buy cell more certificates of that corporation may be bought in one turn (from
+the pool; also from the IPO when rules.multiple_buy_from_ipo).  The round ends when every
+player passes in a row; the priority deal goes to the player after the last one who acted;
+corporations held wholly by players rise one row (rules.sold_out_rise).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from eighteen.engine import market, privates, shares
+from eighteen.engine.actions import (
+    Action,
+    BuyShares,
+    ExchangePrivate,
+    IllegalAction,
+    Par,
+    Pass,
+    SellShares,
+)
+from eighteen.engine.bank import BANK, pay
+from eighteen.engine.rounds.auction import set_par
+from eighteen.engine.rounds.base import Round, Step, check_actor
+from eighteen.engine.state import IPO, POOL, StockRound
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+def _r(g: Game) -> StockRound:
+    return g.state.round
+
+
+def selling_allowed(g: Game) -> bool:
+    r = _r(g)
+    if r.number == 1 and not g.rules.sell_in_first_stock_round:
+        return False
+    return not (r.bought and g.rules.sell_buy_order == "sell_buy")
+
+
+def over_limits(g: Game, player: str) -> bool:
+    """Is the player over the certificate limit or a holding limit (must sell)?"""
+    if shares.cert_count(g, player) > shares.cert_limit(g):
+        return True
+    return any(
+        shares.holding_limit_applies(g, c["id"])
+        and shares.percent_of(g, c["id"], player) > g.rules.holding_limit_percent
+        for c in g.tables.corporations
+    )
+
+
+def buy_problem(g: Game, player: str, corp: str, source: str) -> str | None:
+    """Why the player may not buy one certificate of ``corp`` from ``source`` now."""
+    if source not in ("ipo", "pool"):
+        return f"unknown source {source!r} (ipo or pool)"
+    if not g.tables.is_corporation(corp):
+        return f"unknown corporation {corp}"
+    r = _r(g)
+    cs = g.state.corporations[corp]
+    if cs.par is None:
+        return f"{corp} has not been started (par it first)"
+    certs = shares.ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)
+    if not certs:
+        return f"no {corp} share in the {source}"
+    if corp in r.sold.get(player, []) and not g.rules.buy_after_sell_same_corporation:
+        return f"{player} sold {corp} this round and may not buy it again"
+    cell = market.cell(g, corp)
+    if r.bought:
+        multi = cell is not None and cell.multiple_buy
+        from_ipo_ok = g.rules.multiple_buy_from_ipo
+        if not multi:
+            return f"{player} has already bought this turn (one certificate per turn)"
+        if any(c != corp for c, _ in r.bought):
+            return f"{player} may buy more in one turn only of the same corporation"
+        if not from_ipo_ok and (source == "ipo" or any(s == "ipo" for _, s in r.bought)):
+            return "several certificates in one turn come from the pool only"
+    pct = shares.cert_percent(g, certs[0])
+    unit = cs.par if source == "ipo" else market.price(g, corp)
+    assert unit is not None
+    price = unit * pct // 10
+    if g.state.player(player).cash < price:
+        return f"{player} has ${g.state.player(player).cash}, the share costs ${price}"
+    if (
+        shares.holding_limit_applies(g, corp)
+        and shares.percent_of(g, corp, player) + pct > g.rules.holding_limit_percent
+    ):
+        return f"holding limit: at most {g.rules.holding_limit_percent}% of {corp}"
+    if shares.counts_for_limit(g, corp) and shares.cert_count(g, player) >= shares.cert_limit(g):
+        return f"certificate limit: {player} holds {shares.cert_limit(g)} certificates"
+    return None
+
+
+def par_problem(g: Game, player: str, corp: str, price: int) -> str | None:
+    """Why the player may not start ``corp`` at ``price`` now."""
+    if not g.tables.is_corporation(corp):
+        return f"unknown corporation {corp}"
+    r = _r(g)
+    cs = g.state.corporations[corp]
+    if cs.par is not None:
+        return f"{corp} is already started"
+    if g.state.certs[shares.president_cert(corp)] != IPO:
+        return f"the president's certificate of {corp} is not for sale"
+    if r.bought:
+        return f"{player} has already bought this turn"
+    cell = g.tables.par_cell(price)
+    if cell is None:
+        return f"${price} is not a par price ({g.tables.par_prices()})"
+    pct = shares.cert_percent(g, shares.president_cert(corp))
+    cost = price * pct // 10
+    if g.state.player(player).cash < cost:
+        return f"{player} has ${g.state.player(player).cash}, the certificate costs ${cost}"
+    if shares.percent_of(g, corp, player) + pct > g.rules.holding_limit_percent:
+        return f"holding limit: at most {g.rules.holding_limit_percent}% of {corp}"
+    counts = not g.tables.cell(cell).cert_limit_exempt
+    if counts and shares.cert_count(g, player) >= shares.cert_limit(g):
+        return f"certificate limit: {player} holds {shares.cert_limit(g)} certificates"
+    return None
+
+
+def sale_problem(g: Game, player: str, corp: str, percent: int) -> str | None:
+    if not g.tables.is_corporation(corp):
+        return f"unknown corporation {corp}"
+    if not selling_allowed(g):
+        if _r(g).number == 1 and not g.rules.sell_in_first_stock_round:
+            return "no selling in the first stock round"
+        return "no selling after buying in this title"
+    return shares.sale_problem(g, player, corp, percent)
+
+
+def sale_options(g: Game, player: str, problem=sale_problem) -> list[SellShares]:
+    out = []
+    for corp in shares.player_corps(g, player):
+        held = shares.percent_of(g, corp, player)
+        for pct in range(10, held + 1, 10):
+            if problem(g, player, corp, pct) is None:
+                out.append(SellShares(player, corp, pct))
+    return out
+
+
+class BuySellPar(Step):
+    """A player's stock-round turn."""
+
+    name = "stock"
+    actions: ClassVar = (BuyShares, SellShares, Par, Pass, ExchangePrivate)
+
+    def active(self, g: Game) -> bool:
+        return True
+
+    def actor(self, g: Game) -> str | None:
+        return g.state.players[_r(g).turn].name
+
+    def legal(self, g: Game) -> list[Action]:
+        who = self.actor(g)
+        assert who is not None
+        out: list[Action] = list(sale_options(g, who))
+        forced = over_limits(g, who) and out
+        if not forced:
+            for c in g.tables.corporations:
+                cid = c["id"]
+                for src in ("ipo", "pool"):
+                    if buy_problem(g, who, cid, src) is None:
+                        out.append(BuyShares(who, cid, src))
+                for price in g.tables.par_prices():
+                    if par_problem(g, who, cid, price) is None:
+                        out.append(Par(who, cid, price))
+            out.extend(ExchangePrivate(who, p, s) for p, s in privates.exchange_options(g, who))
+            out.append(Pass(who))
+        return out
+
+    def process(self, g: Game, action: Action) -> None:
+        if isinstance(action, ExchangePrivate):
+            # an exchange is allowed at any time of the round, by the private's owner
+            privates.exchange(g, action.actor, action.private, action.source)
+            if action.actor == self.actor(g):
+                self._acted(g, action.actor)
+            return
+        check_actor(action, self.actor(g))
+        who = action.actor
+        r = _r(g)
+        if isinstance(action, Pass):
+            if over_limits(g, who) and sale_options(g, who):
+                raise IllegalAction(f"{who} is over a limit and must sell first")
+            self._end_turn(g, passed=not r.acted)
+            return
+        if isinstance(action, SellShares):
+            why = sale_problem(g, who, action.corporation, action.percent)
+            if why:
+                raise IllegalAction(why)
+            shares.sell(g, who, action.corporation, action.percent)
+            r.sold.setdefault(who, [])
+            if action.corporation not in r.sold[who]:
+                r.sold[who].append(action.corporation)
+            if r.bought:
+                r.sold_after_buy = True
+            self._acted(g, who)
+            return
+        if over_limits(g, who) and sale_options(g, who):
+            raise IllegalAction(f"{who} is over a limit and must sell first")
+        if isinstance(action, BuyShares):
+            why = buy_problem(g, who, action.corporation, action.source)
+            if why:
+                raise IllegalAction(why)
+            shares.buy_cert(g, who, action.corporation, action.source)
+            r.bought.append([action.corporation, action.source])
+            self._acted(g, who)
+            return
+        assert isinstance(action, Par)
+        why = par_problem(g, who, action.corporation, action.price)
+        if why:
+            raise IllegalAction(why)
+        corp = action.corporation
+        pc = shares.president_cert(corp)
+        cost = action.price * shares.cert_percent(g, pc) // 10
+        to = corp if g.rules.capitalization == "incremental" else BANK
+        pay(g, who, to, cost, f"{who} starts {corp}")
+        g.state.certs[pc] = who
+        g.state.corporations[corp].president = who
+        g.note(f"{who} starts {corp} at ${action.price}")
+        set_par(g, corp, action.price)
+        shares.update_president(g, corp)
+        r.bought.append([corp, "ipo"])
+        self._acted(g, who)
+
+    def _acted(self, g: Game, who: str) -> None:
+        r = _r(g)
+        r.acted = True
+        r.last_actor = who
+        rest = self.legal(g)
+        if all(isinstance(a, Pass) for a in rest):
+            self._end_turn(g, passed=False)
+
+    def _end_turn(self, g: Game, passed: bool) -> None:
+        r = _r(g)
+        who = self.actor(g)
+        if passed:
+            r.passes += 1
+            g.note(f"{who} passes")
+        else:
+            r.passes = 0
+        r.bought = []
+        r.sold_after_buy = False
+        r.acted = False
+        r.turn = (r.turn + 1) % len(g.state.players)
+
+
+class StockRoundSteps(Round):
+    kind = "stock"
+    _steps: ClassVar[list[Step]] = [BuySellPar()]
+
+    def steps(self, g: Game) -> list[Step]:
+        return self._steps
+
+    def advance(self, g: Game) -> None:
+        r = _r(g)
+        if r.passes < len(g.state.players):
+            return
+        if g.rules.sold_out_rise:
+            started = [c["id"] for c in g.tables.corporations if g.state.corporations[c["id"]].par]
+            for corp in market.operating_order(g, started):
+                if shares.percent_of(g, corp, IPO) == 0 and shares.percent_of(g, corp, POOL) == 0:
+                    market.move(g, corp, "up")
+        if r.last_actor is not None:
+            g.state.priority = (g.state.player_index(r.last_actor) + 1) % len(g.state.players)
+        g.note(f"stock round {r.number} ends")
+        g.end_round()

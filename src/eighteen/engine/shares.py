@@ -1,0 +1,260 @@
+"""Certificates: who holds what, presidency, floating, buying and selling.
+
+Each corporation's certificates are ``<corp>_<i>``, ``i`` indexing its ``shares`` list
+(``_0`` is the president's).  A certificate is owned by the IPO, the bank pool or a player.
+The president is the player holding the president's certificate; when another player
+holds strictly more, the two swap it for ordinary certificates of the same total
+(seed 000, "presidency").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from eighteen.engine import market
+from eighteen.engine.actions import IllegalAction
+from eighteen.engine.bank import BANK, pay
+from eighteen.engine.state import IPO, POOL
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+def cert_ids(g: Game, corp: str) -> list[str]:
+    return [f"{corp}_{i}" for i in range(len(g.tables.corporation(corp)["shares"]))]
+
+
+def cert_percent(g: Game, cert: str) -> int:
+    corp, i = cert.rsplit("_", 1)
+    return int(g.tables.corporation(corp)["shares"][int(i)])
+
+
+def cert_corp(cert: str) -> str:
+    return cert.rsplit("_", 1)[0]
+
+
+def president_cert(corp: str) -> str:
+    return f"{corp}_0"
+
+
+def certs_of(g: Game, corp: str, owner: str) -> list[str]:
+    """The owner's certificates of ``corp``, president's first, then by index."""
+    return [c for c in cert_ids(g, corp) if g.state.certs[c] == owner]
+
+
+def percent_of(g: Game, corp: str, owner: str) -> int:
+    return sum(cert_percent(g, c) for c in certs_of(g, corp, owner))
+
+
+def ordinary_certs_of(g: Game, corp: str, owner: str) -> list[str]:
+    return [c for c in certs_of(g, corp, owner) if c != president_cert(corp)]
+
+
+def player_corps(g: Game, player: str) -> list[str]:
+    """Corporations of which the player holds a certificate, in table order."""
+    return [c["id"] for c in g.tables.corporations if percent_of(g, c["id"], player) > 0]
+
+
+def counts_for_limit(g: Game, corp: str) -> bool:
+    """Do this corporation's certificates count toward the certificate limit now?"""
+    c = market.cell(g, corp)
+    return c is None or not c.cert_limit_exempt
+
+
+def cert_count(g: Game, player: str) -> int:
+    """Certificates the player holds that count toward the limit (privates included
+    when rules.privates_count_for_cert_limit)."""
+    n = 0
+    for cert, owner in g.state.certs.items():
+        if owner == player and counts_for_limit(g, cert_corp(cert)):
+            n += 1
+    if g.rules.privates_count_for_cert_limit:
+        n += sum(1 for p in g.state.privates.values() if p.owner == player and not p.closed)
+    return n
+
+
+def cert_limit(g: Game) -> int:
+    return g.tables.certificate_limit(len(g.state.players))
+
+
+def holding_limit_applies(g: Game, corp: str) -> bool:
+    c = market.cell(g, corp)
+    return c is None or not c.holding_limit_exempt
+
+
+def sold_percent(g: Game, corp: str) -> int:
+    """Percent no longer in the IPO (bought by players, granted, or since sold to the
+    pool)."""
+    return 100 - percent_of(g, corp, IPO)
+
+
+def seat_order_from(g: Game, player: str) -> list[str]:
+    """Players in seating order starting after ``player``."""
+    names = [p.name for p in g.state.players]
+    i = names.index(player)
+    return names[i + 1 :] + names[: i + 1]
+
+
+def update_president(g: Game, corp: str) -> None:
+    """Hand the presidency to a player holding strictly more than the president; ties
+    go to the first such player in seating order after the president."""
+    cs = g.state.corporations[corp]
+    pres = cs.president
+    if pres is None:
+        return
+    best, best_pct = pres, percent_of(g, corp, pres)
+    for name in seat_order_from(g, pres):
+        pct = percent_of(g, corp, name)
+        if pct > best_pct:
+            best, best_pct = name, pct
+    if best != pres:
+        swap_presidency(g, corp, pres, best)
+
+
+def swap_presidency(g: Game, corp: str, old: str, new: str) -> None:
+    """``new`` gives ``old`` ordinary certificates worth the president's certificate and
+    takes the president's certificate."""
+    pc = president_cert(corp)
+    need = cert_percent(g, pc)
+    give: list[str] = []
+    for c in ordinary_certs_of(g, corp, new):
+        if sum(cert_percent(g, x) for x in give) >= need:
+            break
+        give.append(c)
+    if sum(cert_percent(g, x) for x in give) != need:
+        raise IllegalAction(f"{new} cannot take the presidency of {corp}: too few certificates")
+    for c in give:
+        g.state.certs[c] = old
+    g.state.certs[pc] = new
+    g.state.corporations[corp].president = new
+    g.note(f"{new} becomes president of {corp}")
+
+
+def check_float(g: Game, corp: str) -> None:
+    """Float the corporation once float_percent has left the IPO; with full
+    capitalization the bank pays it 10 x par (all shares at par)."""
+    cs = g.state.corporations[corp]
+    if cs.floated or cs.par is None:
+        return
+    if sold_percent(g, corp) < g.tables.float_percent(corp):
+        return
+    cs.floated = True
+    if g.rules.capitalization == "full":
+        total = sum(g.tables.corporation(corp)["shares"])
+        pay(g, BANK, corp, cs.par * total // 10, f"{corp} capitalization")
+    g.note(f"{corp} floats with ${cs.cash}")
+
+
+def transfer_cert(g: Game, cert: str, owner: str) -> None:
+    g.state.certs[cert] = owner
+
+
+def buy_cert(g: Game, player: str, corp: str, source: str, price: int | None = None) -> str:
+    """The player buys one ordinary certificate from the IPO (at par) or the pool (at the
+    market).  Returns the certificate id.  Validation of limits is the caller's job."""
+    cs = g.state.corporations[corp]
+    certs = ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)
+    if not certs:
+        raise IllegalAction(f"no {corp} certificate in the {source}")
+    cert = certs[0]
+    pct = cert_percent(g, cert)
+    if price is None:
+        unit = cs.par if source == "ipo" else market.price(g, corp)
+        assert unit is not None
+        price = unit * pct // 10
+    to = corp if (source == "ipo" and g.rules.capitalization == "incremental") else BANK
+    pay(g, player, to, price, f"{player} buys a {corp} share")
+    transfer_cert(g, cert, player)
+    g.note(f"{player} buys {pct}% of {corp} from the {source} for ${price}")
+    update_president(g, corp)
+    check_float(g, corp)
+    return cert
+
+
+def sale_problem(
+    g: Game, player: str, corp: str, percent: int, protect: bool = False
+) -> str | None:
+    """Why the player may not sell ``percent`` of ``corp`` now (None if he may).
+
+    ``protect``: the sale must not change the presidency of ``corp`` (emergency sale for
+    the corporation's own train)."""
+    cs = g.state.corporations[corp]
+    if cs.par is None:
+        return f"{corp} has no share price yet: its shares cannot be sold"
+    if percent <= 0 or percent % 10 and percent % 5:
+        return f"cannot sell {percent}%"
+    held = percent_of(g, corp, player)
+    if percent > held:
+        return f"{player} holds only {held}% of {corp}"
+    pool = percent_of(g, corp, POOL)
+    if pool + percent > g.rules.pool_limit_percent:
+        return f"the bank pool may hold at most {g.rules.pool_limit_percent}% of {corp}"
+    left = held - percent
+    if cs.president == player:
+        pres_pct = cert_percent(g, president_cert(corp))
+        others = [(percent_of(g, corp, n), n) for n in seat_order_from(g, player)[:-1]]
+        top = max((p for p, _ in others), default=0)
+        if top > left:
+            if protect:
+                return f"the sale would give away the presidency of {corp}"
+            if top < pres_pct:
+                return f"no other player can take the presidency of {corp}"
+        else:
+            ordinary = sum(cert_percent(g, c) for c in ordinary_certs_of(g, corp, player))
+            if percent > ordinary:
+                return f"the president's certificate of {corp} cannot go to the pool"
+    if not _sellable_split(g, corp, player, percent):
+        return f"{percent}% of {corp} does not match {player}'s certificates"
+    return None
+
+
+def _sellable_split(g: Game, corp: str, player: str, percent: int) -> bool:
+    # with only 10% ordinary certificates (and the swap) any multiple of 10 works;
+    # otherwise require an exact subset of ordinary certificates (or after a swap)
+    sizes = sorted(cert_percent(g, c) for c in cert_ids(g, corp)[1:])
+    if all(s == sizes[0] for s in sizes):
+        return percent % sizes[0] == 0
+    return True
+
+
+def sell(g: Game, player: str, corp: str, percent: int) -> None:
+    """Sell to the pool: swap the presidency first if needed, pay the market price for
+    each certificate, then drop the price (seed 000: one row per share sold; no move
+    for a corporation that has not floated)."""
+    cs = g.state.corporations[corp]
+    unit = market.price(g, corp)
+    held = percent_of(g, corp, player)
+    left = held - percent
+    was_president = cs.president == player
+    if was_president:
+        best, best_pct = None, left
+        for name in seat_order_from(g, player)[:-1]:
+            pct = percent_of(g, corp, name)
+            if pct > best_pct:
+                best, best_pct = name, pct
+        if best is not None:
+            swap_presidency(g, corp, player, best)
+    # sell ordinary certificates, largest first
+    certs = sorted(ordinary_certs_of(g, corp, player), key=lambda c: -cert_percent(g, c))
+    sold: list[str] = []
+    remaining = percent
+    for c in certs:
+        pct = cert_percent(g, c)
+        if pct <= remaining:
+            sold.append(c)
+            remaining -= pct
+        if remaining == 0:
+            break
+    if remaining:
+        raise IllegalAction(f"{percent}% of {corp} does not match {player}'s certificates")
+    amount = unit * percent // 10
+    for c in sold:
+        transfer_cert(g, c, POOL)
+    pay(g, BANK, player, amount, f"{player} sells {corp}")
+    g.note(f"{player} sells {percent}% of {corp} for ${amount}")
+    if g.rules.sell_drop == "row_per_share":
+        if cs.floated:
+            market.move(g, corp, "down", len(sold))
+    elif g.rules.sell_drop == "step_if_president" and was_president:
+        market.move(g, corp, "withhold", 1)
+    update_president(g, corp)

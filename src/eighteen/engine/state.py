@@ -1,0 +1,191 @@
+"""The mutable state of one game: plain data, copied whole for atomic apply.
+
+Everything that changes during a game lives here (cash, certificates, privates, trains,
+market positions, the map, the current round).  The static title lives in
+:class:`~eighteen.engine.tables.Tables`.  ``to_dict`` gives a canonical JSON form used by
+``state_hash``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, is_dataclass
+from typing import Any
+
+# Owners of a certificate besides players
+IPO = "ipo"
+POOL = "pool"
+
+
+@dataclass
+class PlayerState:
+    name: str
+    cash: int
+
+
+@dataclass
+class CorporationState:
+    id: str
+    par: int | None = None  # par price, once started
+    cell: list[int] | None = None  # [row, col] on the market, once started
+    arrival: int = 0  # when it entered its market cell (operating order ties)
+    president: str | None = None
+    floated: bool = False
+    cash: int = 0
+    trains: list[str] = field(default_factory=list)
+    tokens_placed: int = 0  # tokens on the map, the home token included
+    home_placed: bool = False
+    operated: bool = False  # has finished at least one operating turn
+
+
+@dataclass
+class PrivateState:
+    id: str
+    owner: str | None = None  # player name or corporation id; None: unsold
+    closed: bool = False
+    used: list[int] = field(default_factory=list)  # indices of one-shot abilities used
+
+
+@dataclass
+class AuctionRound:
+    """Initial private sale (waterfall): normal turns plus auctions among bidders."""
+
+    kind: str = "auction"
+    turn: int = 0  # index of the player whose normal turn it is
+    passes: int = 0  # consecutive passes in normal turns
+    drop: int = 0  # price reduction of the cheapest private after everyone passed
+    bids: dict[str, list[list[Any]]] = field(default_factory=dict)  # private -> [[player, $]]
+    bidoff: str | None = None  # private auctioned among its bidders
+    bidoff_turn: str | None = None  # bidder to act in that auction
+    bidoff_passed: list[str] = field(default_factory=list)  # passed since the last raise
+    pending_par: list[str] | None = None  # [player, corporation] that must set a par
+    last_actor: str | None = None
+
+
+@dataclass
+class StockRound:
+    kind: str = "stock"
+    number: int = 1  # stock rounds so far, this one included
+    turn: int = 0  # index of the acting player
+    passes: int = 0  # consecutive turns that were plain passes
+    bought: list[list[str]] = field(default_factory=list)  # this turn: [corp, source]
+    sold_after_buy: bool = False
+    acted: bool = False  # the acting player did something this turn
+    sold: dict[str, list[str]] = field(default_factory=dict)  # player -> corps sold
+    last_actor: str | None = None
+
+
+@dataclass
+class OperatingRound:
+    kind: str = "operating"
+    number: int = 1  # position in the set of operating rounds
+    set_size: int = 1
+    order: list[str] = field(default_factory=list)  # corporations, fixed at the start
+    index: int = 0  # position in ``order`` of the operating corporation
+    step: str = "start"
+    lays: int = 0  # normal tile lays made this turn
+    ability_lays: list[str] = field(default_factory=list)  # privates used this turn
+    tokened: bool = False
+    free_token: list[Any] | None = None  # [hex, private] after a tile_lay ability's token
+    routes: list[dict[str, Any]] = field(default_factory=list)
+    revenue: int | None = None
+    bought_train: bool = False
+
+
+Round = AuctionRound | StockRound | OperatingRound
+
+
+@dataclass
+class State:
+    players: list[PlayerState]
+    corporations: dict[str, CorporationState]
+    certs: dict[str, str]  # certificate id -> IPO | POOL | player name
+    privates: dict[str, PrivateState]
+    bank: int
+    depot: list[str]  # unsold trains of limited types, in sale order
+    minted: dict[str, int]  # unlimited types: copies made so far
+    train_pool: list[str]  # trains discarded to the bank, for sale at list price
+    bought_types: list[str]  # train types bought at least once
+    phase: int  # index into tables.phases
+    round: Any  # AuctionRound | StockRound | OperatingRound
+    map: Any  # the map state (tiles and tokens), see engine.network
+    stock_rounds: int = 0
+    priority: int = 0  # index of the player holding the priority deal
+    arrivals: int = 0  # market arrival counter
+    bank_broken: bool = False
+    last_set: bool = False  # the current set of operating rounds is the last
+    game_over: bool = False
+    end_reason: str | None = None
+    bankrupt: str | None = None  # the player who went bankrupt
+
+    # -- look-ups ---------------------------------------------------------------------
+
+    def player(self, name: str) -> PlayerState:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def player_index(self, name: str) -> int:
+        for i, p in enumerate(self.players):
+            if p.name == name:
+                return i
+        raise KeyError(name)
+
+    def is_player(self, name: str) -> bool:
+        return any(p.name == name for p in self.players)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Canonical plain-data form (the map included)."""
+        out = {k: v for k, v in asdict_shallow(self).items() if k != "map"}
+        out["map"] = map_to_dict(self.map)
+        return out
+
+
+def asdict_shallow(state: State) -> dict[str, Any]:
+    return {
+        "players": [asdict(p) for p in state.players],
+        "corporations": {k: asdict(v) for k, v in state.corporations.items()},
+        "certs": dict(state.certs),
+        "privates": {k: asdict(v) for k, v in state.privates.items()},
+        "bank": state.bank,
+        "depot": list(state.depot),
+        "minted": dict(state.minted),
+        "train_pool": list(state.train_pool),
+        "bought_types": list(state.bought_types),
+        "phase": state.phase,
+        "round": asdict(state.round),
+        "stock_rounds": state.stock_rounds,
+        "priority": state.priority,
+        "arrivals": state.arrivals,
+        "bank_broken": state.bank_broken,
+        "last_set": state.last_set,
+        "game_over": state.game_over,
+        "end_reason": state.end_reason,
+        "bankrupt": state.bankrupt,
+        "map": None,
+    }
+
+
+def map_to_dict(m: Any) -> Any:
+    """Plain-data form of the map state, whatever class the map module uses."""
+    if m is None:
+        return None
+    for name in ("to_dict", "to_json"):
+        fn = getattr(m, name, None)
+        if callable(fn):
+            return fn()
+    if is_dataclass(m):
+        return asdict(m)  # type: ignore[arg-type]
+    return _plain(vars(m))
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    if isinstance(x, set | frozenset):
+        return sorted(_plain(v) for v in x)
+    if is_dataclass(x):
+        return asdict(x)  # type: ignore[arg-type]
+    return x

@@ -1,0 +1,233 @@
+"""The compiled rule tables of one title (``generated/<id>.json``), read-only.
+
+The engine never reads TOML: a title reaches it as the JSON document described in
+docs/compiled-format.md.  :class:`Tables` wraps that document with typed look-ups; the
+raw dictionary stays available as ``tables.data`` (the map code reads it directly).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+#: Rule switches the engine understands beyond the compiled ``rules`` object, with the
+#: value used when the tables do not give them.
+ENGINE_RULE_DEFAULTS: dict[str, Any] = {
+    "multiple_buy_from_ipo": False,  # brown-zone multiple buys may also come from the IPO
+}
+
+#: Option ids the engine knows how to apply when the tables give no effect for them:
+#: option id -> (rule overrides, train count overrides).  An option record in the
+#: tables may carry its own ``rules`` / ``train_counts`` objects, which win.
+KNOWN_OPTION_EFFECTS: dict[str, dict[str, Any]] = {
+    "multi_brown_ipo": {"rules": {"multiple_buy_from_ipo": True}},
+    "multiple_brown_from_ipo": {"rules": {"multiple_buy_from_ipo": True}},
+}
+
+
+class TitleNotFound(FileNotFoundError):
+    """No compiled tables for the requested title."""
+
+
+@dataclass(frozen=True)
+class MarketCell:
+    """One stock-market cell with its zone flags and precomputed moves."""
+
+    row: int
+    col: int
+    price: int
+    par: bool
+    cert_limit_exempt: bool
+    holding_limit_exempt: bool
+    multiple_buy: bool
+    closes: bool
+    ends_game: bool
+    up: tuple[int, int]
+    down: tuple[int, int]
+    pay: tuple[int, int]
+    withhold: tuple[int, int]
+
+
+class Tables:
+    """A compiled title: every table the engine needs, looked up by id.
+
+    ``options`` are the option ids chosen for a game; they may override rules and train
+    counts (see :data:`KNOWN_OPTION_EFFECTS`).
+    """
+
+    def __init__(self, data: dict[str, Any], path: Path | None = None) -> None:
+        self.data = data
+        self.path = path
+        self.id: str = str(data["id"])
+        self.name: str = data.get("name", self.id)
+        self.version: str = data.get("version", "0.0.0")
+        self.hash: str = data.get("hash", "")
+        self.bank: int = int(data["bank"])
+        self.players_min: int = int(data["players"]["min"])
+        self.players_max: int = int(data["players"]["max"])
+        self.option_ids: list[str] = [o["id"] for o in data.get("options", [])]
+        self._rules: dict[str, Any] = {**ENGINE_RULE_DEFAULTS, **data["rules"]}
+        self.privates: list[dict[str, Any]] = list(data.get("privates", []))
+        self.corporations: list[dict[str, Any]] = list(data["corporations"])
+        self.trains: list[dict[str, Any]] = list(data["trains"])
+        self.phases: list[dict[str, Any]] = list(data["phases"])
+        self._private = {p["id"]: p for p in self.privates}
+        self._corporation = {c["id"]: c for c in self.corporations}
+        self._train = {t["id"]: t for t in self.trains}
+        self._cells: dict[tuple[int, int], MarketCell] = {}
+        for r, row in enumerate(data["market"]["cells"]):
+            for c, cell in enumerate(row):
+                if cell is None:
+                    continue
+                self._cells[(r, c)] = MarketCell(
+                    row=r,
+                    col=c,
+                    price=int(cell["price"]),
+                    par=bool(cell.get("par", False)),
+                    cert_limit_exempt=bool(cell.get("cert_limit_exempt", False)),
+                    holding_limit_exempt=bool(cell.get("holding_limit_exempt", False)),
+                    multiple_buy=bool(cell.get("multiple_buy", False)),
+                    closes=bool(cell.get("closes", False)),
+                    ends_game=bool(cell.get("ends_game", False)),
+                    up=tuple(cell["up"]),  # type: ignore[arg-type]
+                    down=tuple(cell["down"]),  # type: ignore[arg-type]
+                    pay=tuple(cell["pay"]),  # type: ignore[arg-type]
+                    withhold=tuple(cell["withhold"]),  # type: ignore[arg-type]
+                )
+        self.par_cells: list[tuple[int, int]] = [tuple(p) for p in data["market"]["par"]]  # type: ignore[misc]
+
+    # -- identity ---------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return f"<Tables {self.id} {self.version}>"
+
+    # -- per-game settings ------------------------------------------------------------
+
+    def starting_cash(self, players: int) -> int:
+        """Cash each player starts with, for this player count."""
+        return int(self.data["starting_cash"][str(players)])
+
+    def certificate_limit(self, players: int) -> int:
+        """Certificates a player may hold, for this player count."""
+        return int(self.data["certificate_limit"][str(players)])
+
+    def rules(self, options: list[str] | tuple[str, ...] = ()) -> SimpleNamespace:
+        """The rule switches with the chosen options' overrides applied."""
+        rules = dict(self._rules)
+        for opt in options:
+            rules.update(self._option_effect(opt).get("rules", {}))
+        return SimpleNamespace(**rules)
+
+    def train_counts(self, options: list[str] | tuple[str, ...] = ()) -> dict[str, int | None]:
+        """Copies of each train type (None = unlimited), options applied."""
+        counts: dict[str, int | None] = {t["id"]: t["count"] for t in self.trains}
+        for opt in options:
+            counts.update(self._option_effect(opt).get("train_counts", {}))
+        return counts
+
+    def _option_effect(self, opt: str) -> dict[str, Any]:
+        for o in self.data.get("options", []):
+            if o["id"] == opt and ("rules" in o or "train_counts" in o):
+                return {"rules": o.get("rules", {}), "train_counts": o.get("train_counts", {})}
+        return KNOWN_OPTION_EFFECTS.get(opt, {})
+
+    # -- look-ups ---------------------------------------------------------------------
+
+    def private(self, pid: str) -> dict[str, Any]:
+        return self._private[pid]
+
+    def corporation(self, cid: str) -> dict[str, Any]:
+        return self._corporation[cid]
+
+    def train(self, tid: str) -> dict[str, Any]:
+        return self._train[tid]
+
+    def is_private(self, pid: str) -> bool:
+        return pid in self._private
+
+    def is_corporation(self, cid: str) -> bool:
+        return cid in self._corporation
+
+    def cell(self, pos: tuple[int, int] | list[int]) -> MarketCell:
+        return self._cells[(pos[0], pos[1])]
+
+    def par_prices(self) -> list[int]:
+        """Legal par prices, highest first."""
+        return [self.cell(p).price for p in self.par_cells]
+
+    def par_cell(self, price: int) -> tuple[int, int] | None:
+        """The par cell with this price (the highest row if several), or None."""
+        for p in self.par_cells:
+            if self.cell(p).price == price:
+                return p
+        return None
+
+    def abilities(self, pid: str, kind: str) -> list[dict[str, Any]]:
+        """The private's abilities of one type."""
+        return [a for a in self._private[pid].get("abilities", []) if a["type"] == kind]
+
+    def float_percent(self, cid: str) -> int:
+        corp = self._corporation[cid]
+        return int(corp.get("float_percent") or self._rules["float_percent"])
+
+    def phase_index(self, phase_id: str) -> int:
+        for i, ph in enumerate(self.phases):
+            if ph["id"] == phase_id:
+                return i
+        raise KeyError(phase_id)
+
+    def private_min_price(self, pid: str) -> int:
+        """Least a corporation pays a player for this private (factor x face, rounded up)."""
+        return math.ceil(self._private[pid]["value"] * self._rules["private_price_min_factor"])
+
+    def private_max_price(self, pid: str) -> int:
+        """Most a corporation pays a player for this private (factor x face, rounded down)."""
+        return math.floor(self._private[pid]["value"] * self._rules["private_price_max_factor"])
+
+    @cached_property
+    def train_order(self) -> list[str]:
+        return [t["id"] for t in self.trains]
+
+
+def _repo_generated_dir() -> Path:
+    # src/eighteen/engine/tables.py -> repo root is three parents above the package dir
+    return Path(__file__).resolve().parents[3] / "generated"
+
+
+def find_title(title: str | Path) -> Path:
+    """Where the compiled tables of ``title`` are: an explicit path, then the repository's
+    generated/ directory, then ./generated/."""
+    p = Path(title)
+    if p.suffix == ".json" and p.is_file():
+        return p
+    if p.is_dir() and (p / "title.json").is_file():
+        return p / "title.json"
+    name = f"{title}.json"
+    for d in (_repo_generated_dir(), Path.cwd() / "generated"):
+        if (d / name).is_file():
+            return d / name
+    raise TitleNotFound(
+        f"no compiled tables for {title!r}: run `eighteen compile` (looked in "
+        f"{_repo_generated_dir()} and {Path.cwd() / 'generated'})"
+    )
+
+
+_CACHE: dict[Path, Tables] = {}
+
+
+def load_title(title: str | Path) -> Tables:
+    """Load the compiled tables of a title by id (``"<id>"``) or by path to its JSON."""
+    path = find_title(title).resolve()
+    stamp = path.stat().st_mtime_ns
+    cached = _CACHE.get(path)
+    if cached is not None and getattr(cached, "_stamp", None) == stamp:
+        return cached
+    tables = Tables(json.loads(path.read_text(encoding="utf-8")), path)
+    tables._stamp = stamp  # type: ignore[attr-defined]
+    _CACHE[path] = tables
+    return tables

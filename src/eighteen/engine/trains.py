@@ -1,0 +1,195 @@
+"""Trains: the depot, buying, rusting, trade-ins and the train limit.
+
+Train ids are ``<type>-<n>``.  The bank sells the types in table order: all copies of one
+type before the next, except types whose ``available_on`` phase has begun (seed 002: the
+D from phase 6, with a trade-in of a 4, 5 or 6 for $300 off).  Trains discarded to the bank
+are sold again at list price.  The first purchase of a type may start a phase, rust older
+types and run events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from eighteen.engine import phases, privates
+from eighteen.engine.actions import IllegalAction
+from eighteen.engine.bank import BANK, pay
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+def train_type(tid: str) -> str:
+    return tid.rsplit("-", 1)[0]
+
+
+def distance(g: Game, tid: str) -> int | None:
+    d = g.tables.train(train_type(tid))["distance"]
+    return None if d is None or d == "unlimited" else int(d)
+
+
+def list_price(g: Game, tid: str) -> int:
+    return int(g.tables.train(train_type(tid))["price"])
+
+
+def initial_depot(counts: dict[str, int | None], order: list[str]) -> tuple[list[str], dict]:
+    depot: list[str] = []
+    minted: dict[str, int] = {}
+    for t in order:
+        n = counts[t]
+        if n is None:
+            minted[t] = 0
+        else:
+            depot.extend(f"{t}-{i}" for i in range(n))
+    return depot, minted
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A train the bank sells now: id, price, and the own train handed in (if any)."""
+
+    train: str
+    price: int
+    exchange: str | None = None
+
+
+def _has_copies(g: Game, t: str) -> bool:
+    return t in g.state.minted or any(train_type(x) == t for x in g.state.depot)
+
+
+def _next_copy(g: Game, t: str) -> str:
+    if t in g.state.minted:
+        return f"{t}-{g.state.minted[t]}"
+    return next(x for x in g.state.depot if train_type(x) == t)
+
+
+def on_sale_types(g: Game) -> list[str]:
+    """Types the depot sells now: the first type with copies left, plus types whose
+    available_on phase has begun."""
+    out: list[str] = []
+    for t in g.tables.train_order:
+        if _has_copies(g, t):
+            out.append(t)
+            break
+    for t in g.tables.train_order:
+        row = g.tables.train(t)
+        avail = row.get("available_on")
+        if (
+            avail
+            and t not in out
+            and _has_copies(g, t)
+            and g.state.phase >= g.tables.phase_index(avail)
+        ):
+            out.append(t)
+    return out
+
+
+def bank_offers(g: Game, corp: str) -> list[Offer]:
+    """Every train the bank would sell ``corp`` now (depot and discards), with trade-ins."""
+    out: list[Offer] = []
+    own = g.state.corporations[corp].trains
+    for t in on_sale_types(g):
+        row = g.tables.train(t)
+        tid = _next_copy(g, t)
+        out.append(Offer(tid, int(row["price"])))
+        ti = row.get("trade_in")
+        if ti:
+            seen: set[str] = set()
+            for x in own:
+                if train_type(x) in ti["trains"] and train_type(x) not in seen:
+                    seen.add(train_type(x))
+                    out.append(Offer(tid, int(row["price"]) - int(ti["discount"]), x))
+    seen_pool: set[str] = set()
+    for x in g.state.train_pool:
+        if train_type(x) not in seen_pool:
+            seen_pool.add(train_type(x))
+            out.append(Offer(x, list_price(g, x)))
+    return out
+
+
+def owner_of(g: Game, tid: str) -> str | None:
+    """The corporation owning a train, "pool" for the bank's discards, or None."""
+    for cid, cs in g.state.corporations.items():
+        if tid in cs.trains:
+            return cid
+    if tid in g.state.train_pool:
+        return "pool"
+    return None
+
+
+def buy_from_bank(g: Game, corp: str, tid: str, price: int, exchange: str | None) -> None:
+    """The corporation buys a train from the bank at the offered price (the caller has
+    validated it and arranged the cash)."""
+    s = g.state
+    cs = s.corporations[corp]
+    from_pool = tid in s.train_pool
+    t = train_type(tid)
+    if exchange is not None:
+        cs.trains.remove(exchange)
+        s.train_pool.append(exchange)
+        g.note(f"{corp} trades in {exchange}")
+    pay(g, corp, BANK, price, f"{corp} buys train {tid}")
+    if from_pool:
+        s.train_pool.remove(tid)
+    elif t in s.minted:
+        s.minted[t] += 1
+    else:
+        s.depot.remove(tid)
+    cs.trains.append(tid)
+    g.note(f"{corp} buys train {tid} from the bank for ${price}")
+    if t not in s.bought_types:
+        s.bought_types.append(t)
+        first_purchase(g, t)
+    privates.on_train_bought(g, corp)
+
+
+def buy_from_corporation(g: Game, corp: str, tid: str, price: int) -> None:
+    seller = owner_of(g, tid)
+    if seller is None or seller == "pool" or seller == corp:
+        raise IllegalAction(f"train {tid} is not another corporation's")
+    pay(g, corp, seller, price, f"{corp} buys train {tid}")
+    g.state.corporations[seller].trains.remove(tid)
+    g.state.corporations[corp].trains.append(tid)
+    g.note(f"{corp} buys train {tid} from {seller} for ${price}")
+    privates.on_train_bought(g, corp)
+
+
+def first_purchase(g: Game, t: str) -> None:
+    """Events of the first purchase of a type: phase change, rusting, train events."""
+    phases.on_train_bought(g, t)
+    for row in g.tables.trains:
+        if row.get("rusts_on") == t:
+            rust(g, row["id"])
+    for ev in g.tables.train(t).get("events", []):
+        phases.run_event(g, ev)
+
+
+def rust(g: Game, t: str) -> None:
+    """Remove every train of type ``t`` from the game."""
+    s = g.state
+    gone = 0
+    for cs in s.corporations.values():
+        keep = [x for x in cs.trains if train_type(x) != t]
+        gone += len(cs.trains) - len(keep)
+        cs.trains = keep
+    s.train_pool = [x for x in s.train_pool if train_type(x) != t]
+    s.depot = [x for x in s.depot if train_type(x) != t]
+    g.note(f"{t}-trains rust ({gone} removed)")
+
+
+def over_limit(g: Game) -> list[str]:
+    """Corporations holding more trains than the phase allows, in table order."""
+    limit = phases.train_limit(g)
+    return [
+        c["id"] for c in g.tables.corporations if len(g.state.corporations[c["id"]].trains) > limit
+    ]
+
+
+def discard(g: Game, corp: str, tid: str) -> None:
+    cs = g.state.corporations[corp]
+    if tid not in cs.trains:
+        raise IllegalAction(f"{corp} does not own train {tid}")
+    cs.trains.remove(tid)
+    g.state.train_pool.append(tid)
+    g.note(f"{corp} discards {tid} to the bank")
