@@ -324,6 +324,13 @@ class TitleOption(Strict):
 class TitleFile(Strict):
     """title.toml: identity, players, bank, money and rule choices."""
 
+    extends: EntityId | None = Field(
+        None,
+        description=(
+            "Id of the title this one is an overlay of: files and entries not written here "
+            "are taken from titles/<extends>/ (docs/variants.md)."
+        ),
+    )
     id: EntityId = Field(description="Title id; also the folder name under titles/.")
     name: str = Field(description="Full name of the game.", min_length=1)
     designers: list[str] = Field(description="Designers.", min_length=1)
