@@ -267,6 +267,8 @@ def company_options(g: Game) -> list[tuple[str, int, int]]:
     if not phases.privates_buyable(g):
         return []
     corp = operating(g)
+    if emergency(g, corp):
+        return []  # the treasury goes to the forced train
     cash = g.state.corporations[corp].cash
     out = []
     for pid in privates.open_privates(g):
@@ -312,6 +314,8 @@ class BuyCompanies(ORStep):
         corp = operating(g)
         check_actor(action, corp)
         if isinstance(action, Pass):
+            if _r(g).step != self.name:
+                raise IllegalAction(f"nothing to pass: {corp} is in its {_r(g).step} step")
             self.done(g)
             return
         assert isinstance(action, BuyCompany)

@@ -236,7 +236,7 @@ class BuySellPar(Step):
         r.acted = True
         r.last_actor = who
         rest = self.legal(g)
-        if all(isinstance(a, Pass) for a in rest):
+        if all(isinstance(a, Pass | ExchangePrivate) for a in rest):
             self._end_turn(g, passed=False)
 
     def _end_turn(self, g: Game, passed: bool) -> None:

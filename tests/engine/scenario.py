@@ -1,0 +1,78 @@
+"""Helpers for engine scenario tests: a standard opening and quick passes."""
+
+from __future__ import annotations
+
+from eighteen import Game, load_title
+from eighteen.engine import bank
+from eighteen.engine.actions import Action, Bid, BuyShares, Par, Pass
+
+PLAYERS = ["A", "B", "C", "D"]
+
+
+def run(g: Game, *actions: Action) -> None:
+    """Apply actions in order, checking each actor is the one due to act."""
+    for a in actions:
+        if a.type != "sell_shares" or g.state.round.kind != "operating":
+            assert g.acting() == a.actor, f"{a}: {g.acting()} is to act"
+        g.apply(a)
+
+
+def opening(players: list[str] | None = None, bo_par: int = 67) -> Game:
+    """Four players buy the privates at face in turn: A SV, B CS, C DH, D MH, A CA, B BO;
+    B sets B&O's par.  Stock round 1 then starts with C."""
+    g = Game.new(load_title("1830"), players or PLAYERS)
+    names = [p.name for p in g.state.players]
+    order = ["SV", "CS", "DH", "MH", "CA", "BO"]
+    faces = [20, 40, 70, 110, 160, 220]
+    for i, (pid, face) in enumerate(zip(order, faces, strict=True)):
+        run(g, Bid(names[i % len(names)], pid, face))
+    bo_buyer = names[5 % len(names)]
+    run(g, Par(bo_buyer, "B&O", bo_par))
+    return g
+
+
+def pass_round(g: Game) -> None:
+    """Everyone passes until the round kind changes (OR: optional steps passed, forced
+    steps take the first legal action)."""
+    kind = g.state.round.kind
+    number = getattr(g.state.round, "number", None)
+    while (
+        not g.is_over
+        and g.state.round.kind == kind
+        and getattr(g.state.round, "number", None) == number
+    ):
+        acts = g.legal_actions()
+        passes = [a for a in acts if isinstance(a, Pass)]
+        g.apply(passes[0] if passes else acts[0])
+
+
+def money(g: Game) -> int:
+    return bank.total_money(g)
+
+
+def cash(g: Game) -> dict[str, int]:
+    return {p.name: p.cash for p in g.state.players}
+
+
+def second_stock_round() -> Game:
+    """B&M floats (C 30% president, A 20%, D 10%); NYC is started by D (20%) with B at 10%.
+    Operating round 1: B&M must buy a 2-train (it has a route Boston - Mansfield) and
+    withholds nothing at $100 -> $90.  Stock round 2 starts with B."""
+    g = opening()
+    run(
+        g,
+        Par("C", "B&M", 100),
+        Par("D", "NYC", 67),
+        BuyShares("A", "B&M", "ipo"),
+        BuyShares("B", "NYC", "ipo"),
+        BuyShares("C", "B&M", "ipo"),
+        BuyShares("D", "B&M", "ipo"),
+        BuyShares("A", "B&M", "ipo"),
+        Pass("B"),
+        Pass("C"),
+        Pass("D"),
+        Pass("A"),
+    )
+    pass_round(g)  # operating round 1
+    assert g.state.round.kind == "stock" and g.state.round.number == 2
+    return g

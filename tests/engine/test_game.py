@@ -1,0 +1,145 @@
+"""The Game API: atomic apply, undo, clone, saves, hashes, views, random play."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from scenario import money, opening, second_stock_round
+
+from eighteen import Game, IllegalAction, load_title
+from eighteen.engine import views
+from eighteen.engine.actions import (
+    ACTION_TYPES,
+    Bid,
+    BuyShares,
+    Pass,
+    RouteSpec,
+    RunRoutes,
+    SellShares,
+    action_from_json,
+)
+
+
+def test_load_title_reads_the_tables() -> None:
+    t = load_title("1830")
+    assert t.id == "1830"
+    assert t.starting_cash(4) == 600 and t.certificate_limit(4) == 16
+    assert t.par_prices() == [100, 90, 82, 76, 71, 67]
+
+
+def test_new_game_checks_players_and_options() -> None:
+    t = load_title("1830")
+    with pytest.raises(ValueError, match="2-6 players"):
+        Game.new(t, ["A"])
+    with pytest.raises(ValueError, match="distinct"):
+        Game.new(t, ["A", "A"])
+    with pytest.raises(ValueError, match="cannot be a player name"):
+        Game.new(t, ["A", "PRR"])
+    with pytest.raises(ValueError, match="unknown option"):
+        Game.new(t, ["A", "B"], options=["nope"])
+    g = Game.new(t, ["A", "B", "C"])
+    assert g.state.bank == 12000 - 3 * 800
+    assert money(g) == 12000
+
+
+def test_illegal_action_leaves_the_state_unchanged() -> None:
+    g = second_stock_round()
+    h, n, events = g.state_hash(), len(g.log), list(g.events)
+    for bad in [
+        Pass("C"),  # not C's turn
+        BuyShares("B", "PRR", "ipo"),  # PRR not started
+        SellShares("B", "B&M", 10),  # B holds no B&M
+        Bid("B", "SV", 20),  # no auction now
+        RunRoutes("B", (RouteSpec("2-0", (), 0),)),
+    ]:
+        with pytest.raises(IllegalAction):
+            g.apply(bad)
+        assert g.state_hash() == h
+    assert len(g.log) == n and g.events == events
+
+
+def test_undo_is_the_exact_inverse() -> None:
+    g = second_stock_round()
+    hashes = [g.state_hash()]
+    for a in [BuyShares("B", "B&M", "ipo"), Pass("B"), Pass("C")]:
+        g.apply(a)
+        hashes.append(g.state_hash())
+    for expected in reversed(hashes[:-1]):
+        g.undo()
+        assert g.state_hash() == expected
+    assert g.acting() == "B"
+
+
+def test_undo_across_snapshots() -> None:
+    g = opening()
+    rng = random.Random(3)
+    hashes = []
+    for _ in range(80):
+        hashes.append(g.state_hash())
+        g.apply(rng.choice(g.legal_actions()))
+    for expected in reversed(hashes[-50:]):
+        g.undo()
+        assert g.state_hash() == expected
+
+
+def test_save_and_load_give_the_same_hash() -> None:
+    g = second_stock_round()
+    text = json.dumps(g.to_json())
+    h = Game.from_json(text)
+    assert h.state_hash() == g.state_hash()
+    assert h.to_json() == g.to_json()
+    assert h.to_json()["title"] == "1830" and h.to_json()["hash"] == g.tables.hash
+
+
+def test_clone_is_independent() -> None:
+    g = second_stock_round()
+    c = g.clone()
+    c.apply(Pass("B"))
+    assert g.acting() == "B" and c.acting() == "C"
+    assert g.state_hash() != c.state_hash()
+
+
+def test_actions_round_trip_through_json() -> None:
+    g = second_stock_round()
+    for a in g.legal_actions():
+        assert action_from_json(json.loads(json.dumps(a.to_json()))) == a
+    with pytest.raises(IllegalAction, match="unknown action"):
+        action_from_json({"type": "fly"})
+    assert set(ACTION_TYPES) >= {"bid", "par", "buy_shares", "sell_shares", "lay_tile"}
+
+
+def test_views() -> None:
+    g = second_stock_round()
+    s = views.summary(g)
+    assert s["round"].startswith("stock round 2") and s["phase"] == "2"
+    bm = next(c for c in s["corporations"] if c["id"] == "B&M")
+    assert bm["president"] == "C" and bm["price"] == 90 and bm["trains"] == ["2-0"]
+    a = next(p for p in s["players"] if p["name"] == "A")
+    assert a["value"] == a["cash"] + 2 * 90 + 20 + 160  # 20% B&M, SV and CA at face
+
+
+def play_random(seed: int, players: int) -> Game:
+    """Random play that prefers doing something over passing."""
+    rng = random.Random(seed)
+    g = Game.new(load_title("1830"), [f"P{i}" for i in range(players)])
+    for _ in range(4000):
+        if g.is_over:
+            break
+        acts = g.legal_actions()
+        assert acts, f"no legal action for {g.acting()} in {views.round_name(g)}"
+        active = [a for a in acts if not isinstance(a, Pass)]
+        a = rng.choice(active) if active and rng.random() < 0.7 else rng.choice(acts)
+        g.apply(a)
+        assert money(g) == 12000
+    return g
+
+
+@pytest.mark.parametrize("seed,players", [(1, 2), (2, 3), (3, 4), (4, 5), (5, 6)])
+def test_random_games_run_and_replay(seed: int, players: int) -> None:
+    g = play_random(seed, players)
+    assert g.is_over
+    ranking = views.ranking(g)
+    assert len(ranking) == players
+    assert Game.from_json(g.to_json()).state_hash() == g.state_hash()

@@ -1,0 +1,193 @@
+"""Stock rounds: par, float and capitalization, presidency, limits, sales and prices.
+
+Every game starts with scenario.opening(): A SV+CA, B CS+BO (B&O par $67), C DH, D MH;
+cash A $420, B $340, C $530, D $490; stock round 1 begins with C.
+"""
+
+from __future__ import annotations
+
+import pytest
+from scenario import cash, money, opening, run, second_stock_round
+
+from eighteen import IllegalAction
+from eighteen.engine import market, shares
+from eighteen.engine.actions import BuyShares, Par, Pass, SellShares
+
+
+def test_opening_cash_and_priority() -> None:
+    g = opening()
+    assert cash(g) == {"A": 420, "B": 340, "C": 530, "D": 490}
+    assert g.state.round.kind == "stock" and g.acting() == "C"
+    assert money(g) == 12000
+
+
+def test_float_at_sixty_percent_with_full_capitalization() -> None:
+    g = opening()
+    run(
+        g,
+        Par("C", "B&M", 100),
+        BuyShares("D", "B&M", "ipo"),
+        BuyShares("A", "B&M", "ipo"),
+        BuyShares("B", "B&M", "ipo"),
+    )
+    bm = g.state.corporations["B&M"]
+    assert not bm.floated and bm.cash == 0  # 50% sold
+    run(g, BuyShares("C", "B&M", "ipo"))
+    bm = g.state.corporations["B&M"]  # apply() replaces the state object
+    assert bm.floated and bm.cash == 1000  # 10 x par from the bank
+    assert cash(g) == {"A": 320, "B": 240, "C": 230, "D": 390}
+    assert g.state.bank == 12000 - 4 * 600 + 620 + 600 - 1000
+    assert money(g) == 12000
+
+
+def test_presidency_passes_to_the_larger_holder() -> None:
+    g = opening()
+    run(g, Par("C", "NYC", 67), BuyShares("D", "NYC", "ipo"), Pass("A"), Pass("B"), Pass("C"))
+    run(g, BuyShares("D", "NYC", "ipo"), Pass("A"), Pass("B"), Pass("C"))
+    assert g.state.corporations["NYC"].president == "C"  # 20% each: no change on a tie
+    run(g, BuyShares("D", "NYC", "ipo"))
+    assert g.state.corporations["NYC"].president == "D"
+    assert g.state.certs["NYC_0"] == "D"
+    assert shares.percent_of(g, "NYC", "D") == 30
+    assert shares.percent_of(g, "NYC", "C") == 20
+    assert len(shares.certs_of(g, "NYC", "C")) == 2  # two 10% in exchange
+
+
+def test_no_selling_in_the_first_stock_round() -> None:
+    g = opening()
+    run(g, Par("C", "NYC", 67), BuyShares("D", "NYC", "ipo"), Pass("A"), Pass("B"))
+    with pytest.raises(IllegalAction, match="first stock round"):
+        g.apply(SellShares("C", "NYC", 10))
+    assert not any(isinstance(a, SellShares) for a in g.legal_actions())
+
+
+def test_holding_limit_sixty_percent() -> None:
+    g = opening()
+    run(g, Par("C", "NYC", 67))
+    for _ in range(4):
+        run(g, Pass("D"), Pass("A"), Pass("B"), BuyShares("C", "NYC", "ipo"))
+    assert shares.percent_of(g, "NYC", "C") == 60
+    run(g, Pass("D"), Pass("A"), Pass("B"))
+    with pytest.raises(IllegalAction, match="holding limit"):
+        g.apply(BuyShares("C", "NYC", "ipo"))
+    assert BuyShares("C", "NYC", "ipo") not in g.legal_actions()
+
+
+def test_par_prices_come_from_the_market_par_cells() -> None:
+    g = opening()
+    with pytest.raises(IllegalAction, match="not a par price"):
+        g.apply(Par("C", "NYC", 69))
+    pars = sorted({a.price for a in g.legal_actions() if isinstance(a, Par)})
+    assert pars == [67, 71, 76, 82, 90, 100]
+
+
+def test_sold_out_corporation_rises_at_the_end_of_the_round() -> None:
+    g = opening()
+    run(g, Par("C", "NYC", 67))
+    for p in ["D", "A", "B", "C", "D", "A", "B", "C"]:
+        run(g, BuyShares(p, "NYC", "ipo"))
+    assert shares.percent_of(g, "NYC", "ipo") == 0
+    assert market.price(g, "NYC") == 67
+    run(g, Pass("D"), Pass("A"), Pass("B"), Pass("C"))
+    assert g.state.round.kind == "operating"
+    assert market.price(g, "NYC") == 71  # one row up
+    assert g.state.corporations["NYC"].cell == [4, 6]
+
+
+def test_operating_round_one_forced_train_and_withhold() -> None:
+    g = second_stock_round()
+    bm = g.state.corporations["B&M"]
+    assert bm.trains == ["2-0"] and bm.cash == 1000 - 80
+    assert market.price(g, "B&M") == 90
+    # privates paid once: SV 5 + CA 25, CS 10 + BO 30, DH 15, MH 20
+    assert cash(g) == {"A": 250, "B": 313, "C": 245, "D": 276}
+    assert g.acting() == "B"  # the player after A, the last to act
+    assert money(g) == 12000
+
+
+def test_sales_drop_the_price_one_row_per_share_unless_not_floated() -> None:
+    g = second_stock_round()
+    run(g, SellShares("B", "NYC", 10))
+    assert market.price(g, "NYC") == 67  # NYC has not floated: its price does not move
+    assert g.state.player("B").cash == 313 + 67
+    run(g, BuyShares("B", "B&M", "ipo"))
+    with pytest.raises(IllegalAction, match="already bought"):
+        g.apply(BuyShares("B", "B&M", "ipo"))
+    run(g, Pass("B"))
+    run(g, SellShares("C", "B&M", 10))
+    assert market.price(g, "B&M") == 82  # $90 -> one row down
+    assert g.state.player("C").cash == 245 + 90
+    with pytest.raises(IllegalAction, match="sold B&M this round"):
+        g.apply(BuyShares("C", "B&M", "pool"))
+    run(g, Pass("C"))
+    with pytest.raises(IllegalAction, match="president's certificate"):
+        g.apply(SellShares("D", "NYC", 10))  # nobody else holds NYC
+    run(g, Pass("D"), Pass("A"), Pass("B"), Pass("C"))
+    assert g.state.round.kind == "operating"
+    assert g.state.priority == 3  # D: after C, the last to act
+
+
+def test_president_sells_below_another_holder_and_swaps() -> None:
+    g = second_stock_round()
+    run(g, Pass("B"))
+    run(g, SellShares("C", "B&M", 20))
+    bm = g.state.corporations["B&M"]
+    assert bm.president == "A" and g.state.certs["B&M_0"] == "A"
+    assert shares.percent_of(g, "B&M", "A") == 20
+    assert shares.percent_of(g, "B&M", "C") == 10
+    assert shares.percent_of(g, "B&M", "pool") == 20
+    assert g.state.player("C").cash == 245 + 180
+    assert market.price(g, "B&M") == 76  # two rows down from $90
+
+
+def test_president_cannot_dump_without_a_successor() -> None:
+    g = second_stock_round()
+    run(g, Pass("B"))
+    # C sells everything: A (20%) takes over B&M
+    run(g, SellShares("C", "B&M", 30), Pass("C"))
+    assert g.state.corporations["B&M"].president == "A"
+    assert shares.percent_of(g, "B&M", "C") == 0
+    # D holds NYC's 20% president's certificate, B only 10%: nobody can take over
+    with pytest.raises(IllegalAction, match="no other player can take the presidency"):
+        g.apply(SellShares("D", "NYC", 20))
+
+
+def test_pool_limit() -> None:
+    g = second_stock_round()
+    g.state.certs.update({f"B&M_{i}": "pool" for i in (6, 7, 8)})  # 30% already pooled
+    g.state.certs.update({"B&M_4": "pool", "B&M_5": "pool"})  # and 20% more: 50%
+    run(g, Pass("B"))
+    with pytest.raises(IllegalAction, match="pool may hold at most 50%"):
+        g.apply(SellShares("C", "B&M", 10))
+
+
+def test_certificate_limit_and_yellow_zone_exemption() -> None:
+    g = opening()
+    # setup: A holds SV, CA, PRR_1 and 13 more certificates of unstarted corporations
+    for cert in ["CPR_1", "CPR_2", "CPR_3", "CPR_4", "CPR_5", "C&O_1", "C&O_2", "C&O_3"]:
+        g.state.certs[cert] = "A"
+    for cert in ["C&O_4", "C&O_5", "ERIE_1", "ERIE_2", "ERIE_3"]:
+        g.state.certs[cert] = "A"
+    assert shares.cert_count(g, "A") == 16 == shares.cert_limit(g)
+    run(g, Par("C", "B&M", 100), Pass("D"))
+    with pytest.raises(IllegalAction, match="certificate limit"):
+        g.apply(BuyShares("A", "B&M", "ipo"))
+    # certificates of a corporation in a yellow cell do not count
+    g.state.corporations["B&O"].cell = [5, 3]  # $50, yellow
+    assert shares.cert_count(g, "A") == 16  # A holds no B&O
+    g.state.certs["B&O_1"] = "A"
+    assert shares.cert_count(g, "A") == 16
+    g.state.corporations["B&O"].cell = [5, 6]
+    assert shares.cert_count(g, "A") == 17
+
+
+def test_brown_zone_allows_several_buys_from_the_pool() -> None:
+    g = second_stock_round()
+    g.state.corporations["B&M"].cell = [7, 2]  # $30, brown: multiple buys
+    g.state.certs.update({"B&M_5": "pool", "B&M_6": "pool", "B&M_7": "pool"})
+    run(g, BuyShares("B", "B&M", "pool"), BuyShares("B", "B&M", "pool"))
+    assert shares.percent_of(g, "B&M", "B") == 20
+    with pytest.raises(IllegalAction, match="already bought"):
+        g.apply(BuyShares("B", "NYC", "ipo"))  # NYC is not in a brown cell
+    with pytest.raises(IllegalAction, match="pool only"):
+        g.apply(BuyShares("B", "B&M", "ipo"))
