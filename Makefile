@@ -20,6 +20,7 @@ run: $(STAMP)
 	$(BIN)/eighteen validate
 	$(BIN)/eighteen compile
 	$(BIN)/eighteen play 1830 --players 4 --seed 7 --bots greedy --save .run-game.json
+	$(BIN)/eighteen render .run-game.json --out out/
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -38,6 +38,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("replay", help="replay a save and print the ranking")
     r.add_argument("save")
+
+    n = sub.add_parser("new", help="create titles/NAME/ as an overlay (variant) of a title")
+    n.add_argument("name", help="id of the new title (also its folder name)")
+    n.add_argument("--from", dest="base", required=True, help="title to extend, e.g. 1830")
+
+    f = sub.add_parser("fmt", help="rewrite title files in canonical form, keeping comments")
+    f.add_argument("paths", nargs="*", help="files or folders (default: titles/)")
+    f.add_argument("--check", action="store_true", help="list files that would change; exit 1")
+
+    d = sub.add_parser("diff", help="semantic difference of two titles")
+    d.add_argument("a", help="title id, title folder or compiled .json")
+    d.add_argument("b", help="title id, title folder or compiled .json")
+    d.add_argument("--format", choices=["text", "json"], default="text")
+
+    rd = sub.add_parser("render", help="write DIR/index.html: map, tiles, market (title or save)")
+    rd.add_argument("target", help="title id or folder, compiled title JSON, or a save")
+    rd.add_argument("--out", required=True, help="output folder")
+    rd.add_argument("--at", type=int, default=None, help="replay only the first N actions")
     return p
 
 
@@ -79,6 +97,18 @@ def _dispatch(args: argparse.Namespace) -> int:
         from eighteen.commands.play import cmd_replay
 
         return cmd_replay(args.save)
+    if args.command == "render":
+        from eighteen.commands.render import cmd_render
+
+        return cmd_render(args.target, args.out, args.at)
+    if args.command in ("new", "fmt", "diff"):
+        from eighteen.commands import authoring
+
+        if args.command == "new":
+            return authoring.cmd_new(args.name, args.base)
+        if args.command == "fmt":
+            return authoring.cmd_fmt(args.paths, check=args.check)
+        return authoring.cmd_diff(args.a, args.b, args.format)
     print(f"eighteen: unknown command {args.command}", file=sys.stderr)
     return 2
 

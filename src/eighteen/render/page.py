@@ -1,0 +1,247 @@
+"""The HTML page of a title or a game: map, tile manifest, market, trains, phases, privates.
+
+Rendered with Jinja2 (autoescape on) from ``templates/page.html.j2``.  The SVG pieces come
+from :mod:`eighteen.render.svg`, already escaped by ElementTree, and are passed as markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from eighteen.render.svg import HEX_FILL, MapView, map_svg, tile_svg
+from eighteen.render.view import GameSnapshot
+from eighteen.title import geometry
+from eighteen.title.compile import distance_text, money, natural_key, train_phase_grid
+
+#: Background of a market zone by its name (unknown names take the palette in turn).
+ZONE_FILL = {
+    "par": "#f28b82",
+    "yellow": "#fff176",
+    "orange": "#ffb74d",
+    "brown": "#bc8a5f",
+    "red": "#e57373",
+    "green": "#aed581",
+    "blue": "#90caf9",
+    "gray": "#cfd8dc",
+    "grey": "#cfd8dc",
+    "purple": "#ce93d8",
+}
+PALETTE = ["#b3e5fc", "#c8e6c9", "#f8bbd0", "#d7ccc8", "#e1bee7", "#ffe0b2"]
+
+
+_CSS_COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30})$")
+
+
+def css_color(value: Any) -> str:
+    """``value`` when it is a plain CSS colour (#rgb... or a name), else a neutral gray."""
+    text = str(value or "")
+    return text if _CSS_COLOR.match(text) else "#888888"
+
+
+@lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    """Jinja environment over templates/ beside this module, autoescape on."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["money"] = money
+    env.filters["css_color"] = css_color
+    return env
+
+
+def zone_colors(market: Mapping[str, Any]) -> dict[str, str]:
+    """Zone letter -> background colour (par zones red, colour-named zones their colour)."""
+    out: dict[str, str] = {}
+    spare = iter(PALETTE * 4)
+    for letter, zone in sorted((market.get("zones") or {}).items()):
+        name = str(zone.get("name") or letter).lower()
+        if zone.get("par"):
+            out[letter] = ZONE_FILL["par"]
+        elif name in ZONE_FILL:
+            out[letter] = ZONE_FILL[name]
+        else:
+            out[letter] = next(spare, "#eeeeee")
+    return out
+
+
+def _zone_meaning(zone: Mapping[str, Any]) -> str:
+    """What a zone does, in words."""
+    flags = [
+        ("par", "par price"),
+        ("cert_limit_exempt", "no certificate limit"),
+        ("holding_limit_exempt", "no holding limit"),
+        ("multiple_buy", "buy several per turn"),
+        ("closes", "corporation closes"),
+        ("ends_game", "game ends"),
+    ]
+    return ", ".join(text for key, text in flags if zone.get(key)) or "normal"
+
+
+def market_rows(
+    market: Mapping[str, Any], snapshot: GameSnapshot | None = None
+) -> list[list[dict[str, Any] | None]]:
+    """Market cells for the template: price, zones, style, par, corporations there."""
+    colors = zone_colors(market)
+    here = snapshot.market_tokens if snapshot else {}
+    rows: list[list[dict[str, Any] | None]] = []
+    for r, row in enumerate(market.get("cells") or []):
+        out: list[dict[str, Any] | None] = []
+        for c, cell in enumerate(row):
+            if cell is None:
+                out.append(None)
+                continue
+            zones = list(cell.get("zones") or [])
+            fills = [colors[z] for z in zones if z in colors and not market["zones"][z].get("par")]
+            out.append(
+                {
+                    "row": r,
+                    "col": c,
+                    "price": cell["price"],
+                    "zones": " ".join(zones),
+                    "par": bool(cell.get("par")),
+                    "fill": fills[0] if fills else "#ffffff",
+                    "corps": here.get((r, c), []),
+                }
+            )
+        rows.append(out)
+    return rows
+
+
+def describe_ability(ability: Mapping[str, Any]) -> str:
+    """A private's ability in words: its type, then its other fields."""
+    parts = []
+    for key, value in ability.items():
+        if key == "type" or value in (None, False, [], {}):
+            continue
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        parts.append(key.replace("_", " ") if value is True else f"{key.replace('_', ' ')} {value}")
+    kind = str(ability.get("type", "?")).replace("_", " ")
+    return f"{kind}: {', '.join(parts)}" if parts else kind
+
+
+def tile_cards(compiled: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every manifest tile: its picture, count and the tiles/hexes it upgrades to and from."""
+    tiles = compiled.get("tiles") or {}
+    upgrades = compiled.get("upgrades") or {}
+    sources: dict[str, list[str]] = {}
+    for old, row in upgrades.items():
+        for new in row:
+            sources.setdefault(new, []).append(old)
+    cards = []
+    for tid in sorted(tiles, key=natural_key):
+        rec = tiles[tid]
+        cards.append(
+            {
+                "id": tid,
+                "color": rec["color"],
+                "count": rec.get("count"),
+                "svg": Markup(tile_svg(compiled, tid)),
+                "upgrades_to": sorted(upgrades.get(tid, {}), key=natural_key),
+                "upgrades_from": sorted(sources.get(tid, []), key=natural_key),
+                "orientations": rec.get("orientations") or [],
+            }
+        )
+    return cards
+
+
+def preprinted_upgrades(compiled: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Preprinted hexes that take upgrades: hex, name, tiles with their rotations."""
+    hexes = compiled.get("hexes") or {}
+    out = []
+    for hid in sorted(
+        (h for h in compiled.get("upgrades") or {} if h in hexes), key=geometry.parse_hex_id
+    ):
+        row = compiled["upgrades"][hid]
+        out.append(
+            {
+                "hex": hid,
+                "name": hexes[hid].get("name") or "",
+                "tiles": [
+                    {"id": t, "rotations": " ".join(map(str, row[t]))}
+                    for t in sorted(row, key=natural_key)
+                ],
+            }
+        )
+    return out
+
+
+def page_context(
+    compiled: Mapping[str, Any], snapshot: GameSnapshot | None = None
+) -> dict[str, Any]:
+    """Everything the template reads."""
+    market = compiled.get("market") or {}
+    colors = zone_colors(market)
+    hexes = compiled.get("hexes") or {}
+    by_color: dict[str, int] = {}
+    for h in hexes.values():
+        by_color[h.get("color") or "white"] = by_color.get(h.get("color") or "white", 0) + 1
+    phases = compiled.get("phases") or []
+    view = snapshot.map if snapshot else MapView()
+    return {
+        "c": compiled,
+        "game": snapshot,
+        "map_svg": Markup(map_svg(compiled, view)),
+        "hex_count": len(hexes),
+        "hex_colors": sorted(by_color.items()),
+        "hex_fill": HEX_FILL,
+        "tiles": tile_cards(compiled),
+        "tile_total": sum(t.get("count") or 0 for t in (compiled.get("tiles") or {}).values()),
+        "preprinted": preprinted_upgrades(compiled),
+        "market_rows": market_rows(market, snapshot),
+        "zones": [
+            {
+                "letter": letter,
+                "name": zone.get("name") or letter,
+                "fill": colors[letter],
+                "meaning": _zone_meaning(zone),
+            }
+            for letter, zone in sorted((market.get("zones") or {}).items())
+        ],
+        "par_prices": [
+            market["cells"][r][c]["price"]
+            for r, c in market.get("par") or []
+            if market["cells"][r][c]
+        ],
+        "trains": [
+            dict(t, distance_text=distance_text(t.get("distance")))
+            for t in compiled.get("trains") or []
+        ],
+        "train_grid": train_phase_grid(dict(compiled)) if phases else [],
+        "phases": phases,
+        "privates": [
+            dict(p, ability_texts=[describe_ability(a) for a in p.get("abilities") or []])
+            for p in compiled.get("privates") or []
+        ],
+        "corporations": compiled.get("corporations") or [],
+        "player_counts": sorted(
+            set(compiled.get("starting_cash") or {}) | set(compiled.get("certificate_limit") or {}),
+            key=natural_key,
+        ),
+    }
+
+
+def render_page(compiled: Mapping[str, Any], snapshot: GameSnapshot | None = None) -> str:
+    """The whole HTML page as a string."""
+    return _env().get_template("page.html.j2").render(**page_context(compiled, snapshot))
+
+
+def write_page(
+    compiled: Mapping[str, Any], out_dir: Path, snapshot: GameSnapshot | None = None
+) -> Path:
+    """Write ``out_dir/index.html`` (creating the folder) and return its path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "index.html"
+    path.write_text(render_page(compiled, snapshot), encoding="utf-8")
+    return path

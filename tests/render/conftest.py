@@ -1,0 +1,40 @@
+"""Shared fixtures of the render tests: the compiled 1830 title and a short played game."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def c1830() -> dict[str, Any]:
+    """1830 compiled in memory from titles/1830 (the current sources)."""
+    from eighteen.title.compile import compile_title
+    from eighteen.title.pipeline import load_title
+
+    title, problems = load_title(ROOT / "titles" / "1830")
+    assert title is not None, problems
+    return compile_title(title)
+
+
+@pytest.fixture(scope="session")
+def save1830(c1830: dict[str, Any]) -> dict[str, Any]:
+    """A save of 1830 played by seeded random legal moves (engine tables from c1830)."""
+    from eighteen.engine.game import Game
+    from eighteen.engine.tables import Tables
+
+    game = Game(Tables(c1830), ["Ann", "Bob", "Cy", "Di"], seed=5)
+    rng = random.Random(11)
+    for _ in range(400):
+        if game.is_over:
+            break
+        actions = game.legal_actions()
+        if not actions:
+            break
+        game.apply(rng.choice(actions))
+    return game.to_json()
