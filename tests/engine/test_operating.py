@@ -283,3 +283,31 @@ def test_operating_order_by_price_then_column_row_and_arrival() -> None:
 def test_network_adapter_offers_home_token_choice() -> None:
     g = second_operating_round()
     assert network.home_options(g, "ERIE") == [("E11", 0)]  # printed, trackless: city 0
+
+
+def test_discarded_train_is_sold_again_at_list_price() -> None:
+    g = second_operating_round()
+    set_phase(g, "4", ["2", "3"])
+    g.state.depot.remove("4-0")
+    g.state.train_pool = ["4-0"]  # setup: discarded earlier
+    run(g, Pass("B&M"), RunRoutes("B&M", (BOSTON_MANSFIELD,)), Dividend("B&M", "withhold"))
+    offers = {(a.train, a.price) for a in g.legal_actions() if isinstance(a, BuyTrain)}
+    assert offers == {("4-1", 300), ("4-0", 300)}
+    run(g, BuyTrain("B&M", "4-0", 300))
+    assert g.state.train_pool == [] and g.state.depot[0] == "4-1"
+
+
+def test_bo_closes_when_b_and_o_buys_its_first_train() -> None:
+    g = second_stock_round()
+    for cert in ("B&O_1", "B&O_2", "B&O_3", "B&O_4"):
+        g.state.certs[cert] = "A"  # setup: B&O has 60% sold ...
+    g.state.corporations["B&O"].floated = True  # ... and floated at $67
+    g.state.corporations["B&O"].cash = 670
+    run(g, Pass("B"), Pass("C"), Pass("D"), Pass("A"))
+    while g.acting() != "B&O":
+        g.apply(next(a for a in g.legal_actions() if isinstance(a, Pass | RunRoutes | Dividend)))
+    while not any(isinstance(a, BuyTrain) for a in g.legal_actions()):
+        run(g, Pass("B&O"))
+    assert not g.state.privates["BO"].closed
+    run(g, BuyTrain("B&O", "2-1", 80))
+    assert g.state.privates["BO"].closed

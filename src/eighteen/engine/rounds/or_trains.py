@@ -178,20 +178,16 @@ class BuyTrains(ORStep):
             raise IllegalAction(f"{corp} is at the train limit ({phases.train_limit(g)})")
         em = emergency(g, corp)
         low = cheapest_bank_price(g, corp)
-        offer = next(
-            (
-                o
-                for o in trains.bank_offers(g, corp)
-                if o.exchange == a.exchange
-                and trains.train_type(o.train) == trains.train_type(a.train)
-                and (o.train == a.train or a.train in g.state.train_pool)
-            ),
-            None,
-        )
-        if offer is not None and (a.train in g.state.train_pool) != (
-            offer.train in g.state.train_pool
-        ):
-            offer = None
+        pool = g.state.train_pool
+
+        def matches(o: trains.Offer) -> bool:
+            if o.exchange != a.exchange:
+                return False
+            if a.train in pool:  # any discarded train of the offered type
+                return o.train in pool and trains.train_type(o.train) == trains.train_type(a.train)
+            return o.train == a.train
+
+        offer = next((o for o in trains.bank_offers(g, corp) if matches(o)), None)
         if offer is not None:
             if a.price != offer.price:
                 raise IllegalAction(f"train {a.train} costs ${offer.price} from the bank")
