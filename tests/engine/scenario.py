@@ -12,6 +12,7 @@ PLAYERS = ["A", "B", "C", "D"]
 def run(g: Game, *actions: Action) -> None:
     """Apply actions in order, checking each actor is the one due to act."""
     for a in actions:
+        g.invalidate_caches()  # tests may edit the state between actions
         if a.type != "sell_shares" or g.state.round.kind != "operating":
             assert g.acting() == a.actor, f"{a}: {g.acting()} is to act"
         g.apply(a)

@@ -43,6 +43,7 @@ def set_phase(g: Game, phase_id: str, sold_types: list[str]) -> None:
     g.state.phase = g.tables.phase_index(phase_id)
     g.state.depot = [t for t in g.state.depot if trains.train_type(t) not in sold_types]
     g.state.bought_types = sorted(set(g.state.bought_types) | set(sold_types))
+    g.invalidate_caches()
 
 
 def test_run_and_pay_out() -> None:
@@ -205,6 +206,7 @@ def test_bankruptcy_ends_the_game() -> None:
     # setup: C keeps only the president's 20% (his 10% went to the pool); A holds 20%
     c_ordinary = [c for c in g.state.certs if c.startswith("B&M_") and c != "B&M_0"]
     g.state.certs[next(c for c in c_ordinary if g.state.certs[c] == "C")] = "pool"
+    g.invalidate_caches()
     assert g.legal_actions() == [Bankrupt("B&M")]
     run(g, Bankrupt("B&M"))
     assert g.is_over and g.state.end_reason == "bankruptcy"
@@ -244,6 +246,7 @@ def test_dh_lays_scranton_then_tokens_it_free() -> None:
 def test_cs_extra_lay_is_free_and_does_not_use_the_normal_lay() -> None:
     g = second_operating_round()
     g.state.privates["CS"].owner = "B&M"
+    g.invalidate_caches()
     opts = [(lay.hex, p) for lay, _, p, _ in lay_options(g)]
     assert ("B20", "CS") in opts and ("D22", None) in opts
     lay = next(a for a in g.legal_actions() if isinstance(a, LayTile) and a.private == "CS")

@@ -81,11 +81,13 @@ class Game:
         self.log: list[Action] = []
         self.events: list[tuple[int, str]] = []
         self._pending_events: list[str] = []
+        self._memo: dict[Any, Any] | None = None
         self.state = self._initial_state()
         self._snapshots: dict[int, State] = {}
         self._advance()
         self._commit_events()
-        self._snapshots[0] = copy.deepcopy(self.state)
+        self._snapshots[0] = self.state.copy()
+        self._memo = {}
 
     @classmethod
     def new(
@@ -159,6 +161,20 @@ class Game:
     def is_over(self) -> bool:
         return self.state.game_over
 
+    def memo(self, key: Any, compute: Any) -> Any:
+        """Cache an expensive query (legal tile lays, routes...) until the next apply.
+        Callers must not mutate the result."""
+        if self._memo is None:
+            return compute()
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def invalidate_caches(self) -> None:
+        """Forget cached queries: call after editing ``game.state`` directly (test setups).
+        Never needed when the game only changes through :meth:`apply`."""
+        self._memo = {}
+
     def pending_discard(self) -> bool:
         return bool(trains.over_limit(self))
 
@@ -173,8 +189,9 @@ class Game:
         if self.state.game_over:
             raise IllegalAction("the game is over")
         saved = self.state
-        self.state = copy.deepcopy(saved)
+        self.state = saved.copy()
         self._pending_events = []
+        self._memo = None  # the state changes: no caching while applying
         try:
             self._round().process(self, action)
             self._advance()
@@ -182,10 +199,12 @@ class Game:
             self.state = saved
             self._pending_events = []
             raise
+        finally:
+            self._memo = {}
         self.log.append(action)
         self._commit_events()
         if len(self.log) % _SNAPSHOT_EVERY == 0:
-            self._snapshots[len(self.log)] = copy.deepcopy(self.state)
+            self._snapshots[len(self.log)] = self.state.copy()
 
     def undo(self) -> Action:
         """Take back the last action (exact: the game is rebuilt from the log)."""
@@ -198,7 +217,7 @@ class Game:
     def _rebuild(self, n: int) -> None:
         base = max(k for k in self._snapshots if k <= n)
         actions = self.log[:n]
-        self.state = copy.deepcopy(self._snapshots[base])
+        self.state = self._snapshots[base].copy()
         self.log = self.log[:base]
         self.events = [(i, m) for i, m in self.events if i <= base]
         for k in [k for k in self._snapshots if k > n]:
@@ -209,11 +228,12 @@ class Game:
     def clone(self) -> Game:
         """An independent copy (same tables)."""
         other = copy.copy(self)
-        other.state = copy.deepcopy(self.state)
+        other.state = self.state.copy()
         other.log = list(self.log)
         other.events = list(self.events)
         other._pending_events = []
         other._snapshots = dict(self._snapshots)
+        other._memo = {}
         return other
 
     # -- saves ------------------------------------------------------------------------

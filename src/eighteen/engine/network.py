@@ -138,4 +138,4 @@ def check(g: Game, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
 
 def can_run(g: Game, corp: str) -> bool:
     """Does the corporation have any route at all (a station joined to another stop)?"""
-    return has_route(board(g), g.state.map, corp)
+    return g.memo(("can_run", corp), lambda: has_route(board(g), g.state.map, corp))

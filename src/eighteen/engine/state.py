@@ -8,7 +8,9 @@ market positions, the map, the current round).  The static title lives in
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass, field, is_dataclass
+from dataclasses import replace as dc_replace
 from typing import Any
 
 # Owners of a certificate besides players
@@ -133,6 +135,26 @@ class State:
 
     def is_player(self, name: str) -> bool:
         return any(p.name == name for p in self.players)
+
+    def copy(self) -> State:
+        """An independent copy (faster than copy.deepcopy for this shape)."""
+        new = copy.copy(self)
+        new.players = [PlayerState(p.name, p.cash) for p in self.players]
+        new.corporations = {
+            k: dc_replace(v, cell=list(v.cell) if v.cell else None, trains=list(v.trains))
+            for k, v in self.corporations.items()
+        }
+        new.certs = dict(self.certs)
+        new.privates = {
+            k: PrivateState(v.id, v.owner, v.closed, list(v.used)) for k, v in self.privates.items()
+        }
+        new.depot = list(self.depot)
+        new.minted = dict(self.minted)
+        new.train_pool = list(self.train_pool)
+        new.bought_types = list(self.bought_types)
+        new.round = copy.deepcopy(self.round)
+        new.map = self.map.copy() if hasattr(self.map, "copy") else copy.deepcopy(self.map)
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         """Canonical plain-data form (the map included)."""

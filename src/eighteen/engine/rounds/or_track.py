@@ -113,6 +113,10 @@ def lay_options(
     g: Game, distinct: bool = True
 ) -> list[tuple[TileLay, int, str | None, int | None]]:
     """(lay, total cost, private used, ability index) for every tile lay possible now."""
+    return g.memo(("lays", distinct), lambda: _lay_options(g, distinct))
+
+
+def _lay_options(g: Game, distinct: bool) -> list[tuple[TileLay, int, str | None, int | None]]:
     corp = operating(g)
     cash = g.state.corporations[corp].cash
     out: list[tuple[TileLay, int, str | None, int | None]] = []
@@ -221,6 +225,10 @@ def next_token_cost(g: Game, corp: str) -> int | None:
 
 def token_options(g: Game) -> list[tuple[str, int, int, bool]]:
     """(hex, city, cost, free-ability) station tokens the corporation may place now."""
+    return g.memo("tokens", lambda: _token_options(g))
+
+
+def _token_options(g: Game) -> list[tuple[str, int, int, bool]]:
     corp = operating(g)
     r = _r(g)
     out: list[tuple[str, int, int, bool]] = []
