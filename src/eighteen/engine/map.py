@@ -1,0 +1,807 @@
+"""The map side of the engine: the compiled board, laid tiles, station tokens and track.
+
+Everything here is generic: the board is read from a compiled title (``generated/<id>.json``,
+see docs/compiled-format.md) and no title is named.
+
+Vocabulary (rules: seed 002 "routes" and "tokens"; reference facts §7-§9):
+
+* A hex shows a **face**: the printed content of the board (white, yellow preprinted, gray,
+  red) until a tile is laid, then the laid tile at its rotation. Faces here always use
+  **absolute** edges (tile edge ``e`` at rotation ``r`` lies on hex edge ``(e + r) % 6``).
+* A **path** is one piece of track inside one hex: stop <-> edge (a city, town or
+  off-board joined to a hex side) or edge <-> edge (plain track). Path ends are written
+  ``"e<edge>"``, ``"c<city>"``, ``"t<town>"`` or ``"o0"`` (the off-board area).
+* A **hex side** (edge node) is shared by the two hexes it separates: hex ``H`` edge ``e`` is
+  the same side as the neighbour's edge ``(e + 3) % 6``. Track crosses a side only from one
+  hex into the other (a train never reverses at a junction).
+* A city whose slots are all filled by other corporations' tokens blocks a corporation: its
+  track may end there but not pass through it. Off-boards are never passed through.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Phase revenue colours in order, used when an off-board lacks the asked colour.
+_REVENUE_ORDER = ["white", "yellow", "green", "brown", "gray"]
+
+#: Path-end letter of each stop kind.
+KIND_LETTER = {"city": "c", "town": "t", "offboard": "o"}
+LETTER_KIND = {v: k for k, v in KIND_LETTER.items()}
+
+
+class MapError(ValueError):
+    """An impossible board operation (unknown hex or tile, full city...)."""
+
+
+# ---------------------------------------------------------------------------------------
+# state
+
+
+@dataclass
+class MapState:
+    """Mutable board: laid tiles and station tokens. Copy with .copy(); to_json/from_json for saves.
+
+    ``tiles`` maps hex -> (tile id, rotation) for hexes with a laid tile (a hex that is not
+    listed shows its printed face). ``tokens`` maps hex -> per city index -> corporation ids
+    in its slots, in the order they were placed (list index = slot).
+    """
+
+    tiles: dict[str, tuple[str, int]] = field(default_factory=dict)
+    tokens: dict[str, list[list[str]]] = field(default_factory=dict)
+
+    def copy(self) -> MapState:
+        """An independent copy."""
+        return MapState(
+            tiles=dict(self.tiles),
+            tokens={h: [list(c) for c in cities] for h, cities in self.tokens.items()},
+        )
+
+    def to_json(self) -> dict:
+        """JSON-ready dict (keys sorted for stable saves)."""
+        return {
+            "tiles": {h: [t, r] for h, (t, r) in sorted(self.tiles.items())},
+            "tokens": {h: [list(c) for c in cs] for h, cs in sorted(self.tokens.items())},
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> MapState:
+        """Inverse of :meth:`to_json`."""
+        return cls(
+            tiles={h: (str(v[0]), int(v[1])) for h, v in d.get("tiles", {}).items()},
+            tokens={h: [list(c) for c in cs] for h, cs in d.get("tokens", {}).items()},
+        )
+
+    def city_tokens(self, hex_id: str, city: int) -> list[str]:
+        """Corporations in the slots of one city (empty list when none)."""
+        cities = self.tokens.get(hex_id, [])
+        return list(cities[city]) if city < len(cities) else []
+
+    def token_cities(self, corp: str) -> list[tuple[str, int]]:
+        """Every (hex, city index) holding a token of ``corp``, sorted."""
+        return sorted(
+            (h, i) for h, cities in self.tokens.items() for i, c in enumerate(cities) if corp in c
+        )
+
+
+# ---------------------------------------------------------------------------------------
+# faces
+
+
+@dataclass(frozen=True)
+class FaceCity:
+    """A city on the current face: revenue, token slots, absolute exits."""
+
+    revenue: int
+    slots: int
+    exits: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FaceTown:
+    """A town on the current face."""
+
+    revenue: int
+    exits: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FaceOffboard:
+    """An off-board area: revenue by phase revenue colour; a route may only end here."""
+
+    revenue: dict[str, int] = field(hash=False)
+    group: str | None
+    exits: tuple[int, ...]
+    hidden: bool = False
+
+    def revenue_for(self, key: str) -> int:
+        """Revenue for phase revenue colour ``key`` (see :func:`offboard_revenue`)."""
+        return offboard_revenue(self.revenue, key)
+
+
+def offboard_revenue(revenue: Mapping[str, int], key: str) -> int:
+    """Off-board revenue for phase colour ``key``.
+
+    Falls back to the nearest lower colour present (white < yellow < green < brown < gray),
+    then to the lowest colour present, so a phase key the table does not list still pays.
+    """
+    if key in revenue:
+        return revenue[key]
+    if key in _REVENUE_ORDER:
+        for k in reversed(_REVENUE_ORDER[: _REVENUE_ORDER.index(key)]):
+            if k in revenue:
+                return revenue[k]
+    ranked = sorted(revenue, key=lambda k: (_REVENUE_ORDER + [k]).index(k))
+    return revenue[ranked[0]] if ranked else 0
+
+
+@dataclass(frozen=True, order=True)
+class Path:
+    """One piece of track inside a hex, with ends ``e<edge>``, ``c<i>``, ``t<i>`` or ``o0``.
+
+    The two ends are stored sorted, so a path equals itself whichever way it is written.
+    ``str(path)`` is ``"H12:c0-e1"``; :meth:`parse` reads it back.
+    """
+
+    hex: str
+    a: str
+    b: str
+
+    def __post_init__(self) -> None:
+        if self.b < self.a:
+            a, b = self.b, self.a
+            object.__setattr__(self, "a", a)
+            object.__setattr__(self, "b", b)
+
+    def __str__(self) -> str:
+        return f"{self.hex}:{self.a}-{self.b}"
+
+    @classmethod
+    def parse(cls, text: str) -> Path:
+        """Read ``"H12:c0-e1"``."""
+        try:
+            hex_id, ends = text.split(":")
+            a, b = ends.split("-")
+        except ValueError as exc:
+            raise MapError(f"bad path {text!r}: expected HEX:END-END") from exc
+        return cls(hex_id, a, b)
+
+    @property
+    def ends(self) -> tuple[str, str]:
+        """Both ends."""
+        return (self.a, self.b)
+
+    @property
+    def edges(self) -> tuple[int, ...]:
+        """The hex edges this path touches."""
+        return tuple(int(x[1:]) for x in (self.a, self.b) if x[0] == "e")
+
+
+@dataclass(frozen=True)
+class Face:
+    """What a hex currently shows, with ABSOLUTE edges.
+
+    ``tile`` is the laid tile id (None: the printed face), ``rotation`` its rotation (0 for
+    printed faces). Cities, towns and the off-board are indexed as in the tile/hex table.
+    """
+
+    hex: str
+    tile: str | None
+    rotation: int
+    color: str
+    label: str | None
+    cities: tuple[FaceCity, ...]
+    towns: tuple[FaceTown, ...]
+    track: tuple[tuple[int, int], ...]
+    offboard: FaceOffboard | None
+
+    @property
+    def exits(self) -> tuple[int, ...]:
+        """Every edge with track, sorted."""
+        es: set[int] = set()
+        for c in self.cities:
+            es.update(c.exits)
+        for t in self.towns:
+            es.update(t.exits)
+        for a, b in self.track:
+            es.update((a, b))
+        if self.offboard is not None:
+            es.update(self.offboard.exits)
+        return tuple(sorted(es))
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        """Every piece of track on this face (stop-edge and edge-edge)."""
+        out: list[Path] = []
+        for i, c in enumerate(self.cities):
+            out.extend(Path(self.hex, f"c{i}", f"e{e}") for e in c.exits)
+        for i, t in enumerate(self.towns):
+            out.extend(Path(self.hex, f"t{i}", f"e{e}") for e in t.exits)
+        if self.offboard is not None:
+            out.extend(Path(self.hex, "o0", f"e{e}") for e in self.offboard.exits)
+        out.extend(Path(self.hex, f"e{a}", f"e{b}") for a, b in self.track)
+        return tuple(out)
+
+
+def _rot(edges: Iterable[int], r: int) -> tuple[int, ...]:
+    return tuple(sorted((e + r) % 6 for e in edges))
+
+
+def _build_face(
+    hex_id: str, data: Mapping[str, Any], tile: str | None, rotation: int, color: str
+) -> Face:
+    r = rotation
+    cities = tuple(
+        FaceCity(int(c.get("revenue", 0)), int(c.get("slots", 1)), _rot(c.get("exits", []), r))
+        for c in data.get("cities", [])
+    )
+    towns = tuple(
+        FaceTown(int(t.get("revenue", 0)), _rot(t.get("exits", []), r))
+        for t in data.get("towns", [])
+    )
+    track = tuple(
+        tuple(sorted(((a + r) % 6, (b + r) % 6)))  # type: ignore[misc]
+        for a, b in data.get("track", [])
+    )
+    ob = data.get("offboard")
+    offboard = (
+        FaceOffboard(
+            dict(ob.get("revenue", {})),
+            ob.get("group"),
+            _rot(ob.get("exits", []), r),
+            bool(ob.get("hidden", False)),
+        )
+        if ob
+        else None
+    )
+    return Face(hex_id, tile, r, color, data.get("label"), cities, towns, track, offboard)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class TileLay:
+    """One legal tile lay: hex, tile, absolute rotation and terrain cost.
+
+    ``upgrade`` is True when the tile replaces a laid tile or a preprinted (yellow) face.
+    """
+
+    hex: str
+    tile: str
+    rotation: int
+    cost: int
+    upgrade: bool = False
+
+
+# ---------------------------------------------------------------------------------------
+# track graph
+
+
+@dataclass
+class Reach:
+    """What a corporation's network reaches (from its tokens, following track).
+
+    ``edges``: hex -> edges a new tile may connect to (lay connectivity); ``cities``: the
+    (hex, city) reached (token candidates); ``stops``: every stop reached, as
+    (hex, kind, index).
+    """
+
+    edges: dict[str, set[int]]
+    cities: set[tuple[str, int]]
+    stops: set[tuple[str, str, int]]
+
+
+class TrackGraph:
+    """The track of one board position as a graph.
+
+    Nodes are stops (``stops[i] = (hex, kind, index)``, sorted) and hex sides (the Board's
+    global side ids). Each path of each face is an arc between its two ends. ``ends[p]``
+    gives, for path ``p``, two ends ``(is_stop, id)``. ``side_paths[side]`` lists
+    ``(hex, path)`` for the paths touching a side, so a walk arriving at a side from one
+    hex continues only with the paths of the other hex.
+    """
+
+    def __init__(self, board: Board, state: MapState) -> None:
+        self.board = board
+        self.state = state
+        self.faces: dict[str, Face] = {h: board.face(state, h) for h in board.hex_ids}
+        stops: list[tuple[str, str, int]] = []
+        for h in board.hex_ids:
+            f = self.faces[h]
+            stops.extend((h, "city", i) for i in range(len(f.cities)))
+            stops.extend((h, "town", i) for i in range(len(f.towns)))
+            if f.offboard is not None:
+                stops.append((h, "offboard", 0))
+        stops.sort()
+        self.stops = stops
+        self.stop_id = {s: i for i, s in enumerate(stops)}
+        self.paths: list[Path] = []
+        self.path_id: dict[Path, int] = {}
+        self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = []
+        self.path_sides: list[int] = []  # bitmask of the sides each path touches
+        self.stop_paths: list[list[int]] = [[] for _ in stops]
+        self.side_paths: dict[int, list[tuple[str, int]]] = {}
+        for h in board.hex_ids:
+            for p in self.faces[h].paths:
+                pid = len(self.paths)
+                self.paths.append(p)
+                self.path_id[p] = pid
+                ends = tuple(self._end(h, x) for x in p.ends)
+                self.ends.append(ends)  # type: ignore[arg-type]
+                mask = 0
+                for is_stop, nid in ends:
+                    if is_stop:
+                        self.stop_paths[nid].append(pid)
+                    else:
+                        mask |= 1 << nid
+                        self.side_paths.setdefault(nid, []).append((h, pid))
+                self.path_sides.append(mask)
+
+    def _end(self, hex_id: str, end: str) -> tuple[bool, int]:
+        if end[0] == "e":
+            return (False, self.board.side_id[(hex_id, int(end[1:]))])
+        return (True, self.stop_id[(hex_id, LETTER_KIND[end[0]], int(end[1:]))])
+
+    def stop_revenue(self, stop: int, revenue_key: str) -> int:
+        """Revenue of a stop on this board for a phase revenue colour."""
+        h, kind, i = self.stops[stop]
+        f = self.faces[h]
+        if kind == "city":
+            return f.cities[i].revenue
+        if kind == "town":
+            return f.towns[i].revenue
+        assert f.offboard is not None
+        return f.offboard.revenue_for(revenue_key)
+
+    def group(self, stop: int) -> str | None:
+        """Off-board group of a stop (None for cities, towns and ungrouped off-boards)."""
+        h, kind, _ = self.stops[stop]
+        ob = self.faces[h].offboard
+        return ob.group if kind == "offboard" and ob is not None else None
+
+    def has_token(self, stop: int, corp: str) -> bool:
+        """Is ``stop`` a city holding a token of ``corp``?"""
+        h, kind, i = self.stops[stop]
+        return kind == "city" and corp in self.state.city_tokens(h, i)
+
+    def passable(self, stop: int, corp: str | None) -> bool:
+        """May a route of ``corp`` run THROUGH this stop (not just end there)?
+
+        Off-boards: never. Cities whose slots are all filled by other corporations' tokens:
+        no (seed 002: such a city may only be a route's end). Towns and other cities: yes.
+        """
+        h, kind, i = self.stops[stop]
+        if kind == "offboard":
+            return False
+        if kind == "town":
+            return True
+        toks = self.state.city_tokens(h, i)
+        if corp is not None and corp in toks:
+            return True
+        return len(toks) < self.faces[h].cities[i].slots
+
+    def other_end(self, pid: int, node: tuple[bool, int]) -> tuple[bool, int]:
+        """The end of path ``pid`` that is not ``node``."""
+        a, b = self.ends[pid]
+        return b if a == node else a
+
+    def reach(self, corp: str) -> Reach:
+        """Walk the corporation's network from every city holding its token.
+
+        A walk leaves a stop by any of its paths, crosses each side into the other hex (no
+        reversing at a junction), stops at off-boards and at cities blocked by other
+        corporations' tokens. Every edge of a hex where the corporation has a token counts
+        as reached (a corporation may always build on its own station's hex); each
+        traversed path reaches its edges on its hex and the opposite edges on the
+        neighbours.
+        """
+        board = self.board
+        edges: dict[str, set[int]] = {}
+        cities: set[tuple[str, int]] = set()
+        stops: set[tuple[str, str, int]] = set()
+        queue: deque[tuple[bool, int, str]] = deque()
+        seen: set[tuple[bool, int, str]] = set()
+        for h, i in self.state.token_cities(corp):
+            if h not in self.faces or i >= len(self.faces[h].cities):
+                continue
+            edges.setdefault(h, set()).update(range(6))
+            s = self.stop_id[(h, "city", i)]
+            cities.add((h, i))
+            stops.add(self.stops[s])
+            st = (True, s, "")
+            if st not in seen:
+                seen.add(st)
+                queue.append(st)
+        paths_done: set[int] = set()
+
+        def traverse(pid: int, frm: tuple[bool, int]) -> None:
+            p = self.paths[pid]
+            if pid not in paths_done:
+                paths_done.add(pid)
+                for e in p.edges:
+                    edges.setdefault(p.hex, set()).add(e)
+                    nb = board.neighbors[p.hex][e]
+                    if nb is not None:
+                        edges.setdefault(nb, set()).add((e + 3) % 6)
+            is_stop, nid = self.other_end(pid, frm)
+            if is_stop:
+                stops.add(self.stops[nid])
+                h, kind, i = self.stops[nid]
+                if kind == "city":
+                    cities.add((h, i))
+                if not self.passable(nid, corp):
+                    return
+                st = (True, nid, "")
+            else:
+                st = (False, nid, p.hex)
+            if st not in seen:
+                seen.add(st)
+                queue.append(st)
+
+        while queue:
+            is_stop, nid, side_hex = queue.popleft()
+            if is_stop:
+                for pid in self.stop_paths[nid]:
+                    traverse(pid, (True, nid))
+            else:
+                for h, pid in self.side_paths.get(nid, []):
+                    if h != side_hex:
+                        traverse(pid, (False, nid))
+        return Reach(edges, cities, stops)
+
+
+# ---------------------------------------------------------------------------------------
+# board
+
+
+class Board:
+    """Static, precomputed view of the compiled map (built once per title from the tables dict).
+
+    ``tables`` is the parsed ``generated/<id>.json``. The board never changes; the position
+    lives in a :class:`MapState` passed to every method.
+    """
+
+    def __init__(self, tables: Mapping[str, Any]) -> None:
+        self.tables = tables
+        self.hexes: dict[str, Mapping[str, Any]] = dict(tables["hexes"])
+        self.tiles: dict[str, Mapping[str, Any]] = dict(tables.get("tiles", {}))
+        self.first_tiles: dict[str, dict[str, list[int]]] = dict(tables.get("first_tiles", {}))
+        self.upgrades: dict[str, dict[str, list[int]]] = dict(tables.get("upgrades", {}))
+        self.corporations: dict[str, Mapping[str, Any]] = {
+            c["id"]: c for c in tables.get("corporations", [])
+        }
+        self.hex_ids: list[str] = sorted(self.hexes)
+        self.neighbors: dict[str, list[str | None]] = {}
+        self.usable: dict[str, frozenset[int]] = {}
+        for h, d in self.hexes.items():
+            nbs = list(d.get("neighbors", [None] * 6))
+            self.neighbors[h] = [n if n in self.hexes else None for n in nbs]
+            self.usable[h] = frozenset(d.get("usable_edges", []))
+        # Global ids of hex sides: (hex, edge) and the neighbour's opposite edge share one id.
+        self.side_id: dict[tuple[str, int], int] = {}
+        self.sides: list[tuple[str, int]] = []
+        for h in self.hex_ids:
+            for e in range(6):
+                if (h, e) in self.side_id:
+                    continue
+                sid = len(self.sides)
+                self.sides.append((h, e))
+                self.side_id[(h, e)] = sid
+                nb = self.neighbors[h][e]
+                if nb is not None:
+                    self.side_id[(nb, (e + 3) % 6)] = sid
+        self._face_cache: dict[tuple[str, str | None, int], Face] = {}
+
+    # -- faces ------------------------------------------------------------------------
+
+    def face(self, state: MapState, hex_id: str) -> Face:
+        """Current cities/towns/track/offboard of a hex with ABSOLUTE edges, revenues, slots."""
+        if hex_id not in self.hexes:
+            raise MapError(f"unknown hex {hex_id}")
+        tile, rot = state.tiles.get(hex_id, (None, 0))
+        return self.tile_face(hex_id, tile, rot)
+
+    def tile_face(self, hex_id: str, tile: str | None, rotation: int = 0) -> Face:
+        """The face ``hex_id`` would show with ``tile`` at ``rotation`` (None: printed face)."""
+        key = (hex_id, tile, rotation % 6)
+        f = self._face_cache.get(key)
+        if f is None:
+            if tile is None:
+                d = self.hexes[hex_id]
+                f = _build_face(hex_id, d, None, 0, d.get("color", "white"))
+            else:
+                if tile not in self.tiles:
+                    raise MapError(f"unknown tile {tile}")
+                d = self.tiles[tile]
+                f = _build_face(hex_id, d, tile, rotation % 6, d["color"])
+            self._face_cache[key] = f
+        return f
+
+    def graph(self, state: MapState) -> TrackGraph:
+        """The track graph of a position (see :class:`TrackGraph`)."""
+        return TrackGraph(self, state)
+
+    def reach(self, state: MapState, corp: str) -> Reach:
+        """What ``corp``'s network reaches now (see :meth:`TrackGraph.reach`)."""
+        return self.graph(state).reach(corp)
+
+    # -- tiles ------------------------------------------------------------------------
+
+    def _candidates(self, state: MapState, hex_id: str) -> list[tuple[str, list[int], bool]]:
+        """(tile, absolute rotations, is upgrade) the tables allow on a hex now."""
+        out: list[tuple[str, list[int], bool]] = []
+        if hex_id in state.tiles:
+            old, r = state.tiles[hex_id]
+            for new, ds in self.upgrades.get(old, {}).items():
+                out.append((new, sorted({(r + d) % 6 for d in ds}), True))
+        else:
+            for new, rots in self.first_tiles.get(hex_id, {}).items():
+                out.append((new, sorted(set(rots)), False))
+            for new, rots in self.upgrades.get(hex_id, {}).items():
+                out.append((new, sorted(set(rots)), True))
+        return out
+
+    def lay_options(
+        self,
+        state: MapState,
+        corp: str | None,
+        colors: set[str],
+        *,
+        blocked: set[str],
+        tile_supply: Mapping[str, int | None],
+        require_connection: bool = True,
+        hexes: set[str] | None = None,
+        tiles: set[str] | None = None,
+        distinct: bool = False,
+    ) -> list[TileLay]:
+        """Every legal tile lay for ``corp`` now, sorted by (hex, tile, rotation).
+
+        Rules (reference facts §8.2; compiled tables docs/compiled-format.md):
+
+        * new tiles on an empty hex come from ``first_tiles`` (absolute rotations); upgrades
+          from ``upgrades``: keyed by the laid tile (rotations relative to the old tile's)
+          or, for a preprinted yellow face, by the hex (absolute rotations);
+        * every exit of the new tile must be one of the hex's ``usable_edges``;
+        * the tile's colour is in ``colors`` (the phase), it is in supply
+          (``tile_supply[tile]`` > 0, or None = unlimited; a missing tile is not in supply),
+          the hex is not in ``blocked``;
+        * connection (unless ``require_connection`` is False, for private powers): some exit
+          of the new tile is an edge the corporation reaches (:meth:`TrackGraph.reach`);
+        * terrain cost: the hex's cost when the printed face is replaced (first tile on a
+          white hex, first upgrade of a preprinted yellow hex); 0 afterwards.
+
+        ``hexes`` / ``tiles`` restrict the search. ``distinct`` keeps one rotation among
+        rotations that give the same track (e.g. a straight at 0 and 3).
+        """
+        if require_connection and corp is None:
+            raise ValueError("lay_options: a connection needs a corporation")
+        reach = self.reach(state, corp).edges if require_connection and corp else None
+        out: list[TileLay] = []
+        for h in sorted(hexes if hexes is not None else self.hex_ids):
+            if h in blocked or h not in self.hexes:
+                continue
+            usable = self.usable[h]
+            cost = 0 if h in state.tiles else int(self.hexes[h].get("cost", 0))
+            near = reach.get(h, set()) if reach is not None else None
+            if near is not None and not near:
+                continue
+            for tile, rots, upgrade in sorted(self._candidates(state, h)):
+                if tiles is not None and tile not in tiles:
+                    continue
+                td = self.tiles.get(tile)
+                if td is None or td["color"] not in colors:
+                    continue
+                if tile not in tile_supply:
+                    continue
+                supply = tile_supply[tile]
+                if supply is not None and supply <= 0:
+                    continue
+                seen: set[frozenset[Path]] = set()
+                for r in rots:
+                    exits = set(_rot(td.get("exits", []), r))
+                    if not exits <= usable:
+                        continue
+                    if near is not None and not exits & near:
+                        continue
+                    if distinct:
+                        sig = frozenset(self.tile_face(h, tile, r).paths)
+                        if sig in seen:
+                            continue
+                        seen.add(sig)
+                    out.append(TileLay(h, tile, r, cost, upgrade))
+        return out
+
+    def city_map(self, old: Face, new: Face) -> list[int]:
+        """For each city of ``old``, the city of ``new`` that takes its tokens.
+
+        An old city with track goes to the new city containing all its exits; old cities
+        without track (a printed, trackless face) keep their index when it is free, else
+        take the lowest free new city.
+        """
+        mapping: list[int | None] = [None] * len(old.cities)
+        for i, c in enumerate(old.cities):
+            if not c.exits:
+                continue
+            for j, nc in enumerate(new.cities):
+                if set(c.exits) <= set(nc.exits):
+                    mapping[i] = j
+                    break
+            else:
+                raise MapError(f"{old.hex}: no city of the new tile keeps city {i}'s track")
+        used = {j for j in mapping if j is not None}
+        for i in range(len(old.cities)):
+            if mapping[i] is not None:
+                continue
+            if i < len(new.cities) and i not in used:
+                j = i
+            else:
+                free = [j for j in range(len(new.cities)) if j not in used]
+                if not free:
+                    raise MapError(f"{old.hex}: the new tile has no city for city {i}")
+                j = free[0]
+            mapping[i] = j
+            used.add(j)
+        return [j for j in mapping if j is not None]
+
+    def lay_tile(self, state: MapState, hex_id: str, tile: str, rotation: int) -> str | None:
+        """Place ``tile`` at ``rotation`` on ``hex_id`` and move its tokens (mutates ``state``).
+
+        Each old city's tokens move to the new city containing its exits (see
+        :meth:`city_map`). Legality is the caller's check (:meth:`lay_options`); supply is
+        the caller's business. Returns the replaced tile id (None for a printed face).
+        """
+        old = self.face(state, hex_id)
+        new = self.tile_face(hex_id, tile, rotation)
+        old_tokens = state.tokens.get(hex_id)
+        if old_tokens is not None and any(old_tokens):
+            mapping = self.city_map(old, new)
+            moved: list[list[str]] = [[] for _ in new.cities]
+            for i, toks in enumerate(old_tokens):
+                if toks:
+                    moved[mapping[i]].extend(toks)
+            for j, toks in enumerate(moved):
+                if len(toks) > new.cities[j].slots:
+                    raise MapError(f"{hex_id}: city {j} of tile {tile} cannot hold {toks}")
+            state.tokens[hex_id] = moved
+        elif old_tokens is not None:
+            state.tokens[hex_id] = [[] for _ in new.cities]
+        state.tiles[hex_id] = (tile, rotation % 6)
+        return old.tile
+
+    # -- tokens -----------------------------------------------------------------------
+
+    def home_city(self, state: MapState, corp: str) -> int | None:
+        """Current index of ``corp``'s fixed home city on its home hex (None if not fixed).
+
+        A single-city home hex is fixed at city 0. A fixed index names a city of the printed
+        face; after upgrades the home is the current city containing that city's exits.
+        """
+        c = self.corporations.get(corp)
+        if c is None or not c.get("home"):
+            return None
+        h = c["home"]
+        face = self.face(state, h)
+        if not face.cities:
+            return None
+        idx = c.get("city")
+        if idx is None:
+            return 0 if len(face.cities) == 1 else None
+        if h not in state.tiles:
+            return int(idx)
+        printed = self.tile_face(h, None)
+        if idx < len(printed.cities) and printed.cities[idx].exits:
+            want = set(printed.cities[idx].exits)
+            for j, nc in enumerate(face.cities):
+                if want <= set(nc.exits):
+                    return j
+        return int(idx) if idx < len(face.cities) else None
+
+    def _reserved_cities(self, state: MapState, holder: str, hex_id: str) -> set[int] | None:
+        """Cities of ``hex_id`` held by ``holder``'s reservation (None: the whole hex)."""
+        face = self.face(state, hex_id)
+        c = self.corporations.get(holder, {})
+        if c.get("home") == hex_id:
+            fixed = self.home_city(state, holder)
+            return None if fixed is None else {fixed}
+        return {0} if len(face.cities) == 1 else None
+
+    def free_slots(self, state: MapState, hex_id: str, city: int) -> int:
+        """Empty slots of a city (not counting reservations)."""
+        face = self.face(state, hex_id)
+        return face.cities[city].slots - len(state.city_tokens(hex_id, city))
+
+    def token_options(
+        self,
+        state: MapState,
+        corp: str,
+        *,
+        reserved: Mapping[str, Iterable[str]],
+        require_connection: bool = True,
+        hexes: set[str] | None = None,
+    ) -> list[tuple[str, int]]:
+        """Legal (hex, city index) for a new station token of ``corp``, sorted.
+
+        Rules (seed 002, tokens): the city is reached by the corporation's network (its
+        track, not passing cities full of other corporations' tokens; its own tokens let
+        it pass), it has a free slot, the corporation has no token on that hex yet, and the
+        slot is not held for another corporation's home that is not placed yet.
+        ``reserved`` maps hex -> corporations still holding a reservation there; each
+        reservation takes one slot of its home city, or, when the home city index is not
+        fixed on a multi-city hex, closes every city of the hex until the owner places its
+        home. ``require_connection=False`` (private powers) drops the network check.
+        """
+        if require_connection:
+            candidates = sorted(self.reach(state, corp).cities)
+        else:
+            candidates = [
+                (h, i) for h in self.hex_ids for i in range(len(self.face(state, h).cities))
+            ]
+        out: list[tuple[str, int]] = []
+        for h, i in candidates:
+            if hexes is not None and h not in hexes:
+                continue
+            if any(corp in toks for toks in state.tokens.get(h, [])):
+                continue
+            free = self.free_slots(state, h, i)
+            for holder in reserved.get(h, []):
+                if holder == corp:
+                    continue
+                cities = self._reserved_cities(state, holder, h)
+                if cities is None or i in cities:
+                    free -= 1
+                    if cities is None:
+                        free = 0
+            if free > 0:
+                out.append((h, i))
+        return out
+
+    def place_token(self, state: MapState, corp: str, hex_id: str, city: int) -> None:
+        """Put ``corp``'s token in a free slot of a city (mutates ``state``).
+
+        Legality is the caller's check (:meth:`token_options`, :meth:`home_city_options`);
+        this only refuses an unknown city or a full one.
+        """
+        face = self.face(state, hex_id)
+        if not 0 <= city < len(face.cities):
+            raise MapError(f"{hex_id} has no city {city}")
+        cities = state.tokens.setdefault(hex_id, [[] for _ in face.cities])
+        while len(cities) < len(face.cities):
+            cities.append([])
+        if len(cities[city]) >= face.cities[city].slots:
+            raise MapError(f"{hex_id} city {city} is full")
+        cities[city].append(corp)
+
+    def home_city_options(
+        self, state: MapState, corp: str, *, reserved: Mapping[str, Iterable[str]] | None = None
+    ) -> list[int]:
+        """City indexes on ``corp``'s home hex that its home token may take.
+
+        A fixed home city (its index, or the only city) if it has a free slot. On a
+        multi-city home hex with no fixed index (seed 002: a home chosen among two cities):
+        city 0 while the hex still shows a trackless printed face, else any city with a free
+        slot (and not held by another corporation's reservation in ``reserved``).
+        """
+        c = self.corporations.get(corp)
+        if c is None or not c.get("home"):
+            return []
+        h = c["home"]
+        face = self.face(state, h)
+        if not face.cities:
+            return []
+        fixed = self.home_city(state, corp)
+        if fixed is not None:
+            return [fixed] if self.free_slots(state, h, fixed) > 0 else []
+        if h not in state.tiles and not face.exits:
+            return [0] if self.free_slots(state, h, 0) > 0 else []
+        out = []
+        for i in range(len(face.cities)):
+            free = self.free_slots(state, h, i)
+            for holder in (reserved or {}).get(h, []):
+                if holder != corp:
+                    cities = self._reserved_cities(state, holder, h)
+                    if cities is not None and i in cities:
+                        free -= 1
+            if free > 0:
+                out.append(i)
+        return out

@@ -1,0 +1,528 @@
+"""Board tests on tiny hand-made maps (compiled-table shape, docs/compiled-format.md).
+
+``tables_for`` builds a compiled-format dict from a few hexes on a pointy grid; the 1830
+tests at the end run on generated/1830.json when it exists.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path as FsPath
+
+import pytest
+
+from eighteen.engine.map import Board, MapError, MapState, Path, TileLay
+
+# pointy neighbour offsets (dx, dy) by edge: 0 SW, 1 W, 2 NW, 3 NE, 4 E, 5 SE
+OFFSETS = ((-1, 1), (-2, 0), (-1, -1), (1, -1), (2, 0), (1, 1))
+
+TILES = {
+    "7": {"color": "yellow", "count": 4, "cities": [], "towns": [], "track": [[0, 1]]},
+    "8": {"color": "yellow", "count": 8, "cities": [], "towns": [], "track": [[0, 2]]},
+    "9": {"color": "yellow", "count": 7, "cities": [], "towns": [], "track": [[0, 3]]},
+    "57": {
+        "color": "yellow",
+        "count": 4,
+        "cities": [{"revenue": 20, "slots": 1, "exits": [0, 3]}],
+    },
+    "14": {
+        "color": "green",
+        "count": 3,
+        "cities": [{"revenue": 30, "slots": 2, "exits": [0, 1, 3, 4]}],
+    },
+    "15": {
+        "color": "green",
+        "count": 2,
+        "cities": [{"revenue": 30, "slots": 2, "exits": [0, 1, 2, 3]}],
+    },
+    "54": {
+        "color": "green",
+        "count": 1,
+        "label": "NY",
+        "cities": [
+            {"revenue": 60, "slots": 1, "exits": [0, 1]},
+            {"revenue": 60, "slots": 1, "exits": [2, 3]},
+        ],
+    },
+    "59": {
+        "color": "green",
+        "count": 2,
+        "label": "OO",
+        "cities": [
+            {"revenue": 40, "slots": 1, "exits": [0]},
+            {"revenue": 40, "slots": 1, "exits": [2]},
+        ],
+    },
+}
+
+
+def xy(hex_id: str) -> tuple[int, int]:
+    """Doubled coordinates of a one-letter pointy hex id."""
+    return int(hex_id[1:]) - 1, ord(hex_id[0]) - ord("A")
+
+
+def tables_for(
+    hexes: dict[str, dict],
+    *,
+    tiles: dict | None = None,
+    first_tiles: dict | None = None,
+    upgrades: dict | None = None,
+    corporations: list[dict] | None = None,
+) -> dict:
+    """A compiled-format tables dict for a tiny map (neighbours and usable edges computed)."""
+    tiles = dict(TILES if tiles is None else tiles)
+    for t in tiles.values():
+        t.setdefault("cities", [])
+        t.setdefault("towns", [])
+        t.setdefault("track", [])
+        t.setdefault("label", None)
+        exits: set[int] = set()
+        for c in t["cities"] + t["towns"]:
+            exits.update(c.get("exits", []))
+        for a, b in t["track"]:
+            exits.update((a, b))
+        t["exits"] = sorted(exits)
+    where = {xy(h): h for h in hexes}
+    out: dict[str, dict] = {}
+    for h, d in hexes.items():
+        x, y = xy(h)
+        full = {
+            "name": None,
+            "color": "white",
+            "terrain": None,
+            "cost": 0,
+            "label": None,
+            "cities": [],
+            "towns": [],
+            "track": [],
+            "offboard": None,
+            "borders": [],
+            "homes": [],
+            "blocked_by": [],
+        }
+        full.update(d)
+        full["neighbors"] = [where.get((x + dx, y + dy)) for dx, dy in OFFSETS]
+        out[h] = full
+    for d in out.values():
+        usable = []
+        for e, nb in enumerate(d["neighbors"]):
+            if nb is None:
+                continue
+            n = out[nb]
+            if n["color"] in ("gray", "red"):
+                opp = (e + 3) % 6
+                edges: set[int] = set()
+                for c in n["cities"] + n["towns"]:
+                    edges.update(c.get("exits", []))
+                for a, b in n["track"]:
+                    edges.update((a, b))
+                if n["offboard"]:
+                    edges.update(n["offboard"]["exits"])
+                if opp not in edges:
+                    continue
+            usable.append(e)
+        d["usable_edges"] = usable
+    if first_tiles is None:
+        first_tiles = {}
+        for h, d in out.items():
+            if d["color"] != "white":
+                continue
+            if len(d["cities"]) == 1:
+                first_tiles[h] = {"57": list(range(6))}
+            elif not d["cities"] and not d["towns"]:
+                first_tiles[h] = {t: list(range(6)) for t in ("7", "8", "9")}
+    return {
+        "format": 1,
+        "id": "tiny",
+        "layout": "pointy",
+        "hexes": out,
+        "tiles": tiles,
+        "first_tiles": first_tiles,
+        "upgrades": {"57": {"14": [0, 3], "15": [0, 3]}} if upgrades is None else upgrades,
+        "corporations": corporations or [],
+    }
+
+
+def grid(extra: dict[str, dict] | None = None) -> dict[str, dict]:
+    """Rows A-C of a small board: A1..A9, B2..B10, C1..C9, all plain white."""
+    hexes: dict[str, dict] = {}
+    for row, cols in (("A", range(1, 10, 2)), ("B", range(2, 11, 2)), ("C", range(1, 10, 2))):
+        for c in cols:
+            hexes[f"{row}{c}"] = {}
+    hexes.update(extra or {})
+    return hexes
+
+
+SUPPLY = {t: d["count"] for t, d in TILES.items()}
+YELLOW = {"yellow"}
+
+
+def corp(cid: str, home: str, city: int | None = None) -> dict:
+    return {"id": cid, "name": cid, "home": home, "city": city, "tokens": [0, 40, 100]}
+
+
+# ---------------------------------------------------------------------------------------
+# state and faces
+
+
+def test_state_copy_and_json_roundtrip() -> None:
+    s = MapState(tiles={"B4": ("57", 1)}, tokens={"B4": [["X"]]})
+    c = s.copy()
+    c.tokens["B4"][0].append("Y")
+    c.tiles["B6"] = ("9", 0)
+    assert s.tokens == {"B4": [["X"]]} and "B6" not in s.tiles
+    d = json.loads(json.dumps(s.to_json()))
+    assert d == {"tiles": {"B4": ["57", 1]}, "tokens": {"B4": [["X"]]}}
+    assert MapState.from_json(d) == s
+
+
+def test_face_rotates_tile_edges() -> None:
+    board = Board(tables_for(grid({"B4": {"cities": [{"revenue": 0, "slots": 1}]}})))
+    s = MapState()
+    printed = board.face(s, "B4")
+    assert printed.tile is None and printed.color == "white" and printed.exits == ()
+    board.lay_tile(s, "B4", "57", 1)
+    f = board.face(s, "B4")
+    assert (f.tile, f.rotation, f.color) == ("57", 1, "yellow")
+    assert f.cities[0].exits == (1, 4) and f.cities[0].revenue == 20
+    assert f.paths == (Path("B4", "c0", "e1"), Path("B4", "c0", "e4"))
+    assert str(Path("B4", "e4", "c0")) == "B4:c0-e4" == str(Path.parse("B4:e4-c0"))
+
+
+# ---------------------------------------------------------------------------------------
+# tile lays
+
+
+def home_board(**kw) -> Board:
+    hexes = grid(
+        {
+            "B4": {"cities": [{"revenue": 0, "slots": 1}]},
+            "B6": {"terrain": "water", "cost": 80},
+        }
+    )
+    return Board(tables_for(hexes, corporations=[corp("X", "B4")], **kw))
+
+
+def test_no_token_no_connection_no_options() -> None:
+    board = home_board()
+    assert board.lay_options(MapState(), "X", YELLOW, blocked=set(), tile_supply=SUPPLY) == []
+
+
+def test_home_hex_any_rotation_then_neighbour_needs_connection() -> None:
+    board = home_board()
+    s = MapState()
+    board.place_token(s, "X", "B4", 0)
+    opts = board.lay_options(s, "X", YELLOW, blocked=set(), tile_supply=SUPPLY)
+    assert opts == [TileLay("B4", "57", r, 0) for r in range(6)]
+    distinct = board.lay_options(s, "X", YELLOW, blocked=set(), tile_supply=SUPPLY, distinct=True)
+    assert [o.rotation for o in distinct] == [0, 1, 2]
+    board.lay_tile(s, "B4", "57", 1)  # exits W (B2) and E (B6)
+    opts = board.lay_options(s, "X", YELLOW, blocked=set(), tile_supply=SUPPLY)
+    # B6 is reached on its edge 1 and costs its water; B2 on its edge 4; nothing else.
+    b6 = [(o.tile, o.rotation) for o in opts if o.hex == "B6"]
+    assert b6 == [("7", 0), ("7", 1), ("8", 1), ("8", 5), ("9", 1), ("9", 4)]
+    assert {o.cost for o in opts if o.hex == "B6"} == {80}
+    b2 = [(o.tile, o.rotation) for o in opts if o.hex == "B2"]
+    assert b2 == [("7", 3), ("7", 4), ("8", 2), ("8", 4)]  # W side off the map: no straight
+    assert {o.hex for o in opts} == {"B2", "B6"}  # B4 has no yellow upgrade
+    # blocked hexes, supply and colour filters
+    none9 = dict(SUPPLY, **{"9": 0})
+    opts = board.lay_options(s, "X", YELLOW, blocked={"B2"}, tile_supply=none9)
+    assert {(o.hex, o.tile) for o in opts} == {("B6", "7"), ("B6", "8")}
+    assert board.lay_options(s, "X", {"green"}, blocked=set(), tile_supply=SUPPLY) == [
+        TileLay("B4", "14", r, 0, upgrade=True) for r in (1, 4)
+    ] + [TileLay("B4", "15", r, 0, upgrade=True) for r in (1, 4)]
+    unlimited = board.lay_options(
+        s, "X", YELLOW, blocked=set(), tile_supply={"7": None}, hexes={"B6"}
+    )
+    assert [(o.tile, o.rotation) for o in unlimited] == [("7", 0), ("7", 1)]
+
+
+def test_private_lay_without_connection() -> None:
+    board = home_board()
+    opts = board.lay_options(
+        MapState(),
+        None,
+        YELLOW,
+        blocked=set(),
+        tile_supply=SUPPLY,
+        require_connection=False,
+        hexes={"B8"},
+        tiles={"9"},
+    )
+    assert [(o.hex, o.rotation) for o in opts] == [("B8", r) for r in range(6)]
+
+
+def test_usable_edges_limit_rotations() -> None:
+    # A1 is a corner: neighbours only E (A3) and SE (B2).
+    board = Board(tables_for(grid({"A1": {"cities": [{"revenue": 0}]}}), corporations=[]))
+    s = MapState()
+    board.place_token(s, "X", "A1", 0)
+    assert board.lay_options(s, "X", YELLOW, blocked=set(), tile_supply=SUPPLY) == []
+    opts = board.lay_options(s, "X", YELLOW, blocked=set(), tile_supply=SUPPLY, hexes={"A3"})
+    assert opts == []
+
+
+def test_track_blocked_by_full_city_of_other_corporation() -> None:
+    hexes = grid(
+        {
+            "B2": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [4]}]},
+            "B4": {"color": "gray", "cities": [{"revenue": 20, "slots": 1, "exits": [1, 4]}]},
+        }
+    )
+    board = Board(tables_for(hexes))
+    s = MapState()
+    board.place_token(s, "X", "B2", 0)
+    board.place_token(s, "Y", "B4", 0)
+    # X reaches B4 but may not pass it: B6 (behind) is not connected for X.
+    assert board.lay_options(s, "X", YELLOW, blocked=set(), tile_supply=SUPPLY) == []
+    # Y itself connects to B6 (edge 1).
+    opts = board.lay_options(s, "Y", YELLOW, blocked=set(), tile_supply=SUPPLY)
+    assert {o.hex for o in opts} == {"B6"}
+
+
+def test_upgrade_relative_rotations_and_token_migration() -> None:
+    board = home_board()
+    s = MapState()
+    board.place_token(s, "X", "B4", 0)
+    board.lay_tile(s, "B4", "57", 2)  # exits 2, 5
+    opts = board.lay_options(s, "X", {"green"}, blocked=set(), tile_supply=SUPPLY)
+    assert [(o.tile, o.rotation, o.upgrade, o.cost) for o in opts] == [
+        ("14", 2, True, 0),
+        ("14", 5, True, 0),
+        ("15", 2, True, 0),
+        ("15", 5, True, 0),
+    ]
+    assert board.lay_tile(s, "B4", "15", 5) == "57"
+    assert s.tokens["B4"] == [["X"]]
+    assert board.face(s, "B4").cities[0].exits == (0, 1, 2, 5)
+
+
+def ny_board() -> Board:
+    hexes = grid(
+        {
+            "B4": {
+                "color": "yellow",
+                "label": "NY",
+                "cost": 80,
+                "cities": [
+                    {"revenue": 40, "slots": 1, "exits": [3]},
+                    {"revenue": 40, "slots": 1, "exits": [0]},
+                ],
+            },
+            "B6": {
+                "color": "yellow",
+                "label": "OO",
+                "cities": [{"revenue": 0, "slots": 1}, {"revenue": 0, "slots": 1}],
+            },
+        }
+    )
+    return Board(
+        tables_for(
+            hexes,
+            upgrades={"B4": {"54": [0]}, "B6": {"59": [0, 1, 2, 3, 4, 5]}},
+            corporations=[corp("N", "B4", 0), corp("E", "B6"), corp("X", "C1")],
+        )
+    )
+
+
+def test_preprinted_upgrade_moves_tokens_by_exits_and_pays_terrain() -> None:
+    board = ny_board()
+    s = MapState()
+    board.place_token(s, "N", "B4", 0)
+    assert board.home_city(s, "N") == 0
+    opts = board.lay_options(s, "N", {"green"}, blocked=set(), tile_supply={"54": 1})
+    assert opts == [TileLay("B4", "54", 0, 80, upgrade=True)]
+    board.lay_tile(s, "B4", "54", 0)
+    # old city 0 (exit 3) now lies in the new city joined to edges 2 and 3: index 1
+    assert s.tokens["B4"] == [[], ["N"]]
+    assert board.home_city(s, "N") == 1
+
+
+def test_home_city_options_on_multi_city_hex() -> None:
+    board = ny_board()
+    s = MapState()
+    assert board.home_city_options(s, "E") == [0]  # trackless printed face: city 0
+    assert board.home_city_options(s, "N") == [0]
+    board.lay_tile(s, "B6", "59", 1)
+    assert board.home_city_options(s, "E") == [0, 1]
+    board.place_token(s, "X", "B6", 0)
+    assert board.home_city_options(s, "E") == [1]
+    board.place_token(s, "N", "B4", 0)
+    assert board.home_city_options(s, "N") == []  # already full
+
+
+def test_trackless_tokens_keep_index_on_upgrade() -> None:
+    board = ny_board()
+    s = MapState()
+    board.place_token(s, "E", "B6", 0)
+    board.lay_tile(s, "B6", "59", 3)
+    assert s.tokens["B6"] == [["E"], []]
+
+
+def test_place_token_refuses_full_city() -> None:
+    board = ny_board()
+    s = MapState()
+    board.place_token(s, "N", "B4", 0)
+    with pytest.raises(MapError):
+        board.place_token(s, "X", "B4", 0)
+    with pytest.raises(MapError):
+        board.place_token(s, "X", "B4", 2)
+
+
+# ---------------------------------------------------------------------------------------
+# token options
+
+
+def token_board(slots_b4: int = 1) -> Board:
+    hexes = grid(
+        {
+            "B2": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [4]}]},
+            "B4": {
+                "color": "gray",
+                "cities": [{"revenue": 20, "slots": slots_b4, "exits": [1, 4]}],
+            },
+            "B6": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
+            "B8": {
+                "color": "gray",
+                "cities": [
+                    {"revenue": 10, "slots": 1, "exits": [1]},
+                    {"revenue": 10, "slots": 1, "exits": [4]},
+                ],
+            },
+        }
+    )
+    return Board(
+        tables_for(hexes, corporations=[corp("X", "B2"), corp("R", "B6"), corp("E", "B8")])
+    )
+
+
+def test_token_options_follow_network_and_blocking() -> None:
+    board = token_board()
+    s = MapState()
+    board.place_token(s, "X", "B2", 0)
+    assert board.token_options(s, "X", reserved={}) == [
+        ("B4", 0),
+        ("B6", 0),
+        ("B8", 0),
+    ]
+    board.place_token(s, "Y", "B4", 0)  # full: X stops there
+    assert board.token_options(s, "X", reserved={}) == []
+    two = token_board(slots_b4=2)
+    s = MapState()
+    board = two
+    board.place_token(s, "X", "B2", 0)
+    board.place_token(s, "Y", "B4", 0)  # one slot left: X passes and may token it
+    assert board.token_options(s, "X", reserved={}) == [("B4", 0), ("B6", 0), ("B8", 0)]
+    board.place_token(s, "X", "B4", 0)
+    assert board.token_options(s, "X", reserved={}) == [("B6", 0), ("B8", 0)]  # not B4 again
+    assert board.token_options(s, "X", reserved={}, hexes={"B8"}) == [("B8", 0)]
+
+
+def test_token_options_respect_reservations() -> None:
+    board = token_board(slots_b4=2)
+    s = MapState()
+    board.place_token(s, "X", "B2", 0)
+    reserved = {"B6": ["R"], "B8": ["E"]}
+    # R's home B6 (1 slot) is held; E's home B8 has no fixed city: both cities held.
+    assert board.token_options(s, "X", reserved=reserved) == [("B4", 0)]
+    assert board.token_options(s, "X", reserved={"B4": ["R"]}) == [
+        ("B4", 0),
+        ("B6", 0),
+        ("B8", 0),
+    ]  # a reservation for another hex takes one of B4's two slots
+    # the reservation holder itself is not kept out
+    s2 = MapState()
+    board.place_token(s2, "E", "B2", 0)
+    assert ("B8", 0) in board.token_options(s2, "E", reserved=reserved)
+
+
+def test_token_options_without_connection() -> None:
+    board = token_board()
+    s = MapState()
+    opts = board.token_options(s, "X", reserved={"B6": ["R"]}, require_connection=False)
+    assert opts == [("B2", 0), ("B4", 0), ("B8", 0), ("B8", 1)]
+
+
+# ---------------------------------------------------------------------------------------
+# the real 1830 map (once compiled)
+
+GENERATED = FsPath(
+    os.environ.get("EIGHTEEN_1830_JSON")
+    or FsPath(__file__).resolve().parents[2] / "generated" / "1830.json"
+)
+
+
+@pytest.fixture(scope="module")
+def b1830() -> Board:
+    if not GENERATED.exists():
+        pytest.skip("generated/1830.json not compiled yet")
+    return Board(json.loads(GENERATED.read_text()))
+
+
+def supply_of(board: Board) -> dict[str, int | None]:
+    return {t: d["count"] for t, d in board.tiles.items()}
+
+
+def test_1830_prr_first_lays(b1830: Board) -> None:
+    s = MapState()
+    assert b1830.home_city_options(s, "PRR") == [0]
+    b1830.place_token(s, "PRR", "H12", 0)
+    opts = b1830.lay_options(s, "PRR", {"yellow"}, blocked=set(), tile_supply=supply_of(b1830))
+    # Altoona's city reaches Pittsburgh (H10, its E side) and H14 (its W side)
+    assert [(o.hex, o.tile, o.rotation, o.cost) for o in opts] == [
+        ("H10", "57", 1, 0),
+        ("H10", "57", 4, 0),
+        ("H14", "7", 0, 0),
+        ("H14", "7", 1, 0),
+        ("H14", "8", 1, 0),
+        ("H14", "8", 5, 0),
+        ("H14", "9", 1, 0),
+        ("H14", "9", 4, 0),
+    ]
+
+
+def test_1830_nyc_home_and_albany(b1830: Board) -> None:
+    s = MapState()
+    b1830.place_token(s, "NYC", "E19", 0)
+    opts = b1830.lay_options(s, "NYC", {"yellow"}, blocked=set(), tile_supply=supply_of(b1830))
+    assert opts == [TileLay("E19", "57", r, 0) for r in range(6)]
+    b1830.lay_tile(s, "E19", "57", 0)  # SW-NE: F18 and D20
+    opts = b1830.lay_options(s, "NYC", {"yellow"}, blocked={"D18"}, tile_supply=supply_of(b1830))
+    assert {o.hex for o in opts} == {"F18", "D20"}
+    assert s.tokens == {"E19": [["NYC"]]}
+
+
+def test_1830_erie_home_and_reservation(b1830: Board) -> None:
+    s = MapState()
+    assert b1830.home_city(s, "ERIE") is None
+    assert b1830.home_city_options(s, "ERIE") == [0]  # trackless printed OO face
+    opts = b1830.token_options(
+        s, "PRR", reserved={"E11": ["ERIE"]}, require_connection=False, hexes={"E11", "G19"}
+    )
+    assert opts == [("G19", 0), ("G19", 1)]
+    opts = b1830.token_options(
+        s, "PRR", reserved={"G19": ["NYNH"]}, require_connection=False, hexes={"E11", "G19"}
+    )
+    assert opts == [("E11", 0), ("E11", 1), ("G19", 1)]
+    b1830.lay_tile(s, "E11", "59", 4)
+    assert b1830.home_city_options(s, "ERIE") == [0, 1]
+    b1830.place_token(s, "ERIE", "E11", 1)
+    opts = b1830.lay_options(
+        s, "ERIE", {"brown"}, blocked=set(), tile_supply=supply_of(b1830), distinct=True
+    )
+    assert {o.tile for o in opts} == {"64", "65", "66", "67"}  # 68 would need edge 1 (blocked)
+    assert all(o.hex == "E11" and o.cost == 0 for o in opts)
+
+
+def test_1830_new_york_upgrade_costs_water(b1830: Board) -> None:
+    s = MapState()
+    b1830.place_token(s, "NYNH", "G19", 0)
+    assert b1830.lay_options(s, "NYNH", {"yellow"}, blocked=set(), tile_supply={}) == []
+    opts = b1830.lay_options(s, "NYNH", {"green"}, blocked=set(), tile_supply=supply_of(b1830))
+    assert opts == [TileLay("G19", "54", 0, 80, upgrade=True)]
+    b1830.lay_tile(s, "G19", "54", 0)
+    assert s.tokens["G19"] == [[], ["NYNH"]]
+    opts = b1830.lay_options(s, "NYNH", {"brown"}, blocked=set(), tile_supply=supply_of(b1830))
+    assert opts == [TileLay("G19", "62", 0, 0, upgrade=True)]

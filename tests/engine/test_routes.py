@@ -1,0 +1,437 @@
+"""Route tests on tiny hand-made maps (gray hexes carry the track), then on 1830."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path as FsPath
+
+import pytest
+from test_map import grid, tables_for
+
+from eighteen.engine.map import Board, MapState
+from eighteen.engine.routes import (
+    Route,
+    RouteError,
+    Stop,
+    all_routes,
+    best_routes,
+    check_route,
+    check_routes,
+    has_route,
+    route_from_connections,
+    total_revenue,
+)
+
+
+def city(rev: int, exits: list[int], slots: int = 1) -> dict:
+    return {"color": "gray", "cities": [{"revenue": rev, "slots": slots, "exits": exits}]}
+
+
+def town(rev: int, exits: list[int]) -> dict:
+    return {"color": "gray", "towns": [{"revenue": rev, "exits": exits}]}
+
+
+def offboard(yellow: int, brown: int, exits: list[int], group: str | None = None) -> dict:
+    return {
+        "color": "red",
+        "offboard": {
+            "revenue": {"yellow": yellow, "brown": brown},
+            "group": group,
+            "hidden": False,
+            "exits": exits,
+        },
+    }
+
+
+def track(*pairs: tuple[int, int]) -> dict:
+    return {"color": "gray", "track": [list(p) for p in pairs]}
+
+
+def board_of(hexes: dict[str, dict], tokens: dict[str, list[list[str]]]) -> tuple[Board, MapState]:
+    board = Board(tables_for(grid(hexes)))
+    return board, MapState(tokens=tokens)
+
+
+def line() -> tuple[Board, MapState]:
+    """B2 city 10 - B4 city 20 (X) - B6 town 10 - B8 city 30 - B10 off-board 40/60."""
+    return board_of(
+        {
+            "B2": city(10, [4]),
+            "B4": city(20, [1, 4]),
+            "B6": town(10, [1, 4]),
+            "B8": city(30, [1, 4]),
+            "B10": offboard(40, 60, [1]),
+        },
+        {"B4": [["X"]]},
+    )
+
+
+def summary(routes: list[Route]) -> list[tuple[str, list[str], int]]:
+    return [(r.train, [s.id for s in r.stops], r.revenue) for r in routes]
+
+
+def test_single_trains_on_a_line() -> None:
+    board, s = line()
+    assert summary(best_routes(board, s, "X", [("2", 2)], "yellow")) == [
+        ("2", ["B2-c0", "B4-c0"], 30)  # ties with B4-B6 (30): smaller stop ids first
+    ]
+    assert summary(best_routes(board, s, "X", [("3", 3)], "yellow")) == [
+        ("3", ["B4-c0", "B6-t0", "B8-c0"], 60)  # the town counts as a stop
+    ]
+    d = best_routes(board, s, "X", [("D", None)], "brown")
+    assert summary(d) == [("D", ["B10-o0", "B8-c0", "B6-t0", "B4-c0", "B2-c0"], 130)]
+    assert d[0].stops[0] == Stop("B10", "offboard", 0, 60)
+    assert [str(p) for p in d[0].paths] == [
+        "B10:e1-o0",
+        "B8:c0-e4",
+        "B8:c0-e1",
+        "B6:e4-t0",
+        "B6:e1-t0",
+        "B4:c0-e4",
+        "B4:c0-e1",
+        "B2:c0-e4",
+    ]
+    assert d[0].connections() == [
+        ["B10", "B8"],
+        ["B8", "B6"],
+        ["B6", "B4"],
+        ["B4", "B2"],
+    ]
+    assert d[0].hexes == ["B10", "B8", "B6", "B4", "B2"]
+
+
+def test_two_trains_share_a_city_not_track() -> None:
+    board, s = line()
+    got = best_routes(board, s, "X", [("2a", 2), ("2b", 2)], "yellow")
+    assert summary(got) == [("2a", ["B2-c0", "B4-c0"], 30), ("2b", ["B4-c0", "B6-t0"], 30)]
+
+
+def test_best_combination_splits_a_line() -> None:
+    """One 3-train over all the track (60) loses to 3-train + 2-train on separate track (80)."""
+    board, s = board_of(
+        {"B2": city(10, [4]), "B4": city(20, [1, 4]), "B6": city(30, [1])},
+        {"B4": [["X"]]},
+    )
+    assert summary(best_routes(board, s, "X", [("3", 3)], "yellow")) == [
+        ("3", ["B2-c0", "B4-c0", "B6-c0"], 60)
+    ]
+    got = best_routes(board, s, "X", [("2", 2), ("3", 3)], "yellow")
+    assert summary(got) == [("2", ["B2-c0", "B4-c0"], 30), ("3", ["B4-c0", "B6-c0"], 50)]
+
+
+def test_routes_need_a_station_and_a_second_stop() -> None:
+    board, s = board_of(
+        {"B2": city(10, [4]), "B4": city(20, [1, 4]), "B6": city(30, [1])},
+        {"B2": [["X"]]},
+    )
+    got = best_routes(board, s, "X", [("2a", 2), ("2b", 2)], "yellow")
+    assert summary(got) == [("2a", ["B2-c0", "B4-c0"], 30)]  # B4-B6 has no X station
+    assert has_route(board, s, "X")
+    assert not has_route(board, s, "Y")
+    assert best_routes(board, s, "Y", [("2", 2)], "yellow") == []
+    lonely, s2 = board_of({"B2": city(10, [])}, {"B2": [["X"]]})
+    assert not has_route(lonely, s2, "X")
+
+
+def test_blocked_city_only_as_an_end() -> None:
+    board, s = board_of(
+        {"B2": city(10, [4]), "B4": city(20, [1, 4]), "B6": city(30, [1, 4]), "B8": city(50, [1])},
+        {"B2": [["X"]], "B4": [["Y"]]},
+    )
+    got = best_routes(board, s, "X", [("D", None)], "yellow")
+    assert summary(got) == [("D", ["B2-c0", "B4-c0"], 30)]
+    with pytest.raises(RouteError, match="pass through"):
+        check_route(
+            board, s, "X", "D", None, ["B2:c0-e4", "B4:c0-e1", "B4:c0-e4", "B6:c0-e1"], "yellow"
+        )
+    # Y's own token lets Y through; a free slot lets anyone through
+    assert best_routes(board, s, "Y", [("D", None)], "yellow")[0].revenue == 110
+    board2, s2 = board_of(
+        {
+            "B2": city(10, [4]),
+            "B4": city(20, [1, 4], slots=2),
+            "B6": city(30, [1, 4]),
+            "B8": city(50, [1]),
+        },
+        {"B2": [["X"]], "B4": [["Y"]]},
+    )
+    assert best_routes(board2, s2, "X", [("D", None)], "yellow")[0].revenue == 110
+
+
+def test_offboard_only_as_an_end() -> None:
+    """B2 (X) - B4 off-board with two exits - B6 city: B2-B4-B6 is not a route."""
+    board, s = board_of(
+        {"B2": city(10, [4]), "B4": offboard(40, 60, [1, 4]), "B6": city(100, [1])},
+        {"B2": [["X"]]},
+    )
+    assert summary(best_routes(board, s, "X", [("D", None)], "yellow")) == [
+        ("D", ["B2-c0", "B4-o0"], 50)
+    ]
+    with pytest.raises(RouteError, match="pass through"):
+        check_route(
+            board, s, "X", "D", None, ["B2:c0-e4", "B4:e1-o0", "B4:e4-o0", "B6:c0-e1"], "yellow"
+        )
+
+
+def test_offboard_group_once_per_route() -> None:
+    hexes = {
+        "B2": offboard(40, 60, [4], group="West"),
+        "B4": city(20, [1, 4]),
+        "B6": offboard(30, 50, [1], group="West"),
+    }
+    board, s = board_of(hexes, {"B4": [["X"]]})
+    assert summary(best_routes(board, s, "X", [("D", None)], "yellow")) == [
+        ("D", ["B2-o0", "B4-c0"], 60)
+    ]
+    with pytest.raises(RouteError, match="same group"):
+        check_route(
+            board, s, "X", "D", None, ["B2:e4-o0", "B4:c0-e1", "B4:c0-e4", "B6:e1-o0"], "yellow"
+        )
+    hexes["B6"] = offboard(30, 50, [1], group="East")
+    board, s = board_of(hexes, {"B4": [["X"]]})
+    assert best_routes(board, s, "X", [("D", None)], "yellow")[0].revenue == 90
+
+
+def test_two_cities_of_one_hex_are_separate_stops() -> None:
+    """B2 (X) enters B4 city 0 from the W, leaves NE, loops A5 -> B6 back into city 1."""
+    hexes = {
+        "B2": city(10, [4]),
+        "B4": {
+            "color": "gray",
+            "cities": [
+                {"revenue": 20, "slots": 1, "exits": [1, 3]},
+                {"revenue": 30, "slots": 1, "exits": [4]},
+            ],
+        },
+        "A5": track((0, 5)),
+        "B6": track((1, 2)),
+    }
+    board, s = board_of(hexes, {"B2": [["X"]]})
+    got = best_routes(board, s, "X", [("3", 3)], "yellow")
+    assert summary(got) == [("3", ["B2-c0", "B4-c0", "B4-c1"], 60)]
+    assert got[0].connections() == [["B2", "B4"], ["B4", "A5", "B6", "B4"]]
+    assert best_routes(board, s, "X", [("2", 2)], "yellow")[0].revenue == 30
+
+
+def test_distance_counts_every_stop_and_d_is_unlimited() -> None:
+    hexes = {f"B{c}": city(10 * c, [1, 4]) for c in (4, 6, 8)}
+    hexes["B2"] = city(10, [4])
+    hexes["B10"] = town(5, [1])
+    board, s = board_of(hexes, {"B2": [["X"]]})
+    rev = {n: best_routes(board, s, "X", [(str(n), n)], "yellow")[0].revenue for n in (2, 4)}
+    assert rev == {2: 50, 4: 190}
+    assert best_routes(board, s, "X", [("D", None)], "yellow")[0].revenue == 195
+    assert len(all_routes(board, s, "X", "D", None, "yellow")) == 4  # B2 to each stop
+    assert len(all_routes(board, s, "X", "2", 2, "yellow")) == 1
+
+
+def junction() -> tuple[Board, MapState]:
+    """B2 (X) - B4 straight W-E; B4 also joins W to NE (A5), junction at B4's W side."""
+    hexes = {
+        "B2": city(10, [4]),
+        "B4": track((1, 4), (1, 3)),
+        "B6": city(20, [1]),
+        "A5": city(30, [0]),
+    }
+    return board_of(hexes, {"B2": [["X"]]})
+
+
+def test_no_reversing_at_a_junction() -> None:
+    board, s = junction()
+    got = best_routes(board, s, "X", [("D", None)], "yellow")
+    assert summary(got) == [("D", ["A5-c0", "B2-c0"], 40)]  # not B6-B4-A5
+    with pytest.raises(RouteError, match="reverses"):
+        check_route(
+            board, s, "X", "D", None, ["B6:c0-e1", "B4:e1-e4", "B4:e1-e3", "A5:c0-e0"], "yellow"
+        )
+    # both branches leave B2 by the same side: two trains cannot use both
+    got = best_routes(board, s, "X", [("2a", 2), ("2b", 2)], "yellow")
+    assert summary(got) == [("2a", ["A5-c0", "B2-c0"], 40)]
+
+
+def test_check_route_accepts_either_direction_and_reports_errors() -> None:
+    board, s = line()
+    fwd = ["B2:c0-e4", "B4:c0-e1", "B4:c0-e4", "B6:e1-t0"]
+    r1 = check_route(board, s, "X", "3", 3, fwd, "yellow")
+    r2 = check_route(board, s, "X", "3", 3, list(reversed(fwd)), "yellow")
+    assert r1 == r2 and r1.revenue == 40
+    assert [x.id for x in r1.stops] == ["B2-c0", "B4-c0", "B6-t0"]
+    with pytest.raises(RouteError, match="more than"):
+        check_route(board, s, "X", "2", 2, fwd, "yellow")
+    with pytest.raises(RouteError, match="no station"):
+        check_route(board, s, "X", "3", 3, ["B6:e4-t0", "B8:c0-e1"], "yellow")
+    with pytest.raises(RouteError, match="no track"):
+        check_route(board, s, "X", "3", 3, ["B2:c0-e3"], "yellow")
+    with pytest.raises(RouteError, match="end at a stop"):
+        check_route(board, s, "X", "3", 3, ["B2:c0-e4"], "yellow")
+    with pytest.raises(RouteError, match="continue"):
+        check_route(board, s, "X", "3", 3, ["B2:c0-e4", "B6:e1-t0"], "yellow")
+
+
+def test_check_routes_rejects_shared_track() -> None:
+    board, s = line()
+    a = ["B2:c0-e4", "B4:c0-e1"]
+    b = ["B4:c0-e4", "B6:e1-t0"]
+    got = check_routes(board, s, "X", [("2a", 2, a), ("2b", 2, b)], "yellow")
+    assert [r.revenue for r in got] == [30, 30]
+    with pytest.raises(RouteError, match="shares track"):
+        check_routes(board, s, "X", [("2a", 2, a), ("3", 3, [*a, *b])], "yellow")
+    with pytest.raises(RouteError, match="twice"):
+        check_routes(board, s, "X", [("2a", 2, a), ("2a", 2, b)], "yellow")
+
+
+def test_best_routes_agree_with_check_route() -> None:
+    board, s = line()
+    for r in best_routes(board, s, "X", [("4", 4), ("2", 2)], "brown"):
+        assert check_route(board, s, "X", r.train, int(r.train), r.paths, "brown") == r
+
+
+# ---------------------------------------------------------------------------------------
+# the real 1830 map (once compiled)
+
+GENERATED = FsPath(
+    os.environ.get("EIGHTEEN_1830_JSON")
+    or FsPath(__file__).resolve().parents[2] / "generated" / "1830.json"
+)
+
+
+@pytest.fixture(scope="module")
+def b1830() -> Board:
+    if not GENERATED.exists():
+        pytest.skip("generated/1830.json not compiled yet")
+    return Board(json.loads(GENERATED.read_text()))
+
+
+def test_1830_altoona_pittsburgh(b1830: Board) -> None:
+    s = MapState()
+    b1830.place_token(s, "PRR", "H12", 0)
+    b1830.lay_tile(s, "H10", "57", 1)  # Pittsburgh, exits W-E
+    got = best_routes(b1830, s, "PRR", [("2", 2)], "yellow")
+    assert summary(got) == [("2", ["H10-c0", "H12-c0"], 30)]
+    assert [str(p) for p in got[0].paths] == ["H10:c0-e4", "H12:c0-e1"]
+    assert got[0].connections() == [["H10", "H12"]]
+    # Lancaster on the other side; the bypass track of Altoona lets a token in Pittsburgh
+    # reach Lancaster without stopping at Altoona.
+    b1830.lay_tile(s, "H14", "9", 1)
+    b1830.lay_tile(s, "H16", "57", 1)
+    assert best_routes(b1830, s, "PRR", [("3", 3)], "yellow")[0].revenue == 50
+    b1830.place_token(s, "PRR", "H10", 0)
+    assert summary(best_routes(b1830, s, "PRR", [("2", 2)], "yellow")) == [
+        ("2", ["H10-c0", "H16-c0"], 40)
+    ]
+    assert summary(best_routes(b1830, s, "PRR", [("2a", 2), ("2b", 2)], "yellow")) == [
+        ("2a", ["H10-c0", "H12-c0"], 30),
+        ("2b", ["H12-c0", "H16-c0"], 30),
+    ]
+
+
+def test_1830_new_york_two_cities(b1830: Board) -> None:
+    """New York's two cities are separate stops; NYNH's home moves with its track (#54)."""
+    s = MapState()
+    b1830.place_token(s, "NYNH", "G19", 0)
+    b1830.lay_tile(s, "F20", "1", 0)  # towns: T0 W-NE, T1 SW-E
+    assert summary(best_routes(b1830, s, "NYNH", [("2", 2)], "yellow")) == [
+        ("2", ["F20-t1", "G19-c0"], 50)
+    ]
+    b1830.lay_tile(s, "G19", "54", 0)
+    assert s.tokens["G19"] == [[], ["NYNH"]]
+    assert b1830.home_city(s, "NYNH") == 1
+    b1830.lay_tile(s, "F18", "9", 2)  # NW-SE: joins E17 and G19
+    got = best_routes(b1830, s, "NYNH", [("D", None)], "brown")
+    assert summary(got) == [("D", ["F20-t1", "G19-c1"], 70)]  # F18 leads nowhere yet
+    assert has_route(b1830, s, "NYNH")
+
+
+# ---------------------------------------------------------------------------------------
+# replay of the 18xx.games fixture (map side): every lay is legal, every recorded route is
+# read from its connections with the recorded revenue, and best_routes does at least as well
+
+FIXTURE = (
+    FsPath(__file__).resolve().parents[3]
+    / "shared"
+    / "fixtures"
+    / "18xx-games"
+    / "1830"
+    / "29133.json"
+)
+
+
+def test_1830_fixture_routes(b1830: Board) -> None:
+    if not FIXTURE.exists():
+        pytest.skip("fixture not available")
+    game = json.loads(FIXTURE.read_text())
+    actions = [
+        a for a in game["actions"] if not a.get("skip") and a["type"] not in ("undo", "redo")
+    ]
+    tables = b1830.tables
+    supply: dict[str, int | None] = {t: d["count"] for t, d in tables["tiles"].items()}
+    phase_colors = {p["id"]: set(p["tiles"]) for p in tables["phases"]}
+    colors, revenue_key = phase_colors["2"], "yellow"
+    s = MapState()
+    homed: set[str] = set()
+    copies: dict[str, str] = {}  # tile copy id -> hex
+    checked = better = 0
+    for a in actions:
+        corp = a["entity"] if a.get("entity_type") == "corporation" else None
+        if corp and corp not in homed:
+            homed.add(corp)
+            b1830.place_token(
+                s, corp, b1830.corporations[corp]["home"], b1830.home_city_options(s, corp)[0]
+            )
+        if a["type"] == "buy_train" and a.get("variant") in phase_colors:
+            name = a["train"].split("-")[0]
+            colors = phase_colors.get(name, colors)
+            if name == "5":
+                revenue_key = "brown"
+        elif a["type"] == "lay_tile":
+            tile = a["tile"].rsplit("-", 1)[0]
+            opts = b1830.lay_options(
+                s,
+                corp,
+                colors,
+                blocked=set(),
+                tile_supply=supply,
+                require_connection=corp is not None,
+                hexes={a["hex"]},
+                tiles={tile},
+            )
+            assert (a["hex"], tile, a["rotation"]) in {(o.hex, o.tile, o.rotation) for o in opts}, a
+            old = b1830.lay_tile(s, a["hex"], tile, a["rotation"])
+            supply[tile] -= 1  # type: ignore[operator]
+            if old in supply:
+                supply[old] += 1  # type: ignore[operator]
+            copies[a["tile"]] = a["hex"]
+        elif a["type"] == "place_token":
+            copy, _, city = a["city"].rpartition("-")
+            hex_id = copies[copy]
+            if corp in s.city_tokens(hex_id, int(city)):
+                continue  # a home token the replay has placed already
+            assert (hex_id, int(city)) in b1830.token_options(s, corp, reserved={}), a
+            b1830.place_token(s, corp, hex_id, int(city))
+        elif a["type"] == "run_routes":
+            routes = []
+            trains = []
+            for r in a["routes"]:
+                name = r["train"].split("-")[0]
+                dist = None if name == "D" else int(name)
+                trains.append((r["train"], dist))
+                route = route_from_connections(
+                    b1830, s, corp, r["train"], dist, r["connections"], revenue_key
+                )
+                assert route.revenue == r["revenue"], (a["id"], r)
+                routes.append(route)
+            check_routes(
+                b1830,
+                s,
+                corp,
+                [(r.train, d, r.paths) for r, (_, d) in zip(routes, trains, strict=True)],
+                revenue_key,
+            )
+            best = best_routes(b1830, s, corp, trains, revenue_key)
+            recorded = sum(r["revenue"] for r in a["routes"])
+            assert total_revenue(best) >= recorded, a["id"]
+            checked += 1
+            better += total_revenue(best) > recorded
+    assert checked == 24
+    assert better == 0  # the recorded runs were optimal
