@@ -10,7 +10,7 @@ import pytest
 from scenario import cash, money, run, second_stock_round
 
 from eighteen import Game, IllegalAction
-from eighteen.engine import market, network, privates, trains
+from eighteen.engine import market, network, privates, trains, views
 from eighteen.engine.actions import (
     Bankrupt,
     BuyCompany,
@@ -314,3 +314,19 @@ def test_bo_closes_when_b_and_o_buys_its_first_train() -> None:
     assert not g.state.privates["BO"].closed
     run(g, BuyTrain("B&O", "2-1", 80))
     assert g.state.privates["BO"].closed
+
+
+def test_hopeless_president_may_declare_bankruptcy_at_once() -> None:
+    g = forced_purchase_game(president_cash=0)
+    g.state.depot = [t for t in g.state.depot if not t.startswith("4-")]  # 5-train: $450
+    g.invalidate_caches()
+    # $50 + $0 + C's 10% of B&M ($82) < $450: bankruptcy is allowed without selling
+    assert Bankrupt("B&M") in g.legal_actions()
+    assert SellShares("C", "B&M", 10) in g.legal_actions()
+    g.state.player("C").cash = 5
+    g.invalidate_caches()
+    run(g, Bankrupt("B&M"))
+    assert g.state.corporations["B&M"].cash == 55  # the president's cash goes in
+    assert g.state.player("C").cash == 0
+    assert g.state.certs["B&M_0"] == "C"  # shares stay for the final score (seed 002)
+    assert dict(views.ranking(g))["C"] == 30 * 82 // 10 + 70  # 30% at $82 + DH at face

@@ -314,9 +314,31 @@ class Game:
         _or_next_step(self)
 
     def declare_bankruptcy(self, corp: str) -> None:
+        """The president cannot fund the forced train: seed 002, "forced purchase": his
+        cash goes to the corporation (he must spend it first); his shares stay unsold for
+        the final score (or, with rules.bankrupt_sells_shares, the largest legal sale of
+        each corporation is made first, as 18xx.games does)."""
+        from eighteen.engine import bank, market, shares
+
         pres = self.state.corporations[corp].president
+        assert pres is not None
         self.state.bankrupt = pres
         self.note(f"{pres} is bankrupt: {corp} cannot buy a train")
+        if self.rules.bankrupt_sells_shares:
+            for c in self.tables.corporations:
+                cid = c["id"]
+                held = shares.percent_of(self, cid, pres)
+                best = max(
+                    (
+                        p
+                        for p in range(10, held + 1, 10)
+                        if not shares.sale_problem(self, pres, cid, p)
+                    ),
+                    default=0,
+                )
+                if best and market.price(self, cid):
+                    shares.sell(self, pres, cid, best)
+        bank.pay(self, pres, corp, self.state.player(pres).cash, f"{pres}'s cash to {corp}")
         if self.rules.bankruptcy == "game_ends":
             self.end_game("bankruptcy")
         else:  # pragma: no cover - refused by check_capabilities

@@ -19,6 +19,9 @@ from typing import Any
 #: value used when the tables do not give them.
 ENGINE_RULE_DEFAULTS: dict[str, Any] = {
     "multiple_buy_from_ipo": False,  # brown-zone multiple buys may also come from the IPO
+    # a bankrupt president's shares are sold before the game ends (18xx.games); the seed
+    # keeps them unsold for the final score
+    "bankrupt_sells_shares": False,
 }
 
 #: Option ids the engine knows how to apply when the tables give no effect for them:

@@ -98,6 +98,35 @@ def emergency_sale_problem(g: Game, player: str, corp: str, percent: int) -> str
     return shares.sale_problem(g, player, corp, percent, protect=(corp == oc))
 
 
+def max_raise(g: Game, player: str, oc: str) -> int:
+    """The most the player could raise by selling shares now (the largest legal sale of
+    each corporation, never giving away ``oc``'s presidency)."""
+    total = 0
+    for corp in shares.player_corps(g, player):
+        held = shares.percent_of(g, corp, player)
+        best = 0
+        for pct in range(10, held + 1, 10):
+            if shares.sale_problem(g, player, corp, pct, protect=(corp == oc)) is None:
+                best = pct
+        total += market.price(g, corp) * best // 10
+    return total
+
+
+def hopeless(g: Game, corp: str) -> bool:
+    """The corporation must buy a train and even the president's cash plus every share
+    he may sell cannot pay for the cheapest bank train: he may declare bankruptcy."""
+    if not emergency(g, corp):
+        return False
+    pres = g.state.corporations[corp].president
+    low = cheapest_bank_price(g, corp)
+    if pres is None or low is None:
+        return False
+    budget = g.state.corporations[corp].cash + g.state.player(pres).cash
+    if g.rules.president_may_sell_for_train:
+        budget += max_raise(g, pres, corp)
+    return budget < low
+
+
 def _sales(g: Game, player: str) -> list[SellShares]:
     out = []
     for corp in shares.player_corps(g, player):
@@ -141,7 +170,7 @@ class BuyTrains(ORStep):
                     out.append(BuyTrain(corp, t, p))
         if em and cs.president:
             out.extend(_sales(g, cs.president))
-            if low is not None and budget < low and not _sales(g, cs.president):
+            if hopeless(g, corp):
                 out.append(Bankrupt(corp))
         if not must_buy(g, corp):
             out.append(Pass(corp))
@@ -163,7 +192,7 @@ class BuyTrains(ORStep):
             self.done(g)
             return
         if isinstance(action, Bankrupt):
-            if Bankrupt(corp) not in self.legal(g):
+            if not hopeless(g, corp):
                 raise IllegalAction(f"{corp}'s president can still raise money for a train")
             g.declare_bankruptcy(corp)
             return

@@ -262,6 +262,15 @@ class StockRoundSteps(Round):
 
     def advance(self, g: Game) -> None:
         r = _r(g)
+        step = self._steps[0]
+        assert isinstance(step, BuySellPar)
+        # a player who can do nothing but pass (or exchange a private, which he may do at
+        # any time) is passed automatically
+        while r.passes < len(g.state.players) and not r.acted:
+            if any(not isinstance(a, Pass | ExchangePrivate) for a in step.legal(g)):
+                break
+            g.note(f"{step.actor(g)} can do nothing")
+            step._end_turn(g, passed=True)
         if r.passes < len(g.state.players):
             return
         if g.rules.sold_out_rise:

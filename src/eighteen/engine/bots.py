@@ -1,0 +1,157 @@
+"""Bots: players that choose among ``game.legal_actions()``.
+
+A bot needs nothing but the public API (legal actions, apply, read-only views), so any
+title the engine runs can be played by bots. Every choice is made with the bot's own
+seeded random generator: the same seed gives the same game.
+
+- ``RandomBot`` picks uniformly among the legal actions.
+- ``GreedyBot`` scores each legal action with simple 18xx sense (float corporations, buy
+  trains from the bank, run the best routes and pay out, never sell unless it must) and
+  picks the best, breaking ties at random.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from eighteen.engine.actions import (
+    Action,
+    Bankrupt,
+    Bid,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    ExchangePrivate,
+    LayTile,
+    Par,
+    Pass,
+    PlaceToken,
+    RunRoutes,
+    SellShares,
+)
+from eighteen.engine.trains import train_type
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+class Bot:
+    """Base bot: ``choose(game)`` returns one of ``game.legal_actions()``."""
+
+    name = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Action:
+        actions = game.legal_actions()
+        if not actions:
+            raise ValueError("no legal action to choose from")
+        return self.pick(game, actions)
+
+    def pick(self, game: Game, actions: list[Action]) -> Action:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Uniformly random legal actions."""
+
+    name = "random"
+
+    def pick(self, game: Game, actions: list[Action]) -> Action:
+        return self.rng.choice(actions)
+
+
+class GreedyBot(Bot):
+    """Highest-scoring legal action; ties broken at random."""
+
+    name = "greedy"
+
+    def pick(self, game: Game, actions: list[Action]) -> Action:
+        scored = [(self.score(game, a), i) for i, a in enumerate(actions)]
+        best = max(s for s, _ in scored)
+        top = [actions[i] for s, i in scored if s == best]
+        return self.rng.choice(top)
+
+    def score(self, game: Game, a: Action) -> float:
+        """Higher is better. Unknown action kinds score like a pass."""
+        state = game.state
+        if isinstance(a, Bankrupt):
+            return -100.0
+        if isinstance(a, Pass):
+            return 0.0
+        if isinstance(a, Bid):
+            value = game.tables.private(a.private)["value"]
+            # buy at face value; otherwise bid only the minimum on a cheap private
+            return 5.0 if a.price <= value else (0.5 if a.price <= value + 5 else -1.0)
+        if isinstance(a, Par):
+            cash = state.player(a.actor).cash if state.is_player(a.actor) else 0
+            # par high enough to matter, low enough to reach 60% later
+            return 4.0 + a.price / 1000 if a.price * 6 <= cash + a.price * 2 else 1.0
+        if isinstance(a, BuyShares):
+            corp = state.corporations[a.corporation]
+            mine = corp.president == a.actor
+            return 3.5 if mine else (2.0 if a.source == "ipo" else 1.5)
+        if isinstance(a, SellShares):
+            return -5.0
+        if isinstance(a, ExchangePrivate):
+            return 1.0
+        if isinstance(a, LayTile):
+            return 2.0 + self.rng.random()
+        if isinstance(a, PlaceToken):
+            return 1.5
+        if isinstance(a, RunRoutes):
+            return 3.0 + sum(r.revenue for r in a.routes) / 10_000
+        if isinstance(a, Dividend):
+            return 3.0 if a.kind == "payout" else 1.0
+        if isinstance(a, BuyTrain):
+            list_price = game.tables.train(train_type(a.train))["price"]
+            if a.price < list_price and a.exchange is None:
+                return -3.0  # a cheap train from a rival: rarely offered at a loss to it
+            return 4.0 + (0.5 if a.exchange else 0.0) - a.price / 10_000
+        if isinstance(a, DiscardTrain):
+            return 1.0 - game.tables.train(train_type(a.train))["price"] / 10_000
+        if isinstance(a, BuyCompany):
+            return -0.5
+        return 0.0
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def make_bots(kind: str, players: list[str], seed: int) -> dict[str, Bot]:
+    """One bot per player, each with its own seed derived from the game seed."""
+    if kind not in BOTS:
+        raise ValueError(f"unknown bot kind {kind!r}; choose from {sorted(BOTS)}")
+    return {p: BOTS[kind](seed * 1000 + i) for i, p in enumerate(players)}
+
+
+def play(
+    game: Game,
+    bots: dict[str, Bot],
+    *,
+    max_actions: int = 200_000,
+) -> Iterator[Action]:
+    """Play the game to the end, yielding each applied action.
+
+    Corporations are run by their president's bot. Raises RuntimeError if the game has not
+    ended after ``max_actions`` actions.
+    """
+    for _ in range(max_actions):
+        if game.is_over:
+            return
+        actor = game.acting()
+        assert actor is not None
+        owner = actor
+        if not game.state.is_player(actor):
+            corp = game.state.corporations.get(actor)
+            owner = corp.president if corp is not None and corp.president else actor
+        bot = bots.get(owner) or next(iter(bots.values()))
+        action = bot.choose(game)
+        game.apply(action)
+        yield action
+    raise RuntimeError(f"the game did not end within {max_actions} actions")
