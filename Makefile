@@ -28,6 +28,7 @@ test: $(STAMP)
 	$(BIN)/eighteen schema --check
 	$(BIN)/eighteen validate
 	$(BIN)/eighteen compile --check
+	$(BIN)/eighteen fmt --check
 	$(BIN)/pytest -n 2
 
 lint: $(STAMP)

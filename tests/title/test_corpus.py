@@ -3,6 +3,7 @@
 A case folder under corpus/ holds files that replace the valid `base` title's files (and an
 optional DELETE file naming files to remove). Its `expect` file lists, one per line,
 `file:line:col CODE` for every problem validation must report - no more, no fewer.
+titles/1830 sits beside `base`, so a case may make `base` an overlay of it (`extends`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def build_case(case: str, tmp: Path) -> Path:
     """Copy base + the case's replacement files into tmp/titles/base; return that folder."""
     titles = tmp / "titles"
     shutil.copytree(ROOT / "titles" / "common", titles / "common")
+    shutil.copytree(ROOT / "titles" / "1830", titles / "1830")  # a base for overlay cases
     target = titles / "base"
     shutil.copytree(CORPUS / "base", target)
     src = CORPUS / case

@@ -10,6 +10,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -19,16 +20,26 @@ from eighteen.title.model import FILE_MODELS, Strict, Tile, TilesFile
 from eighteen.title.problems import Problem, Severity, path_str
 from eighteen.title.schema import validate_data
 
+if TYPE_CHECKING:
+    from eighteen.title.overlay import Overlay
+
 #: Folders under titles/ that are libraries, not titles.
 LIBRARY_DIRS = {"common"}
 
 
 @dataclass
 class Sources:
-    """Every file read for one title, by kind; library tile files by library name."""
+    """Every file read for one title, by kind; library tile files by library name.
+
+    For an overlay title (``extends``), ``files`` holds the overlay's own files, ``bases``
+    every file of its base titles (name like ``1830/map.toml``) and ``overlay`` places
+    problems on the merged data (see overlay.py).
+    """
 
     files: dict[str, LoadedFile] = field(default_factory=dict)
     libraries: dict[str, LoadedFile] = field(default_factory=dict)
+    overlay: Overlay | None = None
+    bases: list[tuple[str, LoadedFile]] = field(default_factory=list)
 
     def locate(
         self,
@@ -41,6 +52,8 @@ class Sources:
         key: bool = False,
     ) -> Problem:
         """A problem at ``path`` of file ``kind`` (a kind, or ``lib:<name>``)."""
+        if self.overlay is not None and not kind.startswith("lib:"):
+            return self.overlay.locate(kind, path, code, message, severity=severity, key=key)
         loaded = self.file(kind)
         if loaded is None:
             return Problem(kind, 1, 1, code, message, path_str(path), severity)
@@ -90,6 +103,10 @@ def _build(
 
 def load_sources(title_dir: Path) -> tuple[Sources, dict[str, Strict], list[Problem]]:
     """Read and build every file of a title folder and the tile libraries it names."""
+    from eighteen.title.overlay import extends_of, load_overlay_sources
+
+    if extends_of(title_dir) is not None:
+        return load_overlay_sources(title_dir)
     sources = Sources()
     models: dict[str, Strict] = {}
     problems: list[Problem] = []
@@ -102,6 +119,14 @@ def load_sources(title_dir: Path) -> tuple[Sources, dict[str, Strict], list[Prob
         problems.extend(found)
         if model is not None:
             models[kind] = model
+    load_libraries(title_dir, sources, models, problems)
+    return sources, models, problems
+
+
+def load_libraries(
+    title_dir: Path, sources: Sources, models: dict[str, Strict], problems: list[Problem]
+) -> None:
+    """Read and build the tile libraries the title's tiles.toml names."""
     tiles = models.get("tiles")
     if isinstance(tiles, TilesFile):
         for i, lib in enumerate(tiles.library):
@@ -118,7 +143,6 @@ def load_sources(title_dir: Path) -> tuple[Sources, dict[str, Strict], list[Prob
             problems.extend(found)
             if model is not None:
                 models[f"lib:{lib}"] = model
-    return sources, models, problems
 
 
 def source_hash(sources: Sources) -> str:
@@ -126,6 +150,7 @@ def source_hash(sources: Sources) -> str:
     h = hashlib.sha256()
     named = [(f"{k}.toml", f) for k, f in sources.files.items()]
     named += [(f"lib/{k}/tiles.toml", f) for k, f in sources.libraries.items()]
+    named += [(f"base/{name}", f) for name, f in sources.bases]
     for name, f in sorted(named, key=lambda x: x[0]):
         h.update(name.encode())
         h.update(b"\0")

@@ -1,0 +1,151 @@
+"""`eighteen diff` and the save/title version check."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from eighteen.cli import main
+from eighteen.title.diff import (
+    SaveTitleMismatch,
+    check_save_title,
+    diff_compiled,
+    format_diff,
+    load_compiled,
+)
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.fixture(scope="module")
+def base() -> dict:
+    tables, problems = load_compiled("1830", ROOT)
+    assert problems == [] and tables is not None
+    return tables
+
+
+def test_same_title_has_no_differences(base: dict) -> None:
+    diff = diff_compiled(base, copy.deepcopy(base))
+    assert diff["same"] is True and diff["sections"] == {}
+    assert "no differences" in format_diff(diff)
+
+
+def test_every_section(base: dict) -> None:
+    other = copy.deepcopy(base)
+    other["version"] = "1.1.0"
+    other["rules"]["float_percent"] = 50
+    other["trains"][2]["price"] = 320
+    other["trains"].append({**other["trains"][0], "id": "8", "price": 900})
+    other["phases"].pop()
+    del other["hexes"]["B12"]
+    other["hexes"]["F4"]["cost"] = 40
+    other["tiles"]["57"]["count"] = 6
+    other["market"]["cells"][0][0]["zones"] = []
+    other["privates"] = other["privates"][1:]
+    other["corporations"][0]["tokens"] = [0, 40]
+    other["options"] = []
+    sections = diff_compiled(base, other)["sections"]
+    assert sections["title"] == {"version": ["1.0.0", "1.1.0"]}
+    assert sections["rules"] == {"float_percent": [60, 50]}
+    assert sections["trains"]["changed"] == {"4": {"price": [300, 320]}}
+    assert list(sections["trains"]["added"]) == ["8"]
+    assert list(sections["phases"]["removed"]) == ["D"]
+    assert list(sections["hexes"]["removed"]) == ["B12"]
+    assert sections["hexes"]["changed"] == {"F4": {"cost": [80, 40]}}
+    assert sections["tiles"]["changed"] == {"57": {"count": [4, 6]}}
+    assert sections["market"]["cells"] == {"changed": {"0,0": ["60y", "60"]}}
+    assert list(sections["privates"]["removed"]) == ["SV"]
+    assert sections["corporations"]["changed"] == {"PRR": {"tokens": [[0, 40, 100, 100], [0, 40]]}}
+    assert set(sections["options"]["removed"]) == {"multiple_brown_from_ipo", "optional_6_train"}
+    text = format_diff(diff_compiled(base, other))
+    for line in (
+        "  float_percent: 60 -> 50",
+        "  ~ 4: price 300 -> 320",
+        "  + 8: distance 2, price 900, count 6",
+        '  - B12: color "white"',
+        "  ~ cell 0,0: 60y -> 60",
+        '  - SV: name "Schuylkill Valley", value 20, revenue 5',
+    ):
+        assert line in text.splitlines(), (line, text)
+
+
+def test_order_change_is_reported(base: dict) -> None:
+    other = copy.deepcopy(base)
+    other["trains"][0], other["trains"][1] = other["trains"][1], other["trains"][0]
+    diff = diff_compiled(base, other)
+    assert diff["sections"]["trains"]["order"][1][:2] == ["3", "2"]
+    assert "order: 2 3 4 5 6 D -> 3 2 4 5 6 D" in format_diff(diff)
+
+
+def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "1830", "1830-example"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("1830 1.0.0 (sha256:")
+    assert "  ~ 4: price 300 -> 320" in text
+    assert "  + J16: " in text
+    assert main(["diff", "1830", "1830-example", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sections"]["trains"]["changed"] == {"4": {"price": [300, 320]}}
+    assert "SV" in data["sections"]["privates"]["removed"]
+    assert data["a"]["id"] == "1830" and data["b"]["id"] == "1830-example"
+
+
+def test_cli_reads_compiled_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", str(ROOT / "generated" / "1830.json"), "1830"]) == 0
+    out = capsys.readouterr().out
+    assert "no differences" in out
+
+
+def test_cli_unknown_title(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "1830", "no-such-title"]) == 1
+    assert "E002" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------------------
+# saves
+
+
+def _save(**over: str) -> dict:
+    save = {"title": "1830", "version": "1.0.0", "hash": "sha256:" + "a" * 64, "actions": []}
+    return {**save, **over}
+
+
+TABLES = {"id": "1830", "version": "1.0.0", "hash": "sha256:" + "a" * 64}
+
+
+def test_matching_save_passes() -> None:
+    assert check_save_title(_save(), TABLES) == []
+
+
+def test_new_version_refused_naming_both() -> None:
+    with pytest.raises(SaveTitleMismatch) as exc:
+        check_save_title(_save(), {**TABLES, "version": "1.1.0", "hash": "sha256:" + "b" * 64})
+    message = str(exc.value)
+    assert "1830 1.0.0 (sha256:aaaaaaaaaaaa)" in message
+    assert "1830 1.1.0 (sha256:bbbbbbbbbbbb)" in message
+    assert "--force" in message and "docs/variants.md" in message
+
+
+def test_same_version_new_hash_refused() -> None:
+    with pytest.raises(SaveTitleMismatch, match="same version, new hash"):
+        check_save_title(_save(), {**TABLES, "hash": "sha256:" + "c" * 64})
+
+
+def test_other_title_refused() -> None:
+    with pytest.raises(SaveTitleMismatch, match="a game of 1830, not of 1830-example"):
+        check_save_title(_save(), {**TABLES, "id": "1830-example"})
+
+
+def test_force_turns_refusal_into_warning() -> None:
+    warnings = check_save_title(_save(version="0.9.0"), TABLES, force=True)
+    assert len(warnings) == 1 and "1830 0.9.0" in warnings[0] and "1830 1.0.0" in warnings[0]
+
+
+def test_current_save_matches_generated_tables() -> None:
+    """A save stamped from the compiled tables passes against the same tables."""
+    tables = json.loads((ROOT / "generated" / "1830.json").read_text())
+    save = {"title": tables["id"], "version": tables["version"], "hash": tables["hash"]}
+    assert check_save_title(save, tables) == []
