@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from eighteen.engine import phases, trains
 from eighteen.engine.actions import (
     Action,
     Bankrupt,
@@ -107,17 +108,26 @@ class GreedyBot(Bot):
         if isinstance(a, RunRoutes):
             return 3.0 + sum(r.revenue for r in a.routes) / 10_000
         if isinstance(a, Dividend):
-            return 3.0 if a.kind == "payout" else 1.0
+            return 3.0 if (a.kind == "payout") != self.should_withhold(game, a.actor) else 1.0
         if isinstance(a, BuyTrain):
-            list_price = game.tables.train(train_type(a.train))["price"]
-            if a.price < list_price and a.exchange is None:
-                return -3.0  # a cheap train from a rival: rarely offered at a loss to it
+            owner = trains.owner_of(game, a.train)
+            if owner is not None and owner in state.corporations:
+                return -3.0 - a.price / 10_000  # from a rival: only when nothing else will do
             return 4.0 + (0.5 if a.exchange else 0.0) - a.price / 10_000
         if isinstance(a, DiscardTrain):
             return 1.0 - game.tables.train(train_type(a.train))["price"] / 10_000
         if isinstance(a, BuyCompany):
             return -0.5
         return 0.0
+
+    def should_withhold(self, game: Game, corp_id: str) -> bool:
+        """Keep the money when the corporation has room for a train it cannot afford yet."""
+        corp = game.state.corporations[corp_id]
+        on_sale = trains.on_sale_types(game)
+        if not on_sale or len(corp.trains) >= phases.train_limit(game):
+            return False
+        cheapest = min(game.tables.train(t)["price"] for t in on_sale)
+        return corp.cash < cheapest and len(corp.trains) < 2
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
