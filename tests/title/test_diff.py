@@ -9,13 +9,8 @@ from pathlib import Path
 import pytest
 
 from eighteen.cli import main
-from eighteen.title.diff import (
-    SaveTitleMismatch,
-    check_save_title,
-    diff_compiled,
-    format_diff,
-    load_compiled,
-)
+from eighteen.title.diff import diff_compiled, format_diff, load_compiled
+from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -140,7 +135,7 @@ def test_other_title_refused() -> None:
 
 
 def test_force_turns_refusal_into_warning() -> None:
-    warnings = check_save_title(_save(version="0.9.0"), TABLES, force=True)
+    warnings = check_save_title(_save(version="0.9.0"), TABLES, True)
     assert len(warnings) == 1 and "1830 0.9.0" in warnings[0] and "1830 1.0.0" in warnings[0]
 
 

@@ -1,12 +1,9 @@
-"""Semantic differences between two titles, from their compiled tables; save/title checks.
+"""Semantic differences between two titles, from their compiled tables.
 
 ``eighteen diff A B`` compares what the engine would see: identity, rules, trains, phases,
 hexes (printed content, homes and blockers; geometry follows from the coordinates), tiles
 and their counts, the market, privates and corporations.  Derived tables (first tiles,
 upgrade rotations, neighbours) are not compared: they follow from the ones that are.
-
-:func:`check_save_title` guards replays: a save records the title id, version and hash
-it was made with, and must not silently replay against different tables.
 """
 
 from __future__ import annotations
@@ -244,7 +241,7 @@ def _keyed_lines(section: str, part: Mapping[str, Any], indent: str = "  ") -> l
     return lines
 
 
-def _short_hash(value: Any) -> str:
+def short_hash(value: Any) -> str:
     """A hash shortened for reading: sha256:0123456789ab."""
     text = str(value or "")
     return text[:19] if text.startswith("sha256:") else text
@@ -254,8 +251,8 @@ def format_diff(diff: Mapping[str, Any]) -> str:
     """The diff as readable text, one section per heading."""
     a, b = diff["a"], diff["b"]
     lines = [
-        f"{a['id']} {a['version']} ({_short_hash(a['hash'])}) -> "
-        f"{b['id']} {b['version']} ({_short_hash(b['hash'])})"
+        f"{a['id']} {a['version']} ({short_hash(a['hash'])}) -> "
+        f"{b['id']} {b['version']} ({short_hash(b['hash'])})"
     ]
     if diff["same"]:
         lines.append("no differences in the compiled tables")
@@ -292,51 +289,3 @@ def _market_lines(part: Mapping[str, Any]) -> list[str]:
     if "par" in part:
         lines.append(f"  par cells: {_show(part['par'][0])} -> {_show(part['par'][1])}")
     return lines
-
-
-# ---------------------------------------------------------------------------------------
-# saves
-
-
-class SaveTitleMismatch(ValueError):
-    """A save was made with other title tables than the ones it would be replayed on."""
-
-
-def _stamp(identity: Mapping[str, Any]) -> str:
-    """``1830 1.0.0 (sha256:0123456789ab)``."""
-    return (
-        f"{identity.get('id', '?')} {identity.get('version', '?')} "
-        f"({_short_hash(identity.get('hash')) or 'no hash'})"
-    )
-
-
-def check_save_title(
-    save: Mapping[str, Any], title: Mapping[str, Any], *, force: bool = False
-) -> list[str]:
-    """Refuse a save made with other title tables than ``title`` (compiled tables).
-
-    ``save`` is a saved game (``Game.to_json()``: keys ``title``, ``version``, ``hash``);
-    ``title`` the compiled tables it would replay on (keys ``id``, ``version``, ``hash``;
-    ``Tables.data`` in the engine).  Returns nothing when they match.  On a mismatch it
-    raises :class:`SaveTitleMismatch` naming both versions, unless ``force``, when it
-    returns the message as a warning instead.  See docs/variants.md for migrating saves.
-    """
-    saved = {"id": save.get("title"), "version": save.get("version"), "hash": save.get("hash")}
-    now = {"id": title.get("id"), "version": title.get("version"), "hash": title.get("hash")}
-    if saved == now:
-        return []
-    if saved["id"] != now["id"]:
-        what = f"the save is a game of {saved['id']}, not of {now['id']}"
-    elif saved["version"] != now["version"]:
-        what = "the title has a new version since the game was saved"
-    else:
-        what = "the title's files changed since the game was saved (same version, new hash)"
-    message = (
-        f"save made with {_stamp(saved)}, but the title is now {_stamp(now)}: {what}. "
-        "Replaying on other tables may fail or play out differently. "
-        "Use --force to replay anyway, or migrate the save (docs/variants.md, "
-        "'Saves and title versions')."
-    )
-    if not force:
-        raise SaveTitleMismatch(message)
-    return [message]
