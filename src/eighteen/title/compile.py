@@ -298,7 +298,7 @@ def compile_title(title: Title) -> dict[str, Any]:
     shapes = _manifest_shapes(title)
     upgrades = tile_upgrades(shapes)
     upgrades.update(hex_upgrades(hexes, hex_shapes, usable, shapes))
-    return {
+    doc: dict[str, Any] = {
         "format": FORMAT,
         "id": t.id,
         "name": t.name,
@@ -329,6 +329,25 @@ def compile_title(title: Title) -> dict[str, Any]:
         "corporations": _corporations(title),
         "market": compile_market(title.market),
     }
+    doc.update(compile_extensions(title))
+    return doc
+
+
+# ---------------------------------------------------------------------------------------
+# extensions (1833NE): sections written only when the title has them
+
+
+def compile_extensions(title: Title) -> dict[str, Any]:
+    """Optional sections: bonuses, ferries, certificate limit by corporations in play."""
+    out: dict[str, Any] = {}
+    if title.map.bonuses:
+        out["bonuses"] = [b.model_dump(mode="json") for b in title.map.bonuses]
+    if title.map.ferries is not None:
+        out["ferries"] = title.map.ferries.model_dump(mode="json")
+    by_corps = title.title.certificate_limit_by_corporations
+    if by_corps is not None:
+        out["certificate_limit_by_corporations"] = {k: dict(v) for k, v in by_corps.items()}
+    return out
 
 
 # ---------------------------------------------------------------------------------------

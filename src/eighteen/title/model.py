@@ -8,9 +8,15 @@ description and every closed choice is an enum: authors get completion in their 
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 # ---------------------------------------------------------------------------------------
 # shared vocabulary
@@ -20,6 +26,30 @@ class Strict(BaseModel):
     """Base of every model: unknown keys are errors, never silently ignored."""
 
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
+
+    #: Fields added for later titles (1833NE and on). A dump leaves each out while it holds
+    #: its default, so titles that do not use it compile byte-identically.
+    optional_extensions: ClassVar[frozenset[str]] = frozenset()
+
+    @model_serializer(mode="wrap")
+    def _omit_unused_extensions(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and self.optional_extensions:
+            for name in self.optional_extensions:
+                if getattr(self, name) == _default_of(type(self), name):
+                    data.pop(name, None)
+        return data
+
+
+_DEFAULTS: dict[tuple[type[BaseModel], str], Any] = {}
+
+
+def _default_of(cls: type[BaseModel], name: str) -> Any:
+    """Default value of a field (factories called once per class and field, then kept)."""
+    key = (cls, name)
+    if key not in _DEFAULTS:
+        _DEFAULTS[key] = cls.model_fields[name].get_default(call_default_factory=True)
+    return _DEFAULTS[key]
 
 
 class Color(str, Enum):
@@ -75,6 +105,8 @@ class BorderType(str, Enum):
     impassable = "impassable"
     cosmetic = "cosmetic"
     water = "water"
+    bridge = "bridge"  # a river crossed on this side: its cost is paid once, by the lay
+    pass_ = "pass"  # a mountain pass on this side: its cost is paid once, by the lay
 
 
 class Border(Strict):
@@ -117,6 +149,13 @@ class Offboard(Strict):
     )
     hidden: bool = Field(False, description="Revenue shown on a partner hex (drawing only).")
     exits: list[Edge] = Field(default_factory=list, description="Edges joined by track.")
+    requires_visit: list[HexId] = Field(
+        default_factory=list,
+        description="If set: worth its value only on a route that also visits or passes one "
+        "of these hexes, else $0 (1833NE: D&H only via Montreal).",
+    )
+
+    optional_extensions: ClassVar[frozenset[str]] = frozenset({"requires_visit"})
 
 
 Track = Annotated[
@@ -138,6 +177,13 @@ class TileFace(Strict):
         max_length=8,
         description="Upgrade label (OO, NY, B...): only a tile with the same label replaces it.",
     )
+    stubs: list[Edge] = Field(
+        default_factory=list,
+        description="Edges whose track ends inside the hex at no stop (a dead end): no route "
+        "runs on it; an upgrade must keep track on that edge.",
+    )
+
+    optional_extensions: ClassVar[frozenset[str]] = frozenset({"stubs"})
 
 
 # ---------------------------------------------------------------------------------------
@@ -214,6 +260,107 @@ class TileLay(Strict):
         description="new: a yellow tile on an empty hex; upgrade: replace a tile."
     )
     cost: Money = Field(0, description="Fee for this lay, on top of terrain costs.")
+
+
+class SharePrice(str, Enum):
+    """What a share bought from the corporation's treasury (IPO) costs."""
+
+    par = "par"  # the par price chosen at the start
+    market = "market"  # the current market price (no fixed par after the start)
+
+
+class SellBeforeOperated(str, Enum):
+    """Who may sell a corporation's shares before it has operated once."""
+
+    anyone = "anyone"
+    president_only = "president_only"
+    nobody = "nobody"
+
+
+class IssueLimit(str, Enum):
+    """How many treasury shares a corporation may issue in one action."""
+
+    # shares held by players (president's certificate counts as its share count) minus the
+    # shares already in the market
+    player_shares_minus_market = "player_shares_minus_market"
+
+
+class IssueRedeem(Strict):
+    """A corporation issues treasury shares to the market or redeems shares from it."""
+
+    issue_offset: int = Field(
+        -1, ge=-5, le=5, description="Market cells from the price at which an issued share sells."
+    )
+    redeem_offset: int = Field(
+        1, ge=-5, le=5, description="Market cells from the price at which a share is redeemed."
+    )
+    moves_price: bool = Field(False, description="Does a normal issue or redemption move it?")
+    limit: IssueLimit = Field(
+        IssueLimit.player_shares_minus_market, description="Most shares one issue may sell."
+    )
+    once_per_turn: bool = Field(
+        True, description="true: one issue or one redemption per operating turn, not both."
+    )
+
+
+class EmergencyPricing(str, Enum):
+    """How the shares of one emergency issue are priced."""
+
+    bundle = "bundle"  # every share at the price reached after the whole drop
+    per_share = "per_share"  # each share at the price reached after its own drop
+
+
+class EmergencyIssue(Strict):
+    """Shares a corporation must issue before its president pays for a compulsory train."""
+
+    drop_per_share: int = Field(1, ge=0, le=5, description="Cells the price falls per share.")
+    sale_offset: int = Field(
+        -1, ge=-5, le=5, description="Cells from the lowered price at which the shares sell."
+    )
+    pricing: EmergencyPricing = Field(EmergencyPricing.bundle, description="Bundle or per share.")
+    min_price: Money = Field(0, description="No emergency issue at a share price below this.")
+    only_as_needed: bool = Field(
+        True, description="Issue only as many shares as the cheapest train in the bank needs."
+    )
+
+
+class EmergencySource(str, Enum):
+    """A source of money for a compulsory train purchase, in the order the rules use them."""
+
+    treasury = "treasury"
+    issue_shares = "issue_shares"
+    president_cash = "president_cash"
+    president_sells_shares = "president_sells_shares"
+
+
+class DividendOption(str, Enum):
+    """What a corporation may do with its revenue."""
+
+    full = "full"
+    half = "half"
+    withhold = "withhold"
+
+
+class RatioStep(Strict):
+    """One row of a by_ratio price table (rules.dividend_move = "by_ratio")."""
+
+    at_least: float = Field(ge=0, description="Paid to shares / share price, at or above.")
+    steps: int = Field(ge=-5, le=5, description="Cells moved: positive right, negative left.")
+    min_price: Money = Field(0, description="Applies only at or above this share price.")
+
+
+class PrivateSeller(str, Enum):
+    """Which players may sell a private company to a corporation."""
+
+    any_player = "any_player"
+    president = "president"
+
+
+class LayCostRule(str, Enum):
+    """How a tile lay's fee combines with the hex's terrain cost."""
+
+    add = "add"  # fee + hex terrain cost + costed sides completed
+    max = "max"  # larger of fee and hex terrain cost, + costed sides completed
 
 
 class Rules(Strict):
@@ -299,6 +446,115 @@ class Rules(Strict):
     private_values_count_at_end: bool = Field(
         True, description="Open privates count at face value in final scores."
     )
+    # --- extensions (1833NE); each absent = the classic behaviour of the fields above ---
+    treasury_share_price: SharePrice | None = Field(
+        None, description="Price of a share bought from the treasury: par or current market."
+    )
+    sell_before_operated: SellBeforeOperated | None = Field(
+        None, description="Who may sell a corporation's shares before it first operates."
+    )
+    president_certificate_to_market: bool | None = Field(
+        None, description="May a president's certificate be sold to the market (bank pool)?"
+    )
+    stock_round_end_market_drop: bool | None = Field(
+        None, description="A corporation with shares in the market falls one step at SR end."
+    )
+    issue_redeem: IssueRedeem | None = Field(
+        None, description="Corporations may issue and redeem their own shares."
+    )
+    emergency_issue: EmergencyIssue | None = Field(
+        None, description="Forced share issue when a corporation must buy a train."
+    )
+    emergency_money: list[EmergencySource] | None = Field(
+        None, description="Money sources for a compulsory train, in order of use."
+    )
+    president_may_fund_dearer_variant: bool | None = Field(
+        None,
+        description="If the corporation can pay one side of a card but not the other, may "
+        "the president add money to buy the dearer side?",
+    )
+    emergency_sales_keep_president: bool | None = Field(
+        None,
+        description="Forced sales never change a presidency nor close the corporation saved.",
+    )
+    emergency_buy_from_bank_only: bool | None = Field(
+        None, description="A forced train purchase comes from the bank only."
+    )
+    bankrupt_shares_unmoved: bool | None = Field(
+        None,
+        description="A bankrupt player's shares go to the market without moving prices, "
+        "even past the pool limit or with a president's certificate.",
+    )
+    dividend_options: list[DividendOption] | None = Field(
+        None, description="Choices for revenue; absent: full pay-out or withhold."
+    )
+    half_pay_retain_multiple: Money | None = Field(
+        None, description="On a half pay-out the corporation keeps half rounded down to this."
+    )
+    by_ratio: list[RatioStep] | None = Field(
+        None,
+        description="dividend_move by_ratio: the row with the highest at_least not above "
+        "(paid to shares / price) whose min_price is met gives the move.",
+    )
+    obsolete_trains_count_for_limit: bool | None = Field(
+        None, description="Do obsolete (phased-out) trains count toward the train limit?"
+    )
+    obsolete_trains_tradable: bool | None = Field(
+        None, description="May an obsolete train be sold to another corporation?"
+    )
+    paid_stops_include_station: bool | None = Field(
+        None,
+        description="An N/M train's counted stops must include one with the corporation's "
+        "own station.",
+    )
+    private_price_min: Money | None = Field(
+        None, description="Least a corporation pays for a private, in dollars (with the factor)."
+    )
+    private_sellers: PrivateSeller | None = Field(
+        None, description="Which players may sell a private company to a corporation."
+    )
+    auction_all_pass_revenue: int | None = Field(
+        None,
+        ge=0,
+        le=5,
+        description="When every player passes in the private auction, sold privates pay "
+        "their revenue this many times and bidding resumes (instead of a price drop).",
+    )
+    bank_reserve: Money | Unlimited | None = Field(
+        None,
+        description="Money held back from the bank and added once it runs out, so the game "
+        "can finish; not counted when deciding that the bank is broken.",
+    )
+    lay_cost_rule: LayCostRule | None = Field(
+        None, description="How a lay's fee combines with terrain cost; absent: add."
+    )
+
+    optional_extensions: ClassVar[frozenset[str]] = frozenset(
+        {
+            "treasury_share_price",
+            "sell_before_operated",
+            "president_certificate_to_market",
+            "stock_round_end_market_drop",
+            "issue_redeem",
+            "emergency_issue",
+            "emergency_money",
+            "president_may_fund_dearer_variant",
+            "emergency_sales_keep_president",
+            "emergency_buy_from_bank_only",
+            "bankrupt_shares_unmoved",
+            "dividend_options",
+            "half_pay_retain_multiple",
+            "by_ratio",
+            "obsolete_trains_count_for_limit",
+            "obsolete_trains_tradable",
+            "paid_stops_include_station",
+            "private_price_min",
+            "private_sellers",
+            "auction_all_pass_revenue",
+            "bank_reserve",
+            "lay_cost_rule",
+        }
+    )
 
 
 class PlayerCount(Strict):
@@ -347,6 +603,11 @@ class TitleFile(Strict):
     )
     options: list[TitleOption] = Field(default_factory=list, description="Optional rules.")
     rules: Rules
+    certificate_limit_by_corporations: dict[str, dict[str, int]] | None = Field(
+        None,
+        description="Certificate limit by player count, then by corporations still in play "
+        '(it falls when one closes): {"4" = {"9" = 18, "8" = 16}}.',
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -374,6 +635,76 @@ class Hex(TileFace):
     borders: list[Border] = Field(default_factory=list, description="Special hex sides.")
 
 
+class CellParity(str, Enum):
+    """Which half of the doubled-coordinate grid holds cells."""
+
+    even = "even"  # x + y even: 1830's A19, and (flat) column A on odd numbers
+    odd = "odd"  # x + y odd: (flat) column A on even numbers, as 1833NE's A6
+
+
+class BonusKind(str, Enum):
+    """How a route earns a connection bonus."""
+
+    connection = "connection"  # the route itself visits both ends
+    # the route visits one end and is extended past its train's reach, over track no other
+    # route of the corporation uses (even through blocked cities), to the other end
+    interconnection = "interconnection"
+
+
+class BonusEnd(Strict):
+    """One end of a connection bonus: a named group of hexes, any of which counts."""
+
+    name: str = Field(min_length=1, description="Name shown to players, e.g. Boston.")
+    hexes: list[HexId] = Field(min_length=1, description="Hexes that count as this end.")
+
+
+class Bonus(Strict):
+    """Extra revenue for a route joining two places; its value depends on the phase."""
+
+    id: EntityId = Field(description="Bonus id, referred to by private powers.")
+    kind: BonusKind = Field(description="connection or interconnection.")
+    between: list[BonusEnd] = Field(
+        min_length=2, max_length=2, description="The two ends the route must join."
+    )
+    values: dict[str, Money] = Field(
+        min_length=1,
+        description="Phase id -> amount; in a phase not listed the bonus does not exist.",
+    )
+
+
+class FerryPort(Strict):
+    """A port with one ferry a corporation may buy."""
+
+    hex: HexId = Field(description="The port city or town.")
+    values: dict[str, Money] = Field(
+        min_length=1, description="Phase id -> value added to the owner's route through it."
+    )
+    sea_link: list[HexId] = Field(
+        default_factory=list,
+        description="Hexes the ferry joins to the port by sea, for interconnection bonuses.",
+    )
+
+
+class Ferries(Strict):
+    """Ferries: bought by corporations, they add value to routes through their ports."""
+
+    cost: Money = Field(description="Price of one ferry, paid to the bank.")
+    ports: list[FerryPort] = Field(min_length=1, description="One ferry per port.")
+    new_bonus: dict[str, Money] = Field(
+        default_factory=dict,
+        description="Phase id -> extra value of the most recently bought ferry (it moves "
+        "to each new purchase).",
+    )
+    last_bonus: dict[str, Money] = Field(
+        default_factory=dict,
+        description="Phase id -> extra value the last ferry sold keeps for good, once every "
+        "ferry is sold.",
+    )
+    leave_on: EntityId | None = Field(
+        None, description="Phase on whose start every ferry leaves the game."
+    )
+
+
 class MapFile(Strict):
     """map.toml: the board."""
 
@@ -388,6 +719,13 @@ class MapFile(Strict):
         max_length=2,
     )
     hexes: list[Hex] = Field(description="Every hex on the board.", min_length=1)
+    cell_parity: CellParity = Field(
+        CellParity.even, description="Which grid cells exist (see docs/title-format.md)."
+    )
+    bonuses: list[Bonus] = Field(
+        default_factory=list, description="Connection and interconnection bonuses."
+    )
+    ferries: Ferries | None = Field(None, description="Ferries and their ports.")
 
 
 # ---------------------------------------------------------------------------------------
@@ -446,6 +784,7 @@ class TrainEvent(str, Enum):
     """Events on the first purchase of a train type."""
 
     close_privates = "close_privates"
+    close_player_privates = "close_player_privates"  # privates owned by players close
 
 
 class Train(Strict):
@@ -534,6 +873,16 @@ class FreeTileLay(Strict):
     connected: bool = Field(False, description="Must the hex be connected to the network?")
     free: bool = Field(False, description="true: no terrain cost.")
     token: bool = Field(False, description="May then place a free token there, unconnected.")
+    waives_lay_cost: bool = Field(
+        False, description="true: no tile-lay fee either (rules.tile_lays cost)."
+    )
+    only_round_bought: bool = Field(
+        False, description="Usable only in the operating round the corporation bought it."
+    )
+
+    optional_extensions: ClassVar[frozenset[str]] = frozenset(
+        {"waives_lay_cost", "only_round_bought"}
+    )
 
 
 class GrantShare(Strict):
@@ -585,6 +934,85 @@ class RevenueBonus(Strict):
     amount: Money
 
 
+class PlannedLay(Strict):
+    """One tile of a tile_lays power."""
+
+    hex: HexId = Field(description="Where this tile goes.")
+    tiles: list[EntityId] = Field(min_length=1, description="Tiles it may be.")
+    toward: list[HexId] = Field(
+        default_factory=list, description="Neighbours the tile must have track toward."
+    )
+
+
+class TileLays(Strict):
+    """The owning corporation may lay up to these tiles, once, in one operating turn."""
+
+    type: Literal["tile_lays"]
+    lays: list[PlannedLay] = Field(min_length=1, description="The tiles, one per hex.")
+    linked: bool = Field(True, description="If more than one is laid, they must join.")
+    extra: bool = Field(True, description="In addition to the normal lays.")
+    connected: bool = Field(False, description="Must the hexes connect to the network?")
+    free: bool = Field(True, description="No terrain cost.")
+    waives_lay_cost: bool = Field(True, description="No tile-lay fee.")
+
+
+class VirtualStation(Strict):
+    """The owning corporation acts as if it had a station in this (off-board) hex."""
+
+    type: Literal["virtual_station"]
+    hex: HexId = Field(description="Where the virtual station is.")
+    lay_track: bool = Field(True, description="Track may be laid from it.")
+    run: bool = Field(True, description="Routes may start from it.")
+
+
+class ExclusiveHexes(Strict):
+    """Only the owning corporation may run routes to these hexes."""
+
+    type: Literal["exclusive_hexes"]
+    hexes: list[HexId] = Field(min_length=1, description="The reserved hexes.")
+
+
+class BonusMultiplier(Strict):
+    """The owning corporation earns these connection bonuses multiplied."""
+
+    type: Literal["bonus_multiplier"]
+    bonuses: list[EntityId] = Field(min_length=1, description="Bonus ids (map.toml).")
+    factor: int = Field(2, ge=2, le=5, description="Multiplier.")
+    phases: list[EntityId] = Field(
+        default_factory=list, description="Phases in which it applies; empty: always."
+    )
+
+
+class FerryMultiplier(Strict):
+    """Multiplies the value of some of the owning corporation's ferries."""
+
+    type: Literal["ferry_multiplier"]
+    factor: int = Field(2, ge=2, le=5, description="Multiplier.")
+    ferries: int = Field(1, ge=1, description="How many of its ferries it applies to.")
+    with_bonuses: bool = Field(True, description="Also multiplies a new/last ferry bonus.")
+    movable: bool = Field(False, description="May it move to another ferry once assigned?")
+
+
+class PurchaseFee(Strict):
+    """A corporation buying this private also pays this to the bank."""
+
+    type: Literal["purchase_fee"]
+    amount: Money = Field(description="Paid to the bank on top of the price.")
+
+
+class RestrictCorporation(Strict):
+    """While a player owns the private, a corporation is held back."""
+
+    type: Literal["restrict_corporation"]
+    corporation: EntityId = Field(description="The corporation held back.")
+    no_track_phases: list[EntityId] = Field(
+        default_factory=list, description="Phases in which it may lay no track."
+    )
+    no_routes_until_upgraded: HexId | None = Field(
+        None, description="It runs no route while this hex still shows its printed face."
+    )
+
+
 Ability = Annotated[
     BlockHexes
     | FreeTileLay
@@ -593,7 +1021,14 @@ Ability = Annotated[
     | CloseOnTrain
     | NoSaleToCorporation
     | ExtraToken
-    | RevenueBonus,
+    | RevenueBonus
+    | TileLays
+    | VirtualStation
+    | ExclusiveHexes
+    | BonusMultiplier
+    | FerryMultiplier
+    | PurchaseFee
+    | RestrictCorporation,
     Field(discriminator="type"),
 ]
 
@@ -606,6 +1041,16 @@ class Private(Strict):
     value: Money = Field(description="Face value (price in the auction).")
     revenue: Money = Field(description="Paid to the owner every operating round.")
     abilities: list[Ability] = Field(default_factory=list, description="Typed powers.")
+    closes_on: EntityId | None = Field(
+        None, description="Phase on whose start it closes, whoever owns it."
+    )
+    flips_on: EntityId | None = Field(
+        None,
+        description="Phase from whose start it pays no revenue but keeps its powers "
+        "(a corporation owns it; player-owned ones close by the phase event).",
+    )
+
+    optional_extensions: ClassVar[frozenset[str]] = frozenset({"closes_on", "flips_on"})
 
 
 class PrivatesFile(Strict):
@@ -616,6 +1061,31 @@ class PrivatesFile(Strict):
 
 # ---------------------------------------------------------------------------------------
 # corporations.toml
+
+
+class Reservation(Strict):
+    """A station slot kept free for a corporation outside its home."""
+
+    hex: HexId = Field(description="Reserved hex.")
+    city: int | None = Field(None, ge=0, description="City index; absent: any city there.")
+    from_color: Color | None = Field(
+        None, description="Reserved only once a tile of this colour lies there."
+    )
+    ends_on: EntityId | None = Field(None, description="Phase on whose start it ends.")
+
+
+class JointTokenTrigger(str, Enum):
+    """When a joint station is placed."""
+
+    first_tile = "first_tile"  # as soon as anyone lays the first tile on the hex
+
+
+class JointToken(Strict):
+    """A station shared with another corporation, placed free in a set hex."""
+
+    partner: EntityId = Field(description="The other corporation it belongs to.")
+    hex: HexId = Field(description="Where it is placed.")
+    when: JointTokenTrigger = Field(description="What places it.")
 
 
 class Corporation(Strict):
@@ -641,6 +1111,20 @@ class Corporation(Strict):
     )
     color: str = Field(pattern=r"^#[0-9A-Fa-f]{6}$", description="Charter colour.")
     text_color: str = Field("#ffffff", pattern=r"^#[0-9A-Fa-f]{6}$")
+    reservations: list[Reservation] = Field(
+        default_factory=list, description="Station slots kept for it outside its home."
+    )
+    station_costs: dict[str, Money] = Field(
+        default_factory=dict,
+        description="Hex id -> price of its station there, instead of its next token's.",
+    )
+    joint_token: JointToken | None = Field(
+        None, description="A station shared with another corporation."
+    )
+
+    optional_extensions: ClassVar[frozenset[str]] = frozenset(
+        {"reservations", "station_costs", "joint_token"}
+    )
 
 
 class CorporationsFile(Strict):

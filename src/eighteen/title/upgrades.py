@@ -60,6 +60,7 @@ class Shape:
     track: frozenset[int]
     exits: int
     label: str | None
+    stubs: int = 0  # dead-end track edges (TileFace.stubs); also part of ``exits``
 
     def rotated(self, rotation: int) -> Shape:
         """The same face turned ``rotation`` steps clockwise."""
@@ -71,6 +72,7 @@ class Shape:
             track=frozenset(rotate_mask(m, rotation) for m in self.track),
             exits=rotate_mask(self.exits, rotation),
             label=self.label,
+            stubs=rotate_mask(self.stubs, rotation),
         )
 
 
@@ -85,7 +87,8 @@ def shape_of(face: TileFace) -> Shape:
     offboard = getattr(face, "offboard", None)
     if offboard is not None:
         exits |= edge_mask(offboard.exits)
-    return Shape(cities, towns, track, exits, face.label)
+    stubs = edge_mask(face.stubs)
+    return Shape(cities, towns, track, exits | stubs, face.label, stubs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +167,8 @@ def _assign(old: list[int], new: tuple[int, ...]) -> bool:
 def keeps_old(old: Shape, new: Shape) -> bool:
     """Rules 3 and 6 at one rotation: old track and stop connections survive in ``new``."""
     if not old.track <= new.track:
+        return False
+    if old.stubs & ~new.exits:  # a dead-end stub is kept by any new track on its edge
         return False
     old_cities = [m for m in old.cities if m]
     old_towns = [m for m in old.towns if m]
