@@ -143,3 +143,23 @@ def test_random_games_run_and_replay(seed: int, players: int) -> None:
     ranking = views.ranking(g)
     assert len(ranking) == players
     assert Game.from_json(g.to_json()).state_hash() == g.state_hash()
+
+
+def test_options_change_rules_and_trains() -> None:
+    t = load_title("1830")
+    g = Game.new(t, ["A", "B"], options=["optional_6_train", "multiple_brown_from_ipo"])
+    assert [x for x in g.state.depot if x.startswith("6-")] == ["6-0", "6-1", "6-2"]
+    assert g.rules.brown_multiple_buy_from_ipo is True
+    plain = Game.new(t, ["A", "B"])
+    assert [x for x in plain.state.depot if x.startswith("6-")] == ["6-0", "6-1"]
+    assert plain.rules.brown_multiple_buy_from_ipo is False
+
+
+def test_titles_with_unknown_mechanics_are_refused() -> None:
+    from eighteen.engine.tables import Tables
+
+    data = json.loads(json.dumps(load_title("1830").data))
+    data["rules"]["issue_redeem"] = {"kind": "whatever"}
+    data["rules"]["dividend_move"] = "by_ratio"
+    with pytest.raises(ValueError, match="issue_redeem.*|dividend_move"):
+        Game.new(Tables(data), ["A", "B"])

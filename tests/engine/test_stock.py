@@ -193,3 +193,12 @@ def test_brown_zone_allows_several_buys_from_the_pool() -> None:
         g.apply(BuyShares("B", "NYC", "ipo"))  # NYC is not in a brown cell
     with pytest.raises(IllegalAction, match="pool only"):
         g.apply(BuyShares("B", "B&M", "ipo"))
+
+
+def test_brown_zone_buys_from_the_ipo_with_the_option() -> None:
+    g = second_stock_round()
+    g.rules.brown_multiple_buy_from_ipo = True  # as option multiple_brown_from_ipo sets it
+    g.state.corporations["B&M"].cell = [7, 2]  # $30, brown
+    run(g, BuyShares("B", "B&M", "ipo"), BuyShares("B", "B&M", "ipo"))
+    assert shares.percent_of(g, "B&M", "B") == 20
+    assert g.state.player("B").cash == 313 - 2 * 100  # IPO shares cost par

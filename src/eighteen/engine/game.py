@@ -357,6 +357,42 @@ class Game:
         return f"<Game {self.tables.id} {views.round_name(self)} acting={self.acting()}>"
 
 
+#: Rule fields this engine implements (others must be absent/unset in the tables).
+_KNOWN_RULES = [
+    "capitalization",
+    "float_percent",
+    "ipo_dividends",
+    "pool_dividends",
+    "holding_limit_percent",
+    "pool_limit_percent",
+    "sell_in_first_stock_round",
+    "sell_buy_order",
+    "sell_drop",
+    "dividend_move",
+    "sold_out_rise",
+    "buy_after_sell_same_corporation",
+    "operating_order",
+    "tile_lays",
+    "private_auction",
+    "auction_min_raise",
+    "auction_price_drop",
+    "auction_forced_price",
+    "brown_multiple_buy_from_ipo",
+    "private_price_min_factor",
+    "private_price_max_factor",
+    "privates_count_for_cert_limit",
+    "train_buy_from_corporation_min",
+    "must_own_train",
+    "president_may_sell_for_train",
+    "bankruptcy",
+    "bank_broken",
+    "home_token_reserved",
+    "upgrade_must_add_track",
+    "private_values_count_at_end",
+    "bankrupt_sells_shares",
+]
+
+
 def check_capabilities(tables: Tables) -> None:
     """Refuse tables naming mechanics this engine does not implement."""
     r = tables.rules()
@@ -374,6 +410,10 @@ def check_capabilities(tables: Tables) -> None:
     for key, ok in allowed.items():
         if getattr(r, key) not in ok:
             problems.append(f"rules.{key} = {getattr(r, key)!r}")
+    known = set(_KNOWN_RULES)
+    for key, value in vars(r).items():
+        if key not in known and value not in (None, False, [], {}):
+            problems.append(f"rules.{key}")
     for t in tables.trains:
         d = t["distance"]
         if not (d is None or isinstance(d, int)):

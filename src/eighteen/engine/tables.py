@@ -15,21 +15,14 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-#: Rule switches the engine understands beyond the compiled ``rules`` object, with the
-#: value used when the tables do not give them.
+#: Rule switches the engine reads with the value used when the tables do not give them
+#: (tables compiled before the switch existed).
 ENGINE_RULE_DEFAULTS: dict[str, Any] = {
-    "multiple_buy_from_ipo": False,  # brown-zone multiple buys may also come from the IPO
-    # a bankrupt president's shares are sold before the game ends (18xx.games); the seed
-    # keeps them unsold for the final score
+    "auction_forced_price": 0,
+    "brown_multiple_buy_from_ipo": False,
+    # a bankrupt president's shares are sold before the game ends (18xx.games); seed 002
+    # keeps them unsold for the final score.  Not a title field yet.
     "bankrupt_sells_shares": False,
-}
-
-#: Option ids the engine knows how to apply when the tables give no effect for them:
-#: option id -> (rule overrides, train count overrides).  An option record in the
-#: tables may carry its own ``rules`` / ``train_counts`` objects, which win.
-KNOWN_OPTION_EFFECTS: dict[str, dict[str, Any]] = {
-    "multi_brown_ipo": {"rules": {"multiple_buy_from_ipo": True}},
-    "multiple_brown_from_ipo": {"rules": {"multiple_buy_from_ipo": True}},
 }
 
 
@@ -59,8 +52,8 @@ class MarketCell:
 class Tables:
     """A compiled title: every table the engine needs, looked up by id.
 
-    ``options`` are the option ids chosen for a game; they may override rules and train
-    counts (see :data:`KNOWN_OPTION_EFFECTS`).
+    Options chosen for a game may override rules and train counts (each option record
+    carries its ``rules`` and ``train_counts``).
     """
 
     def __init__(self, data: dict[str, Any], path: Path | None = None) -> None:
@@ -134,10 +127,11 @@ class Tables:
         return counts
 
     def _option_effect(self, opt: str) -> dict[str, Any]:
+        """An option's effects as compiled: rule overrides and train counts."""
         for o in self.data.get("options", []):
-            if o["id"] == opt and ("rules" in o or "train_counts" in o):
+            if o["id"] == opt:
                 return {"rules": o.get("rules", {}), "train_counts": o.get("train_counts", {})}
-        return KNOWN_OPTION_EFFECTS.get(opt, {})
+        return {}
 
     # -- look-ups ---------------------------------------------------------------------
 

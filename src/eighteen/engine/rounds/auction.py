@@ -7,9 +7,10 @@ a single bidder buys it at his bid; several bidders auction it among themselves,
 seating order from the left of the best bidder, raising by at least the min raise; a
 bidder who passes may bid again later, and the private goes to the best bidder once every
 other bidder has passed since the last raise.  If every player passes in a row: before any
-private is sold, the cheapest drops by rules.auction_price_drop (at $0 the next player must
-take it); afterwards the privates pay their revenue and the auction goes on.  A private
-granting a president's certificate makes its buyer set that corporation's par at once.
+private is sold, the first drops by rules.auction_price_drop (at rules.auction_forced_price
+the next player must take it); afterwards the privates pay their revenue and the auction
+goes on.  A private granting a president's certificate makes its buyer set that
+corporation's par at once.
 """
 
 from __future__ import annotations
@@ -39,8 +40,20 @@ def unsold(g: Game) -> list[str]:
 
 
 def cheapest_price(g: Game) -> int:
+    """Price of the cheapest unsold private: face value, less the drops after everyone
+    passed (those apply to the first private only, while nothing is sold)."""
     pid = unsold(g)[0]
-    return max(0, int(g.tables.private(pid)["value"]) - _r(g).drop)
+    face = int(g.tables.private(pid)["value"])
+    if pid != g.tables.privates[0]["id"]:
+        return face
+    return max(0, face - _r(g).drop)
+
+
+def forced(g: Game) -> bool:
+    """The first private has dropped to rules.auction_forced_price: the player to act
+    must take it."""
+    r = _r(g)
+    return r.drop > 0 and cheapest_price(g) <= g.rules.auction_forced_price
 
 
 def committed(g: Game, player: str, except_pid: str | None = None) -> int:
@@ -236,7 +249,7 @@ class Waterfall(Step):
         out: list[Action] = []
         if available(g, who) >= price:
             out.append(Bid(who, first, price))
-            if price == 0:
+            if forced(g):
                 return out
         for pid in left[1:]:
             best = best_bid(g, pid)
@@ -255,18 +268,17 @@ class Waterfall(Step):
         left = unsold(g)
         r.last_actor = who
         if isinstance(action, Pass):
-            if cheapest_price(g) == 0:
-                raise IllegalAction(f"{left[0]} costs $0: {who} must take it")
+            if forced(g):
+                raise IllegalAction(f"{left[0]} costs ${cheapest_price(g)}: {who} must take it")
             r.passes += 1
             g.note(f"{who} passes")
             r.turn = (r.turn + 1) % n
             if r.passes >= n:
                 r.passes = 0
                 if len(left) == len(g.tables.privates):
-                    r.drop = min(
-                        r.drop + g.rules.auction_price_drop,
-                        int(g.tables.private(left[0])["value"]),
-                    )
+                    face = int(g.tables.private(left[0])["value"])
+                    floor = min(face, int(g.rules.auction_forced_price))
+                    r.drop = min(r.drop + g.rules.auction_price_drop, face - floor)
                     g.note(f"everyone passed: {left[0]} now costs ${cheapest_price(g)}")
                 else:
                     g.note("everyone passed: the privates pay their revenue")
@@ -287,8 +299,8 @@ class Waterfall(Step):
             _sell(g, pid, who, price)
             resolve(g)
             return
-        if cheapest_price(g) == 0:
-            raise IllegalAction(f"{left[0]} costs $0: {who} must take it")
+        if forced(g):
+            raise IllegalAction(f"{left[0]} costs ${cheapest_price(g)}: {who} must take it")
         best = best_bid(g, pid)
         if best is not None and best[0] == who:
             raise IllegalAction(f"{who} already holds the best bid on {pid}")

@@ -9,7 +9,7 @@ cert_limit_exempt cells do not count), rules.pool_limit_percent in the pool, no 
 corporation sold earlier in the round (unless rules.buy_after_sell_same_corporation), no
 selling in the first stock round (unless rules.sell_in_first_stock_round).  In a
 multiple_buy cell more certificates of that corporation may be bought in one turn (from
-the pool; also from the IPO when rules.multiple_buy_from_ipo).  The round ends when every
+the pool; also from the IPO when rules.brown_multiple_buy_from_ipo).  The round ends when every
 player passes in a row; the priority deal goes to the player after the last one who acted;
 corporations held wholly by players rise one row (rules.sold_out_rise).
 """
@@ -77,7 +77,7 @@ def buy_problem(g: Game, player: str, corp: str, source: str) -> str | None:
     cell = market.cell(g, corp)
     if r.bought:
         multi = cell is not None and cell.multiple_buy
-        from_ipo_ok = g.rules.multiple_buy_from_ipo
+        from_ipo_ok = g.rules.brown_multiple_buy_from_ipo
         if not multi:
             return f"{player} has already bought this turn (one certificate per turn)"
         if any(c != corp for c, _ in r.bought):
