@@ -38,6 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("replay", help="replay a save and print the ranking")
     r.add_argument("save")
+    r.add_argument(
+        "--force", action="store_true", help="replay even if the title changed since the save"
+    )
 
     n = sub.add_parser("new", help="create titles/NAME/ as an overlay (variant) of a title")
     n.add_argument("name", help="id of the new title (also its folder name)")
@@ -96,7 +99,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "replay":
         from eighteen.commands.play import cmd_replay
 
-        return cmd_replay(args.save)
+        return cmd_replay(args.save, force=args.force)
     if args.command == "render":
         from eighteen.commands.render import cmd_render
 
