@@ -252,13 +252,24 @@ class Game:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any] | str, tables: Tables | None = None) -> Game:
-        """Load a save by replaying its actions (IllegalAction names the failing one)."""
+    def from_json(
+        cls, data: dict[str, Any] | str, tables: Tables | None = None, strict: bool = False
+    ) -> Game:
+        """Load a save by replaying its actions (IllegalAction names the failing one).
+
+        ``strict``: refuse a save made with other tables (version or hash differ)."""
         if isinstance(data, str):
             data = json.loads(data)
         assert isinstance(data, dict)
         tables = tables or load_title(data["title"])
-        game = cls(tables, data["players"], seed=data.get("seed", 0), options=data["options"])
+        if strict and (data.get("hash"), data.get("version")) != (tables.hash, tables.version):
+            raise ValueError(
+                f"save made with {data['title']} {data.get('version')} {data.get('hash')}, "
+                f"tables are {tables.version} {tables.hash}"
+            )
+        game = cls(
+            tables, data["players"], seed=data.get("seed", 0), options=data.get("options", [])
+        )
         for i, a in enumerate(data.get("actions", [])):
             try:
                 game.apply(action_from_json(a))

@@ -29,7 +29,11 @@ class Routes(ORStep):
     actions: ClassVar = (RunRoutes,)
 
     def active(self, g: Game) -> bool:
-        return self.is_current(g) and bool(g.state.corporations[operating(g)].trains)
+        """Trains must run when there is anything to run (no route: nothing earned)."""
+        if not self.is_current(g):
+            return False
+        corp = operating(g)
+        return bool(g.state.corporations[corp].trains) and bool(network.best(g, corp))
 
     def legal(self, g: Game) -> list[Action]:
         corp = operating(g)
