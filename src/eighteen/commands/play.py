@@ -15,6 +15,7 @@ from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bots import make_bots, play
 from eighteen.engine.game import Game
 from eighteen.engine.tables import TitleNotFound, load_title
+from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
 #: Event words worth a line in the short per-round log.
 NOTABLE = ("floats", "phase", "rust", "closes", "bankrupt", "the game ends", "president of")
@@ -146,20 +147,17 @@ def cmd_replay(path: str, *, force: bool = False) -> int:
     try:
         data = load_save(path)
         tables = load_title(str(data["title"]))
-        check = _title_check()
-        if check is not None:
-            check(data, tables.data, force)
+        for warning in check_save_title(data, tables.data, force):
+            print(f"eighteen: warning: {warning}", file=sys.stderr)
         game = Game.from_json(data, tables=tables)
-    except (ValueError, TitleNotFound, IllegalAction, KeyError, TypeError) as exc:
+    except (
+        ValueError,
+        TitleNotFound,
+        IllegalAction,
+        SaveTitleMismatch,
+        KeyError,
+        TypeError,
+    ) as exc:
         return _err(f"{path}: {exc}")
     print_ranking(game)
     return 0
-
-
-def _title_check() -> Any:
-    """The save/title version check, when the authoring module provides it."""
-    try:
-        from eighteen.title.versions import check_save_title  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return check_save_title

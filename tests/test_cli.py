@@ -1,0 +1,128 @@
+"""The `eighteen` command: exit codes, output shapes, and no tracebacks on bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from eighteen.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        run(
+            capsys,
+        )[0]
+        == 2
+    )
+    assert run(capsys, "validate", "--format", "yaml")[0] == 2
+
+
+def test_validate_clean_title(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "validate", str(ROOT / "titles" / "1830"))
+    assert code == 0
+    assert out == ""
+    assert "validated 1830: 0 error(s), 0 warning(s)" in err
+
+
+def test_validate_reports_located_error_and_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    titles = tmp_path / "titles"
+    shutil.copytree(ROOT / "titles" / "common", titles / "common")
+    shutil.copytree(ROOT / "titles" / "1830", titles / "1830")
+    trains = titles / "1830" / "trains.toml"
+    text = trains.read_text()
+    trains.write_text(text.replace("price = 180", "price = -180", 1))
+    line = next(i for i, x in enumerate(trains.read_text().splitlines(), 1) if "-180" in x)
+    code, out, _ = run(capsys, "validate", str(titles / "1830"))
+    assert code == 1
+    assert f"trains.toml:{line}:9: error[E013]: trains[1].price: -180 is below the minimum 0" in out
+    code, out, _ = run(capsys, "validate", "--format", "json", str(titles / "1830"))
+    assert code == 1
+    doc = json.loads(out)
+    assert doc["errors"] == 1
+    assert doc["problems"][0]["code"] == "E013"
+    assert doc["problems"][0]["line"] == line
+
+
+def test_validate_missing_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "validate", str(tmp_path / "nope"))
+    assert code == 1
+    assert "error[E002]: no such title folder" in out
+
+
+def test_compile_check_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "compile", "--check")[0] == 0
+    assert run(capsys, "schema", "--check")[0] == 0
+
+
+def test_compile_check_reports_stale(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "compile", "--check", "--out", str(tmp_path), "1830")
+    assert code == 1
+    assert out.splitlines() == [
+        f"stale: {tmp_path / '1830.json'} (run `eighteen compile`)",
+        f"stale: {tmp_path / '1830.md'} (run `eighteen compile`)",
+    ]
+
+
+def test_play_save_and_replay_agree(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    code, out, _ = run(
+        capsys,
+        "play",
+        "1830",
+        "--players",
+        "3",
+        "--seed",
+        "5",
+        "--bots",
+        "random",
+        "--save",
+        str(save),
+    )
+    assert code == 0
+    ranking = out[out.index("result (") :]
+    code, out2, _ = run(capsys, "replay", str(save))
+    assert code == 0
+    assert out2 == ranking
+    data = json.loads(save.read_text())
+    assert data["title"] == "1830" and data["players"] == ["Player1", "Player2", "Player3"]
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "not a save"),
+        ('{"title": "nonesuch", "players": ["a", "b"], "actions": []}', "nonesuch"),
+        ('{"title": "1830", "players": ["a"], "actions": []}', "save made with 1830 None"),
+    ],
+)
+def test_replay_bad_saves(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str, message: str
+) -> None:
+    save = tmp_path / "bad.json"
+    save.write_text(content)
+    code, _, err = run(capsys, "replay", str(save))
+    assert code == 1
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_play_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "play", "nonesuch")
+    assert code == 1 and "nonesuch" in err
+    code, _, err = run(capsys, "play", "1830", "--players", "9")
+    assert code == 1 and "2-6 players" in err
