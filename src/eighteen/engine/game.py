@@ -1,7 +1,7 @@
 """Game: one running game of any compiled title.
 
 >>> from eighteen import load_title, Game
->>> game = Game.new(load_title("1830"), players=["Ann", "Bob", "Cy"])  # doctest: +SKIP
+>>> game = Game.new(load_title(title_id), players=["Ann", "Bob", "Cy"])  # doctest: +SKIP
 >>> game.acting()                                                     # doctest: +SKIP
 'Ann'
 >>> game.apply(game.legal_actions()[0])                                # doctest: +SKIP
@@ -433,5 +433,21 @@ def check_capabilities(tables: Tables) -> None:
             problems.append(f"train {t['id']} obsolete_on")
         if t.get("variants"):
             problems.append(f"train {t['id']} variants")
+    abilities = {
+        "block_hexes",
+        "tile_lay",
+        "grant_share",
+        "exchange_share",
+        "close_on_train",
+        "no_sale_to_corporation",
+    }
+    for p in tables.privates:
+        for ab in p.get("abilities", []):
+            if ab["type"] not in abilities:
+                problems.append(f"private {p['id']} ability {ab['type']}")
+    for row in [*tables.trains, *tables.phases]:
+        for ev in row.get("events", []):
+            if ev != "close_privates":
+                problems.append(f"event {ev}")
     if problems:
         raise ValueError("the engine cannot run this title yet: " + "; ".join(problems))
