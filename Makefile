@@ -40,7 +40,7 @@ fmt: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 bench: $(STAMP)
-	$(BIN)/python bench/compile.py
+	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,75 @@
+"""Engine benchmark: actions per second in bot games, and a full 4-player game's time.
+
+Route search is timed separately (the time spent finding the best routes the engine offers),
+and the game time is also given without it. Run: .venv/bin/python bench/engine.py [GAMES]
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import eighteen
+from eighteen.engine import network
+from eighteen.engine.bots import make_bots, play
+
+
+class RouteTimer:
+    """Wraps the engine's best-route search to add up the time spent in it."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.calls = 0
+        self.original = network.best
+
+    def __enter__(self) -> RouteTimer:
+        def timed(*args: object, **kwargs: object) -> object:
+            t0 = time.perf_counter()
+            try:
+                return self.original(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - t0
+                self.calls += 1
+
+        network.best = timed  # type: ignore[assignment]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        network.best = self.original  # type: ignore[assignment]
+
+
+def one_game(title: eighteen.Tables, seed: int, bots: str, players: int) -> dict[str, float]:
+    names = [f"P{i}" for i in range(players)]
+    game = eighteen.Game.new(title, players=names, seed=seed)
+    with RouteTimer() as routes:
+        t0 = time.perf_counter()
+        n = sum(1 for _ in play(game, make_bots(bots, names, seed)))
+        total = time.perf_counter() - t0
+    return {"actions": n, "total": total, "routes": routes.seconds, "route_calls": routes.calls}
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    title = eighteen.load_title("1830")
+    print(f"1830, 4 players, {games} games per bot kind (one core)")
+    print(
+        f"{'bots':<8} {'actions':>8} {'actions/s':>10} {'game s':>8} {'no-route s':>10} "
+        f"{'route s':>8} {'route calls':>11}"
+    )
+    for bots in ("random", "greedy"):
+        rows = [one_game(title, seed, bots, 4) for seed in range(games)]
+        actions = statistics.median(r["actions"] for r in rows)
+        total = statistics.median(r["total"] for r in rows)
+        routes = statistics.median(r["routes"] for r in rows)
+        calls = statistics.median(r["route_calls"] for r in rows)
+        rate = sum(r["actions"] for r in rows) / sum(r["total"] for r in rows)
+        print(
+            f"{bots:<8} {actions:>8.0f} {rate:>10.0f} {total:>8.2f} {total - routes:>10.2f} "
+            f"{routes:>8.2f} {calls:>11.0f}"
+        )
+    print("target: a full 4-player game <= 2 s on one core, excluding route search")
+
+
+if __name__ == "__main__":
+    main()
