@@ -16,7 +16,7 @@ import jinja2
 
 from eighteen.title import geometry
 from eighteen.title.aggregate import Title
-from eighteen.title.model import Hex, MarketFile, Train
+from eighteen.title.model import Hex, MarketFile, Rules, Train
 from eighteen.title.upgrades import (
     Shape,
     TileShapes,
@@ -465,6 +465,10 @@ def _markdown_view(compiled: dict[str, Any]) -> dict[str, Any]:
             key=geometry.parse_hex_id,
         ),
         "first_groups": _first_tile_groups(compiled),
+        "rule_help": {
+            name: (field.description or "").rstrip(".")
+            for name, field in Rules.model_fields.items()
+        },
         "upgrade_targets": {
             k: sorted(row, key=natural_key) for k, row in compiled["upgrades"].items()
         },
