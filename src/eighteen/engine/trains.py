@@ -1,9 +1,9 @@
 """Trains: the depot, buying, rusting, trade-ins and the train limit.
 
 Train ids are ``<type>-<n>``.  The bank sells the types in table order: all copies of one
-type before the next, except types whose ``available_on`` phase has begun (seed 002: the
-D from phase 6, with a trade-in of a 4, 5 or 6 for $300 off).  Trains discarded to the bank
-are sold again at list price.  The first purchase of a type may start a phase, rust older
+type before the next, except types whose ``available_on`` phase has begun (seed 002,
+"buying trains"); a ``trade_in`` takes its discount off for an own train of the listed
+types handed in.  Trains discarded to the bank are sold again at list price.  The first purchase of a type may start a phase, rust older
 types and run events.
 """
 
