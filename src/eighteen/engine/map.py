@@ -20,10 +20,14 @@ Vocabulary (rules: seed 002 "routes" and "tokens"; reference facts §7-§9):
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterable, Mapping
+import copy
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 #: Phase revenue colours in order, used when an off-board lacks the asked colour.
 _REVENUE_ORDER = ["white", "yellow", "green", "brown", "gray"]
@@ -74,6 +78,14 @@ class MapState:
             tiles={h: (str(v[0]), int(v[1])) for h, v in d.get("tiles", {}).items()},
             tokens={h: [list(c) for c in cs] for h, cs in d.get("tokens", {}).items()},
         )
+
+    def track_key(self) -> frozenset[tuple[str, tuple[str, int]]]:
+        """Fingerprint of the laid tiles: equal keys mean equal track (cache key)."""
+        return frozenset(self.tiles.items())
+
+    def token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
+        """Fingerprint of the station tokens: equal keys mean equal tokens (cache key)."""
+        return frozenset((h, tuple(tuple(c) for c in cs)) for h, cs in self.tokens.items())
 
     def city_tokens(self, hex_id: str, city: int) -> list[str]:
         """Corporations in the slots of one city (empty list when none)."""
@@ -198,7 +210,7 @@ class Face:
     track: tuple[tuple[int, int], ...]
     offboard: FaceOffboard | None
 
-    @property
+    @cached_property
     def exits(self) -> tuple[int, ...]:
         """Every edge with track, sorted."""
         es: set[int] = set()
@@ -212,7 +224,7 @@ class Face:
             es.update(self.offboard.exits)
         return tuple(sorted(es))
 
-    @property
+    @cached_property
     def paths(self) -> tuple[Path, ...]:
         """Every piece of track on this face (stop-edge and edge-edge)."""
         out: list[Path] = []
@@ -300,6 +312,11 @@ class TrackGraph:
     gives, for path ``p``, two ends ``(is_stop, id)``. ``side_paths[side]`` lists
     ``(hex, path)`` for the paths touching a side, so a walk arriving at a side from one
     hex continues only with the paths of the other hex.
+
+    The track part depends only on the laid tiles; ``state`` (tokens) is read by
+    :meth:`has_token`, :meth:`passable` and :meth:`reach`. :meth:`Board.graph` keeps one
+    graph per tile layout and hands out copies bound to the asked state (:meth:`bind`).
+    Never mutate a graph's tables.
     """
 
     def __init__(self, board: Board, state: MapState) -> None:
@@ -337,6 +354,14 @@ class TrackGraph:
                         mask |= 1 << nid
                         self.side_paths.setdefault(nid, []).append((h, pid))
                 self.path_sides.append(mask)
+
+    def bind(self, state: MapState) -> TrackGraph:
+        """This graph's track with the tokens of ``state`` (a shallow copy; shares tables)."""
+        if state is self.state:
+            return self
+        g = copy.copy(self)
+        g.state = state
+        return g
 
     def _end(self, hex_id: str, end: str) -> tuple[bool, int]:
         if end[0] == "e":
@@ -492,6 +517,32 @@ class Board:
                 if nb is not None:
                     self.side_id[(nb, (e + 3) % 6)] = sid
         self._face_cache: dict[tuple[str, str | None, int], Face] = {}
+        self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
+
+    # -- caches -----------------------------------------------------------------------
+
+    #: Entries kept per cache (least recently used dropped first).
+    CACHE_SIZE = 64
+
+    def cached(self, cache: str, key: Hashable, compute: Callable[[], _T]) -> _T:
+        """Memoise ``compute()`` under ``key`` in the named bounded cache of this board.
+
+        The board is static, so anything derived from it and a position can be kept here,
+        keyed by the position's fingerprints (:meth:`MapState.track_key`,
+        :meth:`MapState.token_key`). Cached values are shared: callers must not mutate them.
+        """
+        c = self._caches.get(cache)
+        if c is None:
+            c = self._caches[cache] = OrderedDict()
+        try:
+            value = c[key]
+        except KeyError:
+            value = c[key] = compute()
+            if len(c) > self.CACHE_SIZE:
+                c.popitem(last=False)
+            return value
+        c.move_to_end(key)
+        return value  # type: ignore[no-any-return]
 
     # -- faces ------------------------------------------------------------------------
 
@@ -519,12 +570,21 @@ class Board:
         return f
 
     def graph(self, state: MapState) -> TrackGraph:
-        """The track graph of a position (see :class:`TrackGraph`)."""
-        return TrackGraph(self, state)
+        """The track graph of a position (see :class:`TrackGraph`).
+
+        Built once per tile layout (cached by :meth:`MapState.track_key`) and bound to
+        ``state`` for its tokens.
+        """
+        g = self.cached("graph", state.track_key(), lambda: TrackGraph(self, state))
+        return g.bind(state)
 
     def reach(self, state: MapState, corp: str) -> Reach:
-        """What ``corp``'s network reaches now (see :meth:`TrackGraph.reach`)."""
-        return self.graph(state).reach(corp)
+        """What ``corp``'s network reaches now (see :meth:`TrackGraph.reach`).
+
+        Cached by (tiles, tokens, corporation); the result is shared, do not mutate it.
+        """
+        key = (state.track_key(), state.token_key(), corp)
+        return self.cached("reach", key, lambda: self.graph(state).reach(corp))
 
     # -- tiles ------------------------------------------------------------------------
 

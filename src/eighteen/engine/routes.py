@@ -555,13 +555,13 @@ def all_routes(
     revenue_key: str,
 ) -> list[Route]:
     """Every legal route of one train, best first (revenue desc, then stop ids, track)."""
-    f = RouteFinder(board, state, corp, revenue_key)
+    f = _finder(board, state, corp, revenue_key)
     return [f.to_route(c, train) for c in f.candidates(distance)]
 
 
 def has_route(board: Board, state: MapState, corp: str) -> bool:
     """Can the corporation run any route at all (a station joined by track to another stop)?"""
-    f = RouteFinder(board, state, corp, "yellow")
+    f = _finder(board, state, corp, "yellow")
     return any(f.adj[t] for t in f.tokens)
 
 
@@ -582,7 +582,26 @@ def best_routes(
     """
     if not trains:
         return []
-    f = RouteFinder(board, state, corp, revenue_key)
+    key = (state.track_key(), state.token_key(), corp, tuple(trains), revenue_key)
+    return list(
+        board.cached("best_routes", key, lambda: _best(board, state, corp, trains, revenue_key))
+    )
+
+
+def _finder(board: Board, state: MapState, corp: str, revenue_key: str) -> RouteFinder:
+    """A RouteFinder shared between calls on the same position."""
+    key = (state.track_key(), state.token_key(), corp, revenue_key)
+    return board.cached("finder", key, lambda: RouteFinder(board, state, corp, revenue_key))
+
+
+def _best(
+    board: Board,
+    state: MapState,
+    corp: str,
+    trains: list[tuple[str, int | None]],
+    revenue_key: str,
+) -> list[Route]:
+    f = _finder(board, state, corp, revenue_key)
     dists = [d for _, d in trains]
     max_d = None if any(d is None for d in dists) else max(d for d in dists if d is not None)
     allc = f.candidates(max_d)
