@@ -521,7 +521,12 @@ def test_identity_and_money(compiled: dict[str, Any]) -> None:
     assert compiled["bank"] == 12000
     assert compiled["starting_cash"] == {"2": 1200, "3": 800, "4": 600, "5": 480, "6": 400}
     assert compiled["certificate_limit"] == {"2": 28, "3": 20, "4": 16, "5": 13, "6": 11}
-    assert [o["id"] for o in compiled["options"]] == ["multiple_brown_from_ipo", "optional_6_train"]
+    # the two optional rules of 1830, then 18xx.games' bankruptcy rule (import_18xx.options)
+    assert [o["id"] for o in compiled["options"]] == [
+        "multiple_brown_from_ipo",
+        "optional_6_train",
+        "bankrupt_sells_shares",
+    ]
     # every 1830 rule choice, exactly (rules added later for other titles keep their defaults)
     assert {k: compiled["rules"][k] for k in RULES} == RULES
 

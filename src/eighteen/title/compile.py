@@ -347,6 +347,8 @@ def compile_extensions(title: Title) -> dict[str, Any]:
     by_corps = title.title.certificate_limit_by_corporations
     if by_corps is not None:
         out["certificate_limit_by_corporations"] = {k: dict(v) for k, v in by_corps.items()}
+    if title.title.import_18xx is not None:
+        out["import_18xx"] = title.title.import_18xx.model_dump(mode="json")
     return out
 
 

@@ -577,6 +577,24 @@ class TitleOption(Strict):
     )
 
 
+class Import18xx(Strict):
+    """How 18xx.games names this title's things (``eighteen import-18xx`` / ``export-18xx``).
+
+    Corporations, privates, trains, tiles, hexes and options keep the same ids there; only
+    what differs is written here."""
+
+    options: list[str] = Field(
+        default_factory=list,
+        description="Options switched on for every imported game: rule choices 18xx.games "
+        "makes that are not among its optional rules (ids of this title's options).",
+    )
+    preprinted: dict[HexId, str] = Field(
+        default_factory=dict,
+        description="Hex -> 18xx.games id of its printed tile, '<name>-<index>' (e.g. "
+        "'city-0'). An unlisted hex is '<hex>-0'.",
+    )
+
+
 class TitleFile(Strict):
     """title.toml: identity, players, bank, money and rule choices."""
 
@@ -607,6 +625,9 @@ class TitleFile(Strict):
         None,
         description="Certificate limit by player count, then by corporations still in play "
         '(it falls when one closes): {"4" = {"9" = 18, "8" = 16}}.',
+    )
+    import_18xx: Import18xx | None = Field(
+        None, description="18xx.games ids that differ from this title's (import and export)."
     )
 
 
