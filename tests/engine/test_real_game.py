@@ -71,8 +71,10 @@ def effective_actions(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
 class Replayer:
     def __init__(self, data: dict[str, Any]) -> None:
         self.names = {p["id"]: f"P{p['id']}" for p in data["players"]}
-        self.g = Game.new(load_title("1830"), list(self.names.values()))
-        self.g.rules.bankrupt_sells_shares = True  # 18xx.games sells a bankrupt's shares
+        # 18xx.games sells a bankrupt president's shares: the title's option says so
+        self.g = Game.new(
+            load_title("1830"), list(self.names.values()), options=["bankrupt_sells_shares"]
+        )
         self.pooled: set[str] = set()
         self.copies: dict[str, str] = {}  # laid tile copy -> hex
         self.route_mismatches: list[int] = []
