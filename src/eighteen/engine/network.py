@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 from eighteen.engine import phases, privates, trains
 from eighteen.engine.actions import RouteSpec
 from eighteen.engine.map import Board, MapState, TileLay
-from eighteen.engine.routes import Route, RouteError, best_routes, check_routes, has_route
+from eighteen.engine.routefinder import RouteResult, has_route, optimize
+from eighteen.engine.routes import (
+    Bonus,
+    Route,
+    RouteError,
+    TrainDistance,
+    check_routes,
+    table_bonuses,
+)
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
@@ -107,13 +115,47 @@ def home_options(g: Game, corp: str) -> list[tuple[str, int]]:
     return [(home, i) for i in cities]
 
 
-def corp_trains(g: Game, corp: str) -> list[tuple[str, int | None]]:
-    return [(t, trains.distance(g, t)) for t in g.state.corporations[corp].trains]
+def corp_trains(g: Game, corp: str) -> list[tuple[str, TrainDistance]]:
+    """The corporation's trains with their distances as the tables write them (an int,
+    None for unlimited, or the ``{"pay", "visit"}`` / ``{"cities", "towns"}`` forms)."""
+    return [
+        (t, g.tables.train(trains.train_type(t))["distance"])
+        for t in g.state.corporations[corp].trains
+    ]
+
+
+def bonuses(g: Game) -> list[Bonus]:
+    """The route bonuses of the current phase (compiled ``bonuses``; connection kind)."""
+    phase = phases.current(g).get("id")
+    return g.memo(("bonuses", phase), lambda: table_bonuses(g.tables.data, phase))
+
+
+def optimal(g: Game, corp: str, *, budget: int | None = None) -> RouteResult:
+    """The most valuable routes for the corporation's trains now, with the proof of it
+    (see :func:`eighteen.engine.routefinder.optimize`)."""
+    return g.memo(
+        ("optimal", corp, budget),
+        lambda: optimize(
+            board(g),
+            g.state.map,
+            corp,
+            corp_trains(g, corp),
+            phases.revenue_key(g),
+            bonuses=bonuses(g),
+            budget=budget,
+        ),
+    )
+
+
+def optimal_revenue(g: Game, corp: str) -> RouteResult:
+    """The best run of ``corp``'s trains on the game's current position (for importers:
+    compare ``.total`` with a logged revenue; ``.optimal`` says whether it is proven)."""
+    return optimal(g, corp)
 
 
 def best(g: Game, corp: str) -> list[Route]:
     """The most valuable routes for the corporation's trains."""
-    return best_routes(board(g), g.state.map, corp, corp_trains(g, corp), phases.revenue_key(g))
+    return list(optimal(g, corp).routes)
 
 
 def spec(route: Route) -> RouteSpec:
@@ -133,7 +175,9 @@ def check(g: Game, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
         if r.train not in own:
             raise RouteError(f"{corp} does not own train {r.train}")
         runs.append((r.train, own[r.train], list(r.paths)))
-    return check_routes(board(g), g.state.map, corp, runs, phases.revenue_key(g))
+    return check_routes(
+        board(g), g.state.map, corp, runs, phases.revenue_key(g), bonuses=bonuses(g)
+    )
 
 
 def can_run(g: Game, corp: str) -> bool:

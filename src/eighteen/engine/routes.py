@@ -1,4 +1,4 @@
-"""Train routes: checking a proposed route and finding the best routes for a corporation.
+"""Train routes: the route model, train rules, revenue, and checking a proposed route.
 
 Rules (seed 002, "routes" and "revenue"; the engine's reading):
 
@@ -10,24 +10,32 @@ Rules (seed 002, "routes" and "revenue"; the engine's reading):
   a route's first or last stop. A city holding the corporation's own token never blocks.
 * A route includes at least one city holding the corporation's token.
 * A train of distance N stops at most N times; every city, town and off-board passed is a
-  stop (a train skips nothing). ``None`` = unlimited (the D train).
+  stop (a train skips nothing). ``None`` = unlimited (the D train). Other train kinds
+  (:class:`TrainRule`): N/M trains visit up to M stops and count the best N (one counted
+  stop holds the corporation's station); N+s trains visit N stops of any kind plus up to s
+  towns and count them all.
 * Off-board revenue depends on the phase (``revenue_key``, e.g. "yellow" or "brown"). A
   route visits at most one off-board of the same ``group``.
 * Two routes of one corporation share no track: no hex side (and so no path) is used twice.
   They may visit the same stops.
+* Bonuses (:class:`ConnectionBonus`) add to a route that visits both of their ends.
 
 Representation: a route is the sequence of its track pieces (:class:`Path`, one hex each)
 from one end to the other; its stops follow. Routes are written in a canonical direction
-(the smaller tuple of stop ids first) so equal routes compare equal.
+(the smaller tuple of stop ids first) so equal routes compare equal. The best routes are
+found by :mod:`eighteen.engine.routefinder` (:func:`best_routes` here is a shortcut).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from eighteen.engine.map import Board, MapState, Path, TrackGraph
+
+if TYPE_CHECKING:
+    from eighteen.engine.routefinder import RouteResult
 
 
 class RouteError(ValueError):
@@ -40,12 +48,17 @@ class RouteError(ValueError):
 
 @dataclass(frozen=True, order=True)
 class Stop:
-    """A stop of a route: hex, kind ("city" | "town" | "offboard"), index on the hex, revenue."""
+    """A stop of a route: hex, kind ("city" | "town" | "offboard"), index on the hex, revenue.
+
+    ``counted`` is False for a stop an N/M train visits without counting it (its revenue is
+    then not part of the route's revenue).
+    """
 
     hex: str
     kind: str
     index: int
     revenue: int
+    counted: bool = True
 
     @property
     def id(self) -> str:
@@ -55,12 +68,17 @@ class Stop:
 
 @dataclass(frozen=True)
 class Route:
-    """One train's run: its stops and track pieces in order, and its revenue."""
+    """One train's run: its stops and track pieces in order, bonuses, and its revenue.
+
+    ``revenue`` = the revenue of the counted stops + the bonuses. ``bonuses`` lists
+    (bonus id, amount) for each bonus the route earns.
+    """
 
     train: str
     stops: tuple[Stop, ...]
     paths: tuple[Path, ...]
     revenue: int
+    bonuses: tuple[tuple[str, int], ...] = ()
 
     @property
     def hexes(self) -> list[str]:
@@ -72,13 +90,34 @@ class Route:
         return route_connections(self.paths)
 
     def to_json(self) -> dict:
-        """JSON-ready dict: train, stop ids, path strings, revenue."""
-        return {
+        """JSON-ready dict: train, stop ids, path strings, revenue (and bonuses if any)."""
+        out: dict[str, Any] = {
             "train": self.train,
             "stops": [s.id for s in self.stops],
             "paths": [str(p) for p in self.paths],
             "revenue": self.revenue,
         }
+        if self.bonuses:
+            out["bonuses"] = [[b, v] for b, v in self.bonuses]
+        return out
+
+    def explain(self) -> list[str]:
+        """The revenue worked out, one line per stop and bonus, then the total.
+
+        ``"  G19-c1  NY city          $40"``; stops an N/M train does not count show
+        ``(not counted)``.
+        """
+        lines = []
+        for s in self.stops:
+            what = f"{s.id:<8} {s.kind:<8}"
+            if s.counted:
+                lines.append(f"  {what} ${s.revenue:>4}")
+            else:
+                lines.append(f"  {what} ${0:>4}  (${s.revenue}, not counted)")
+        for b, v in self.bonuses:
+            lines.append(f"  {'bonus':<8} {b:<8} ${v:>4}")
+        lines.append(f"  {'total':<17} ${self.revenue:>4}")
+        return lines
 
 
 def route_connections(paths: Sequence[Path]) -> list[list[str]]:
@@ -115,32 +154,196 @@ def route_revenue(
 
 
 # ---------------------------------------------------------------------------------------
+# trains and bonuses
+
+
+@dataclass(frozen=True)
+class TrainRule:
+    """How far a train runs and which stops it counts.
+
+    * ``visit``: most stops of any kind the route may have (None: unlimited);
+    * ``pay``: how many of them count, the best ones (None: all). An N/M train is
+      ``TrainRule(visit=M, pay=N)``; the counted stops include one holding the
+      corporation's station when the route has one;
+    * ``towns``: extra stops the route may have when they are towns (an N+s train is
+      ``TrainRule(visit=N, towns=s)``), all counted.
+
+    Distances in the compiled tables (docs/compiled-format.md) read with :meth:`of`.
+    """
+
+    visit: int | None = None
+    pay: int | None = None
+    towns: int = 0
+
+    @classmethod
+    def of(cls, distance: TrainDistance) -> TrainRule:
+        """Read a train distance: an int N, None or "unlimited", ``{"pay": N, "visit": M}``,
+        ``{"cities": N, "towns": s}``, or a TrainRule."""
+        if isinstance(distance, TrainRule):
+            return distance
+        if distance is None or distance == "unlimited":
+            return cls()
+        if isinstance(distance, Mapping):
+            visit = distance.get("visit")
+            if visit is not None:
+                pay = distance.get("pay")
+                return cls(int(visit), None if pay is None else int(pay))
+            cities, towns = distance.get("cities"), distance.get("towns")
+            if cities is not None:
+                return cls(int(cities), None, int(towns or 0))
+            raise ValueError(f"unreadable train distance {dict(distance)!r}")
+        return cls(int(distance))  # type: ignore[arg-type]
+
+    @property
+    def max_stops(self) -> int | None:
+        """Most stops a route of this train may have (None: unlimited)."""
+        return None if self.visit is None else self.visit + self.towns
+
+    def fits(self, stops: int, towns: int) -> bool:
+        """May a route with ``stops`` stops, ``towns`` of them towns, run with this train?"""
+        if self.visit is None:
+            return True
+        return stops - towns <= self.visit and stops <= self.visit + self.towns
+
+    def counted(self, revenues: Sequence[int], tokens: Sequence[bool]) -> tuple[bool, ...]:
+        """Which stops count: all, or the best ``pay`` including a station when possible.
+
+        Ties go to the earlier stop in route order.
+        """
+        n = len(revenues)
+        if self.pay is None or self.pay >= n:
+            return (True,) * n
+        ranked = sorted(range(n), key=lambda i: (-revenues[i], i))
+        top = ranked[: self.pay]
+        if self.pay > 0 and not any(tokens[i] for i in top):
+            station = next((i for i in ranked if tokens[i]), None)
+            if station is not None:
+                top[-1] = station
+        chosen = set(top)
+        return tuple(i in chosen for i in range(n))
+
+    def describe(self) -> str:
+        """``"4"``, ``"D"`` (unlimited), ``"3/5"``, ``"5+3"``."""
+        if self.visit is None:
+            return "D"
+        if self.pay is not None:
+            return f"{self.pay}/{self.visit}"
+        return f"{self.visit}+{self.towns}" if self.towns else str(self.visit)
+
+
+#: What :meth:`TrainRule.of` reads.
+TrainDistance = int | str | Mapping[str, Any] | TrainRule | None
+
+
+class Bonus(Protocol):
+    """Extra revenue a route may earn (connection bonuses; later ferries).
+
+    ``amount(hexes)`` is what a route visiting stops on ``hexes`` earns (0: nothing);
+    ``most`` is an upper bound of ``amount`` (for the optimiser's bounds).
+    """
+
+    id: str
+    most: int
+
+    def amount(self, hexes: frozenset[str]) -> int: ...
+
+
+@dataclass(frozen=True)
+class ConnectionBonus:
+    """Compiled ``bonuses`` row of kind "connection": a route visiting a stop on one of the
+    hexes of every end earns ``value`` (the value for the current phase)."""
+
+    id: str
+    ends: tuple[frozenset[str], ...]
+    value: int
+
+    @property
+    def most(self) -> int:
+        return self.value
+
+    def amount(self, hexes: frozenset[str]) -> int:
+        return self.value if all(hexes & end for end in self.ends) else 0
+
+
+def table_bonuses(tables: Mapping[str, Any], phase: str | None) -> list[Bonus]:
+    """The route bonuses of a compiled title for phase ``phase`` (id), in table order.
+
+    Only "connection" bonuses are read; "interconnection" bonuses (a route extended beyond
+    its train's length) are not implemented yet and are left out. Bonuses worth nothing in
+    the phase are left out.
+    """
+    out: list[Bonus] = []
+    for b in tables.get("bonuses", []) or []:
+        if b.get("kind") != "connection" or phase is None:
+            continue
+        value = int((b.get("values") or {}).get(phase, 0) or 0)
+        if value:
+            ends = tuple(frozenset(e["hexes"]) for e in b["between"])
+            out.append(ConnectionBonus(b["id"], ends, value))
+    return out
+
+
+def route_value(
+    rule: TrainRule,
+    revenues: Sequence[int],
+    tokens: Sequence[bool],
+    hexes: Iterable[str],
+    bonuses: Sequence[Bonus] = (),
+) -> tuple[int, tuple[bool, ...], tuple[tuple[str, int], ...]]:
+    """Revenue of a route's stops for a train: (total, counted flags, earned bonuses)."""
+    counted = rule.counted(revenues, tokens)
+    total = sum(r for r, c in zip(revenues, counted, strict=True) if c)
+    earned: list[tuple[str, int]] = []
+    if bonuses:
+        hs = frozenset(hexes)
+        for b in bonuses:
+            v = b.amount(hs)
+            if v:
+                earned.append((b.id, v))
+                total += v
+    return total, counted, tuple(earned)
+
+
+# ---------------------------------------------------------------------------------------
 # checking a given route
 
 
 def _make_route(
-    g: TrackGraph, train: str, stop_ids: list[int], paths: list[int], revenue_key: str
+    g: TrackGraph,
+    corp: str,
+    train: str,
+    rule: TrainRule,
+    stop_ids: Sequence[int],
+    paths: Sequence[int],
+    revenue_key: str,
+    bonuses: Sequence[Bonus] = (),
 ) -> Route:
-    """Build a Route in canonical direction."""
+    """Build a Route in canonical direction, with its revenue for ``rule``."""
     if tuple(stop_ids) > tuple(reversed(stop_ids)):
         stop_ids = list(reversed(stop_ids))
         paths = list(reversed(paths))
+    revs = [g.stop_revenue(s, revenue_key) for s in stop_ids]
+    toks = [g.has_token(s, corp) for s in stop_ids]
+    hexes = [g.stops[s][0] for s in stop_ids]
+    total, counted, earned = route_value(rule, revs, toks, hexes, bonuses)
     stops = tuple(
-        Stop(*g.stops[s], revenue=g.stop_revenue(s, revenue_key))  # type: ignore[misc]
-        for s in stop_ids
+        Stop(*g.stops[s], revenue=r, counted=c)  # type: ignore[misc]
+        for s, r, c in zip(stop_ids, revs, counted, strict=True)
     )
-    return Route(train, stops, tuple(g.paths[p] for p in paths), sum(s.revenue for s in stops))
+    return Route(train, stops, tuple(g.paths[p] for p in paths), total, earned)
 
 
 def _check(
     g: TrackGraph,
     corp: str,
     train: str,
-    distance: int | None,
+    distance: TrainDistance,
     paths: Sequence[Path | str],
     revenue_key: str,
+    bonuses: Sequence[Bonus] = (),
 ) -> tuple[Route, int]:
     """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses."""
+    rule = TrainRule.of(distance)
     if not paths:
         raise RouteError("a route needs track")
     pids: list[int] = []
@@ -188,14 +391,21 @@ def _check(
         raise RouteError("a route must end at a stop")
     if len(stop_ids) < 2:
         raise RouteError("a route needs at least two stops")
-    if distance is not None and len(stop_ids) > distance:
-        raise RouteError(f"{len(stop_ids)} stops is more than the train's {distance}")
+    towns = sum(1 for s in stop_ids if g.stops[s][1] == "town")
+    if not rule.fits(len(stop_ids), towns):
+        raise RouteError(
+            f"{len(stop_ids)} stops ({towns} towns) is more than the train's {rule.describe()}"
+        )
     if not any(g.has_token(s, corp) for s in stop_ids):
         raise RouteError(f"the route includes no station of {corp}")
     groups = [x for x in (g.group(s) for s in stop_ids) if x is not None]
     if len(groups) != len(set(groups)):
         raise RouteError("the route visits two off-boards of the same group")
-    return _make_route(g, train, stop_ids, pids, revenue_key), sides
+    # track pieces with no hex side (stop to stop inside a hex) are exclusive too
+    for pid in pids:
+        if not g.path_sides[pid]:
+            sides |= 1 << (len(g.board.sides) + pid)
+    return _make_route(g, corp, train, rule, stop_ids, pids, revenue_key, bonuses), sides
 
 
 def _sid(g: TrackGraph, s: int) -> str:
@@ -208,24 +418,28 @@ def check_route(
     state: MapState,
     corp: str,
     train: str,
-    train_distance: int | None,
+    train_distance: TrainDistance,
     paths: Sequence[Path | str],
     revenue_key: str,
+    bonuses: Sequence[Bonus] = (),
 ) -> Route:
     """Check one route given as its track pieces in order (either direction).
 
-    ``paths`` are :class:`Path` objects or strings like ``"H12:c0-e4"``. Returns the route
-    (canonical direction, revenue for ``revenue_key``) or raises :class:`RouteError`.
+    ``paths`` are :class:`Path` objects or strings like ``"H12:c0-e4"``;
+    ``train_distance`` anything :meth:`TrainRule.of` reads. Returns the route (canonical
+    direction, revenue for ``revenue_key`` and ``bonuses``) or raises :class:`RouteError`.
     """
-    return _check(board.graph(state), corp, train, train_distance, paths, revenue_key)[0]
+    g = board.graph(state)
+    return _check(g, corp, train, train_distance, paths, revenue_key, bonuses)[0]
 
 
 def check_routes(
     board: Board,
     state: MapState,
     corp: str,
-    runs: Sequence[tuple[str, int | None, Sequence[Path | str]]],
+    runs: Sequence[tuple[str, TrainDistance, Sequence[Path | str]]],
     revenue_key: str,
+    bonuses: Sequence[Bonus] = (),
 ) -> list[Route]:
     """Check a corporation's whole run: each (train, distance, paths) and that no two
     routes share track or a train. Raises :class:`RouteError`."""
@@ -237,7 +451,7 @@ def check_routes(
         if train in trains:
             raise RouteError(f"train {train} runs twice")
         trains.add(train)
-        route, sides = _check(g, corp, train, distance, paths, revenue_key)
+        route, sides = _check(g, corp, train, distance, paths, revenue_key, bonuses)
         if used & sides:
             raise RouteError(f"the route of train {train} shares track with another route")
         used |= sides
@@ -299,10 +513,11 @@ def route_from_connections(
     state: MapState,
     corp: str,
     train: str,
-    train_distance: int | None,
+    train_distance: TrainDistance,
     connections: Sequence[Sequence[str]],
     revenue_key: str,
     nodes: Sequence[str] | None = None,
+    bonuses: Sequence[Bonus] = (),
 ) -> Route:
     """Read an 18xx.games ``run_routes`` route (its ``connections``; reference format doc).
 
@@ -333,9 +548,8 @@ def route_from_connections(
             if want is not None and set(stops) != want:
                 return None
             try:
-                return _check(
-                    g, corp, train, train_distance, [g.paths[p] for p in pids], revenue_key
-                )[0]
+                route_paths = [g.paths[p] for p in pids]
+                return _check(g, corp, train, train_distance, route_paths, revenue_key, bonuses)[0]
             except RouteError as exc:
                 errors.append(exc.reason)
                 return None
@@ -357,193 +571,39 @@ def route_from_connections(
 
 
 # ---------------------------------------------------------------------------------------
-# enumeration
+# finding routes (shortcuts to eighteen.engine.routefinder)
 
 
-@dataclass
-class _Seg:
-    """Track between two stops with no stop in between."""
-
-    a: int
-    b: int
-    paths: tuple[int, ...]  # from a to b
-    sides: int  # bitmask of hex sides used
-
-
-@dataclass
-class _Cand:
-    """A candidate route found by enumeration."""
-
-    stops: tuple[int, ...]
-    segs: tuple[int, ...]  # segment ids in route order
-    sides: int
-    revenue: int
-
-    @property
-    def key(self) -> tuple:
-        return (-self.revenue, self.stops, self.segs)
+def best_routes(
+    board: Board,
+    state: MapState,
+    corp: str,
+    trains: Sequence[tuple[str, TrainDistance]],
+    revenue_key: str,
+    bonuses: Sequence[Bonus] = (),
+) -> list[Route]:
+    """The most valuable set of routes (see :func:`eighteen.engine.routefinder.optimize`):
+    at most one per train, no shared track, in the order of ``trains``, idle trains left
+    out."""
+    return list(optimize(board, state, corp, trains, revenue_key, bonuses=bonuses).routes)
 
 
-class RouteFinder:
-    """Every legal route of one corporation on one board position.
+def optimize(
+    board: Board,
+    state: MapState,
+    corp: str,
+    trains: Sequence[tuple[str, TrainDistance]],
+    revenue_key: str,
+    *,
+    bonuses: Sequence[Bonus] = (),
+    budget: int | None = None,
+) -> RouteResult:
+    """:func:`eighteen.engine.routefinder.optimize` (the best routes, with proof)."""
+    from eighteen.engine import routefinder
 
-    Track is first cut into segments (stop to stop, no stop in between); routes are then
-    enumerated as chains of side-disjoint segments through at least one of the
-    corporation's stations, each found once.
-    """
-
-    def __init__(self, board: Board, state: MapState, corp: str, revenue_key: str) -> None:
-        self.g = g = board.graph(state)
-        self.corp = corp
-        self.revenue_key = revenue_key
-        n = len(g.stops)
-        self.rev = [g.stop_revenue(s, revenue_key) for s in range(n)]
-        self.pass_ = [g.passable(s, corp) for s in range(n)]
-        self.group = [g.group(s) for s in range(n)]
-        self.tokens = [s for s in range(n) if g.has_token(s, corp)]
-        self.segs: list[_Seg] = []
-        self.adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (seg, other stop)
-        self._segments()
-
-    def _segments(self) -> None:
-        """Cut the track the corporation reaches into stop-to-stop segments.
-
-        Only stops reachable from its stations (passing only passable stops) are cut.
-        """
-        cache: dict[int, list[_Seg]] = {}
-        todo = list(self.tokens)
-        seen = set(todo)
-        while todo:
-            s = todo.pop()
-            if s not in self.tokens and not self.pass_[s]:
-                continue
-            cache[s] = self._segments_from(s)
-            for seg in cache[s]:
-                if seg.b not in seen:
-                    seen.add(seg.b)
-                    todo.append(seg.b)
-        found: set[tuple[int, ...]] = set()
-        for s in sorted(cache):
-            for seg in cache[s]:
-                key = tuple(sorted(seg.paths))
-                if key in found:
-                    continue
-                found.add(key)
-                sid = len(self.segs)
-                self.segs.append(seg)
-                self.adj[seg.a].append((sid, seg.b))
-                self.adj[seg.b].append((sid, seg.a))
-
-    def _segments_from(self, s: int) -> list[_Seg]:
-        g = self.g
-        out: list[_Seg] = []
-
-        def walk(node: tuple[bool, int], side_hex: str, chain: list[int], sides: int) -> None:
-            for h, pid in g.side_paths.get(node[1], []):
-                if h == side_hex:
-                    continue
-                end = g.other_end(pid, node)
-                if end[0]:
-                    if end[1] != s:
-                        out.append(_Seg(s, end[1], (*chain, pid), sides))
-                    continue
-                bit = 1 << end[1]
-                if sides & bit:
-                    continue
-                walk(end, h, [*chain, pid], sides | bit)
-
-        for pid in g.stop_paths[s]:
-            end = g.other_end(pid, (True, s))
-            if end[0]:
-                if end[1] != s:
-                    out.append(_Seg(s, end[1], (pid,), 0))
-                continue
-            walk(end, g.paths[pid].hex, [pid], 1 << end[1])
-        return out
-
-    def candidates(self, max_stops: int | None) -> list[_Cand]:
-        """Every legal route with at most ``max_stops`` stops (None: any), best first.
-
-        For each station ``t``: a first depth-first search grows a half route from ``t``;
-        every half route is a route with ``t`` at one end, and a second search grows the
-        other half from ``t`` (its first segment numbered above the first half's, so each
-        route through ``t`` is met once). Routes through several stations are merged by
-        their set of segments.
-        """
-        limit = max_stops if max_stops is not None else len(self.rev) + 1
-        found: dict[frozenset[int], _Cand] = {}
-        adj, segs, rev, pass_, group = self.adj, self.segs, self.rev, self.pass_, self.group
-
-        def dfs(
-            cur: int,
-            count: int,
-            sides: int,
-            revenue: int,
-            visited: set[int],
-            stops: list[int],
-            seglist: list[int],
-            first_min: int,
-            on_step: Callable[[list[int], list[int], int, int], None],
-        ) -> None:
-            if count >= limit or (stops and not pass_[cur]):
-                return
-            for sid, other in adj[cur]:
-                if not stops and sid <= first_min:
-                    continue
-                seg = segs[sid]
-                if seg.sides & sides or other in visited:
-                    continue
-                stops.append(other)
-                seglist.append(sid)
-                visited.add(other)
-                s2, r2 = sides | seg.sides, revenue + rev[other]
-                on_step(stops, seglist, s2, r2)
-                dfs(other, count + 1, s2, r2, visited, stops, seglist, first_min, on_step)
-                visited.discard(other)
-                seglist.pop()
-                stops.pop()
-
-        def record(stop_seq: list[int], seg_seq: list[int], sides: int, revenue: int) -> None:
-            g1, g2 = group[stop_seq[0]], group[stop_seq[-1]]
-            if g1 is not None and g1 == g2:
-                return
-            key = frozenset(seg_seq)
-            if key in found:
-                return
-            if tuple(stop_seq) > tuple(reversed(stop_seq)):
-                stop_seq = stop_seq[::-1]
-                seg_seq = seg_seq[::-1]
-            found[key] = _Cand(tuple(stop_seq), tuple(seg_seq), sides, revenue)
-
-        def from_station(t: int) -> None:
-            visited = {t}
-
-            def first(stops1: list[int], segs1: list[int], sides1: int, rev1: int) -> None:
-                left_stops = [*reversed(stops1), t]
-                left_segs = list(reversed(segs1))
-                base = rev1 + rev[t]
-                record(left_stops, left_segs, sides1, base)
-
-                def second(stops2: list[int], segs2: list[int], sides2: int, rev2: int) -> None:
-                    record([*left_stops, *stops2], [*left_segs, *segs2], sides2, rev2)
-
-                dfs(t, 1 + len(stops1), sides1, base, visited, [], [], segs1[0], second)
-
-            dfs(t, 1, 0, 0, visited, [], [], -1, first)
-
-        for t in self.tokens:
-            from_station(t)
-
-        return sorted(found.values(), key=lambda c: c.key)
-
-    def to_route(self, cand: _Cand, train: str) -> Route:
-        """The Route of a candidate."""
-        pids: list[int] = []
-        for k, sid in enumerate(cand.segs):
-            seg = self.segs[sid]
-            forward = seg.a == cand.stops[k]
-            pids.extend(seg.paths if forward else reversed(seg.paths))
-        return _make_route(self.g, train, list(cand.stops), pids, self.revenue_key)
+    return routefinder.optimize(
+        board, state, corp, trains, revenue_key, bonuses=bonuses, budget=budget
+    )
 
 
 def all_routes(
@@ -551,102 +611,17 @@ def all_routes(
     state: MapState,
     corp: str,
     train: str,
-    distance: int | None,
+    distance: TrainDistance,
     revenue_key: str,
 ) -> list[Route]:
     """Every legal route of one train, best first (revenue desc, then stop ids, track)."""
-    f = _finder(board, state, corp, revenue_key)
-    return [f.to_route(c, train) for c in f.candidates(distance)]
+    from eighteen.engine import routefinder
+
+    return routefinder.all_routes(board, state, corp, train, distance, revenue_key)
 
 
 def has_route(board: Board, state: MapState, corp: str) -> bool:
     """Can the corporation run any route at all (a station joined by track to another stop)?"""
-    f = _finder(board, state, corp, "yellow")
-    return any(f.adj[t] for t in f.tokens)
+    from eighteen.engine import routefinder
 
-
-def best_routes(
-    board: Board,
-    state: MapState,
-    corp: str,
-    trains: list[tuple[str, int | None]],
-    revenue_key: str,
-) -> list[Route]:
-    """The most valuable set of routes: at most one per train, no shared track.
-
-    ``trains`` are (train id, distance; None = unlimited). Exact: every route is
-    enumerated, then a branch and bound picks one candidate (or none) per train, longest
-    trains first, candidates best first; ties go to the first combination in that order
-    (candidates are ordered by revenue desc, then stop ids, then track), so the answer is
-    deterministic. Routes are returned in the order of ``trains``; idle trains are left out.
-    """
-    if not trains:
-        return []
-    key = (state.track_key(), state.token_key(), corp, tuple(trains), revenue_key)
-    return list(
-        board.cached("best_routes", key, lambda: _best(board, state, corp, trains, revenue_key))
-    )
-
-
-def _finder(board: Board, state: MapState, corp: str, revenue_key: str) -> RouteFinder:
-    """A RouteFinder shared between calls on the same position."""
-    key = (state.track_key(), state.token_key(), corp, revenue_key)
-    return board.cached("finder", key, lambda: RouteFinder(board, state, corp, revenue_key))
-
-
-def _best(
-    board: Board,
-    state: MapState,
-    corp: str,
-    trains: list[tuple[str, int | None]],
-    revenue_key: str,
-) -> list[Route]:
-    f = _finder(board, state, corp, revenue_key)
-    dists = [d for _, d in trains]
-    max_d = None if any(d is None for d in dists) else max(d for d in dists if d is not None)
-    allc = f.candidates(max_d)
-    order = sorted(
-        range(len(trains)), key=lambda i: (-(math.inf if dists[i] is None else dists[i]), i)
-    )
-    lists: list[list[_Cand]] = []
-    for i in order:
-        d = dists[i]
-        lists.append([c for c in allc if d is None or len(c.stops) <= d])
-    n = len(order)
-    ub = [0] * (n + 1)
-    for k in range(n - 1, -1, -1):
-        ub[k] = ub[k + 1] + (lists[k][0].revenue if lists[k] else 0)
-    same_prev = [k > 0 and dists[order[k]] == dists[order[k - 1]] for k in range(n)]
-    best_total = -1
-    best: list[_Cand | None] = [None] * n
-    chosen: list[_Cand | None] = [None] * n
-
-    def rec(k: int, used: int, total: int, min_j: int) -> None:
-        nonlocal best_total, best
-        if total + ub[k] <= best_total:
-            return
-        if k == n:
-            best_total = total
-            best = list(chosen)
-            return
-        cands = lists[k]
-        start = min_j if same_prev[k] else 0
-        nxt = ub[k + 1]
-        for j in range(start, len(cands)):
-            c = cands[j]
-            if total + c.revenue + nxt <= best_total:
-                break
-            if c.sides & used:
-                continue
-            chosen[k] = c
-            rec(k + 1, used | c.sides, total + c.revenue, j + 1)
-        chosen[k] = None
-        rec(k + 1, used, total, len(cands))
-
-    rec(0, 0, 0, 0)
-    result: dict[int, Route] = {}
-    for k, c in enumerate(best):
-        if c is not None:
-            i = order[k]
-            result[i] = f.to_route(c, trains[i][0])
-    return [result[i] for i in sorted(result)]
+    return routefinder.has_route(board, state, corp)
