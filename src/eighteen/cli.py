@@ -55,10 +55,30 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("b", help="title id, title folder or compiled .json")
     d.add_argument("--format", choices=["text", "json"], default="text")
 
+    ro = sub.add_parser("routes", help="the best routes of a corporation in a save, explained")
+    ro.add_argument("save", help="our save (JSON)")
+    ro.add_argument(
+        "--corporation", default=None, help="corporation id (default: the one operating now)"
+    )
+
     rd = sub.add_parser("render", help="write DIR/index.html: map, tiles, market (title or save)")
     rd.add_argument("target", help="title id or folder, compiled title JSON, or a save")
     rd.add_argument("--out", required=True, help="output folder")
     rd.add_argument("--at", type=int, default=None, help="replay only the first N actions")
+
+    im = sub.add_parser("import-18xx", help="replay an 18xx.games export and compare results")
+    im.add_argument("game", help="18xx.games export (JSON)")
+    im.add_argument("--save", default=None, help="write our save of the game to this file")
+    im.add_argument(
+        "--check", action="store_true", help="exit 1 unless every value and the end match"
+    )
+
+    ex = sub.add_parser("export-18xx", help="write a save in the 18xx.games export format")
+    ex.add_argument("save", help="our save (JSON)")
+    ex.add_argument("--out", default=None, help="output file (default: standard output)")
+    ex.add_argument(
+        "--force", action="store_true", help="export even if the title changed since the save"
+    )
     return p
 
 
@@ -100,10 +120,20 @@ def _dispatch(args: argparse.Namespace) -> int:
         from eighteen.commands.play import cmd_replay
 
         return cmd_replay(args.save, force=args.force)
+    if args.command == "routes":
+        from eighteen.commands.routes import cmd_routes
+
+        return cmd_routes(args.save, args.corporation)
     if args.command == "render":
         from eighteen.commands.render import cmd_render
 
         return cmd_render(args.target, args.out, args.at)
+    if args.command in ("import-18xx", "export-18xx"):
+        from eighteen.commands import import18xx
+
+        if args.command == "import-18xx":
+            return import18xx.cmd_import(args.game, save=args.save, check=args.check)
+        return import18xx.cmd_export(args.save, out=args.out, force=args.force)
     if args.command in ("new", "fmt", "diff"):
         from eighteen.commands import authoring
 

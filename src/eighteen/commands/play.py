@@ -26,8 +26,10 @@ def _err(msg: str) -> int:
     return 1
 
 
-def print_ranking(game: Game, out: TextIO = sys.stdout) -> None:
-    """The final (or current) ranking: place, player, value."""
+def print_ranking(game: Game, out: TextIO | None = None) -> None:
+    """The final (or current) ranking: place, player, value (default: standard output,
+    looked up at call time so a replaced sys.stdout is honoured)."""
+    out = out if out is not None else sys.stdout
     reason = game.state.end_reason if game.is_over else "not over"
     print(f"result ({reason}):", file=out)
     for place, (name, value) in enumerate(views.ranking(game), 1):

@@ -1,0 +1,129 @@
+"""`eighteen import-18xx` and `eighteen export-18xx`: 18xx.games game exports.
+
+``import-18xx GAME.json [--save OUT.json] [--check]`` replays an export in our engine (see
+:mod:`eighteen.io.games18xx`) and prints each player's final value beside the file's
+``result``; ``--check`` exits 1 unless every value and the end reason match exactly, and
+prints the first diverging action.  ``export-18xx OURSAVE.json [--out FILE]`` writes one
+of our saves in the 18xx.games format.
+
+Bad input gives one line on stderr (naming the action id) and exit code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from eighteen.commands.play import load_save, write_save
+from eighteen.engine.actions import IllegalAction
+from eighteen.engine.game import Game
+from eighteen.engine.tables import TitleNotFound, load_title
+from eighteen.io.games18xx import (
+    END_REASONS,
+    Divergence,
+    ExportError,
+    ImportResult,
+    export_game,
+    import_game,
+    read_export,
+)
+from eighteen.title.versions import SaveTitleMismatch, check_save_title
+
+
+def _err(msg: str) -> int:
+    print(f"eighteen: {msg}", file=sys.stderr)
+    return 1
+
+
+def print_divergence(d: Divergence, out: TextIO) -> None:
+    """The first diverging action: its id, its JSON, and our engine's reason."""
+    print(f"first divergence: action {d.action_id}", file=out)
+    print(f"  action: {json.dumps(d.action, separators=(',', ':'))}", file=out)
+    print(f"  our engine: {d.reason}", file=out)
+
+
+def print_report(path: str, res: ImportResult, out: TextIO) -> None:
+    """Header, per-player values (ours beside the file's) and the end of the game."""
+    g = res.game
+    undone = res.raw_count - res.kept_count
+    print(
+        f"{path}: {g.tables.id}, {len(g.players)} players, {res.kept_count} actions "
+        f"({res.raw_count} in the file, {undone} undone or undo/redo), "
+        f"{res.routes_checked} routes re-derived",
+        file=out,
+    )
+    ours = res.values()
+    width = max(len(n) for n in ours)
+    print(f"  {'player':<{width}}  {'ours':>7}  {'file':>7}", file=out)
+    for name, value in sorted(ours.items(), key=lambda kv: -kv[1]):
+        want = res.expected.get(name)
+        mark = "" if want is None or want == value else "   <- differs"
+        shown = "-" if want is None else str(want)
+        print(f"  {name:<{width}}  {value:>7}  {shown:>7}{mark}", file=out)
+    ours_end = g.state.end_reason if g.is_over else "not over"
+    file_end = res.expected_reason or "-"
+    if res.expected_reason in END_REASONS:
+        file_end = f"{res.expected_reason} ({END_REASONS[res.expected_reason]})"
+    print(f"  end: ours {ours_end}, file {file_end}", file=out)
+
+
+def cmd_import(path: str, *, save: str | None = None, check: bool = False) -> int:
+    """Import and replay an 18xx.games export; see the module doc for exit codes."""
+    try:
+        data = read_export(path)
+    except ExportError as exc:  # the message names the file
+        return _err(str(exc))
+    try:
+        res = import_game(data)
+    except ExportError as exc:
+        return _err(f"{path}: {exc}")
+    print_report(path, res, sys.stdout)
+    if res.divergence is not None:
+        print_divergence(res.divergence, sys.stdout)
+    if save:
+        try:
+            write_save(res.game, save)
+        except OSError as exc:
+            return _err(f"cannot write {save}: {exc}")
+        print(f"saved {len(res.game.log)} actions to {save}", file=sys.stderr)
+    problems = res.mismatches()
+    if check:
+        if problems:
+            print("check: FAILED", file=sys.stdout)
+            for p in problems:
+                print(f"  {p}", file=sys.stdout)
+            return 1
+        print("check: OK (every value, the end reason and the money match)", file=sys.stdout)
+        return 0
+    return 1 if res.divergence is not None else 0
+
+
+def cmd_export(path: str, *, out: str | None = None, force: bool = False) -> int:
+    """Write one of our saves in the 18xx.games export format (stdout without --out)."""
+    try:
+        data = load_save(path)
+        tables = load_title(str(data["title"]))
+        for warning in check_save_title(data, tables.data, force):
+            print(f"eighteen: warning: {warning}", file=sys.stderr)
+        game = Game.from_json(data, tables=tables)
+        doc = export_game(game)
+    except (ValueError, TitleNotFound, IllegalAction, SaveTitleMismatch, KeyError) as exc:
+        return _err(f"{path}: {exc}")
+    text = json.dumps(doc, separators=(",", ":")) + "\n"
+    if out is None:
+        sys.stdout.write(text)
+        return 0
+    target = Path(out)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except OSError as exc:
+        return _err(f"cannot write {out}: {exc}")
+    print(f"wrote {len(doc['actions'])} actions to {out}", file=sys.stderr)
+    return 0

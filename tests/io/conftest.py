@@ -1,0 +1,26 @@
+"""Fixtures for the 18xx.games import/export tests: the real 1830 game 29133."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+FIXTURE = Path(__file__).resolve().parents[3] / "shared/fixtures/18xx-games/1830/29133.json"
+
+
+@pytest.fixture(scope="session")
+def game_29133_raw() -> dict[str, Any]:
+    """The export as read from disk (skips when shared/ is not beside the repository)."""
+    if not FIXTURE.exists():
+        pytest.skip("18xx.games fixture not available")
+    return json.loads(FIXTURE.read_text())
+
+
+@pytest.fixture
+def game_29133(game_29133_raw: dict[str, Any]) -> dict[str, Any]:
+    """A private copy each test may edit."""
+    return copy.deepcopy(game_29133_raw)

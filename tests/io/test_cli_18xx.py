@@ -1,0 +1,205 @@
+"""`eighteen import-18xx` / `export-18xx` on the command line: output, exit codes, and a
+one-line error naming the action for every kind of bad input (never a traceback)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eighteen.cli import main
+
+
+def action(data: dict[str, Any], aid: int) -> dict[str, Any]:
+    return next(a for a in data["actions"] if a["id"] == aid)
+
+
+def write(tmp_path: Path, data: dict[str, Any] | str, name: str = "game.json") -> str:
+    p = tmp_path / name
+    p.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(p)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_check_passes_on_the_real_game(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, game_29133)
+    save = tmp_path / "ours.json"
+    rc, out, err = run(capsys, "import-18xx", path, "--check", "--save", str(save))
+    assert rc == 0, out + err
+    assert "Player 2     1477     1477" in out
+    assert "end: ours bankruptcy, file bankrupt" in out
+    assert "check: OK" in out
+    assert "37 routes re-derived" in out
+    # our own save replays to the same ranking
+    rc, out, _ = run(capsys, "replay", str(save))
+    assert rc == 0 and "Player 2     $1,477" in out and "bankruptcy" in out
+
+
+def test_check_prints_the_first_diverging_action(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    action(game_29133, 389)["routes"][0]["revenue"] = 150
+    rc, out, _ = run(capsys, "import-18xx", write(tmp_path, game_29133), "--check")
+    assert rc == 1
+    assert "first divergence: action 389" in out
+    assert '"id":389,"type":"run_routes"' in out
+    assert "our engine: train 3-2 (G19-H18-H16) earns $170 in our engine, the log says $150" in out
+    assert "check: FAILED" in out
+
+
+def test_check_fails_on_a_wrong_value(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game_29133["result"]["1668"] = 417
+    path = write(tmp_path, game_29133)
+    rc, out, _ = run(capsys, "import-18xx", path, "--check")
+    assert rc == 1 and "Player 4: ours 416, file 417" in out and "<- differs" in out
+    rc, _, _ = run(capsys, "import-18xx", path)  # without --check: a report, exit 0
+    assert rc == 0
+
+
+def test_export_and_import_again(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "ours.json"
+    assert run(capsys, "import-18xx", write(tmp_path, game_29133), "--save", str(save))[0] == 0
+    exported = tmp_path / "export.json"
+    rc, _, err = run(capsys, "export-18xx", str(save), "--out", str(exported))
+    assert rc == 0 and "wrote 351 actions" in err
+    data = json.loads(exported.read_text())
+    assert data["result"] == {"2": 1477, "3": 951, "1": 887, "4": 416}
+    assert data["game_end_reason"] == "bankrupt" and data["status"] == "finished"
+    rc, out, _ = run(capsys, "import-18xx", str(exported), "--check")
+    assert rc == 0 and "check: OK" in out
+    rc, out, _ = run(capsys, "export-18xx", str(save))  # to standard output
+    assert rc == 0 and json.loads(out)["actions"] == data["actions"]
+
+
+def _bad(data: dict[str, Any], aid: int, **changes: Any) -> dict[str, Any]:
+    a = action(data, aid)
+    for k, v in changes.items():
+        if v is None:
+            a.pop(k, None)
+        else:
+            a[k] = v
+    return data
+
+
+BAD_INPUTS = {
+    "missing price": (lambda d: _bad(d, 5, price=None), "action 5 (bid): missing field 'price'"),
+    "unknown type": (
+        lambda d: _bad(d, 44, type="teleport"),
+        "action 44: unknown action type 'teleport'",
+    ),
+    "unknown hex": (
+        lambda d: _bad(d, 44, hex="Z99"),
+        "action 44 (lay_tile): unknown hex 'Z99'",
+    ),
+    "unknown tile": (
+        lambda d: _bad(d, 44, tile="999-0"),
+        "action 44 (lay_tile): unknown tile '999-0'",
+    ),
+    "unknown company": (
+        lambda d: _bad(d, 5, company="XX"),
+        "action 5 (bid): unknown company 'XX'",
+    ),
+    "unknown player": (
+        lambda d: _bad(d, 5, entity=999),
+        "action 5 (bid): unknown player 999",
+    ),
+    "unknown corporation": (
+        lambda d: _bad(d, 24, corporation="ZZZ"),
+        "action 24 (par): unknown corporation 'ZZZ'",
+    ),
+    "unknown train": (
+        lambda d: _bad(d, 45, train="9-0"),
+        "action 45 (buy_train): unknown train '9-0'",
+    ),
+    "unknown certificate": (
+        lambda d: _bad(d, 28, shares=["PRR_42"]),
+        "action 28 (buy_shares): unknown certificate 'PRR_42'",
+    ),
+    "unknown city": (
+        lambda d: _bad(d, 102, city="nowhere-0-0"),
+        "action 102 (place_token): unknown tile in city id 'nowhere-0-0'",
+    ),
+    "unknown hex in a route": (
+        lambda d: (action(d, 115)["routes"][0]["connections"][0].append("Q1"), d)[1],
+        "action 115 (run_routes): unknown hex 'Q1'",
+    ),
+    "price not a number": (
+        lambda d: _bad(d, 5, price="lots"),
+        "action 5 (bid): price is not a number: 'lots'",
+    ),
+    "action without id": (
+        lambda d: _bad(d, 5, id=None),
+        "action #5 (bid): missing field 'id'",
+    ),
+    "unknown optional rule": (
+        lambda d: d["settings"].update(optional_rules=["free_lunch"]) or d,
+        "unknown optional rule 'free_lunch' for 1830 (known: multiple_brown_from_ipo, "
+        "optional_6_train, bankrupt_sells_shares)",
+    ),
+    "unknown title": (
+        lambda d: d.update(title="1831") or d,
+        "unknown title '1831': no compiled tables",
+    ),
+    "no players": (lambda d: d.update(players=[]) or d, "the export has no players"),
+    "no actions": (lambda d: d.pop("actions") and d, "the export has no action list ('actions')"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
+def test_bad_input_is_one_line_naming_the_action(
+    case: str, game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    change, message = BAD_INPUTS[case]
+    path = write(tmp_path, change(game_29133))
+    rc, out, err = run(capsys, "import-18xx", path, "--check")
+    assert rc == 1
+    assert out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err == f"eighteen: {path}: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"title": "1830", "players": [', "not JSON: Expecting value"),
+        ("[1, 2]", "not an 18xx.games export (not a JSON object)"),
+        ("", "not JSON: Expecting value"),
+    ],
+)
+def test_truncated_or_foreign_json(
+    text: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, text)
+    rc, out, err = run(capsys, "import-18xx", path)
+    assert rc == 1 and out == "" and err.count("\n") == 1
+    assert message in err and "Traceback" not in err
+
+
+def test_truncated_real_file(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = json.dumps(game_29133)
+    path = write(tmp_path, text[: len(text) // 2])
+    rc, out, err = run(capsys, "import-18xx", path)
+    assert rc == 1 and out == "" and err.startswith(f"eighteen: {path}:1:")
+    assert "not JSON" in err and err.count("\n") == 1
+
+
+def test_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc, _, err = run(capsys, "import-18xx", str(tmp_path / "none.json"))
+    assert rc == 1 and "cannot read" in err and err.count("\n") == 1
+    rc, _, err = run(capsys, "export-18xx", str(tmp_path / "none.json"))
+    assert rc == 1 and "cannot read" in err and err.count("\n") == 1

@@ -1,0 +1,138 @@
+"""Importing the real 1830 game 29133 from 18xx.games: the exact recorded result, every
+route re-derived, and every way the replay can be told that the log is wrong."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from eighteen.engine import bank
+from eighteen.io.games18xx import (
+    Divergence,
+    ExportError,
+    effective_actions,
+    filter_actions,
+    import_game,
+)
+
+
+def action(data: dict[str, Any], aid: int) -> dict[str, Any]:
+    return next(a for a in data["actions"] if a["id"] == aid)
+
+
+def test_29133_replays_to_its_exact_result(game_29133: dict[str, Any]) -> None:
+    res = import_game(game_29133)
+    assert res.divergence is None
+    assert res.mismatches() == []
+    g = res.game
+    assert g.is_over and g.state.end_reason == "bankruptcy"
+    assert {res.players[n]: v for n, v in res.values().items()} == game_29133["result"]
+    assert bank.total_money(g) == 12000
+    # every route of every kept run_routes was read from its connections and checked
+    kept = filter_actions(game_29133["actions"])
+    logged_routes = sum(len(a["routes"]) for a in kept if a["type"] == "run_routes")
+    assert res.routes_checked == logged_routes == 37
+    assert res.kept_count == 334 and res.raw_count == 450
+    assert res.applied == 334 + 20  # the 20 auto actions of kept parents
+    assert g.options == ["bankrupt_sells_shares"]  # 18xx.games' rule, from the title data
+
+
+def test_filter_matches_the_skip_flags(game_29133: dict[str, Any]) -> None:
+    kept = filter_actions(game_29133["actions"])
+    assert [a["id"] for a in kept] == [a["id"] for a in game_29133["actions"] if not a.get("skip")]
+    types = Counter(a["type"] for a in kept)
+    assert types["undo"] == types["redo"] == 0
+    assert types["pass"] == 128 and types["run_routes"] == 24 and types["buy_train"] == 26
+    autos = [aid for aid, _ in effective_actions(game_29133["actions"]) if isinstance(aid, str)]
+    assert len(autos) == 20 and autos[0] == "39.1"
+
+
+def test_a_wrong_revenue_is_a_divergence(game_29133: dict[str, Any]) -> None:
+    a = action(game_29133, 115)
+    a["routes"][1]["revenue"] += 10
+    res = import_game(game_29133)
+    d = res.divergence
+    assert d is not None and d.action_id == 115
+    assert "earns $80 in our engine, the log says $90" in d.reason
+    assert res.mismatches()[0].startswith("action 115:")
+    assert res.game.log  # the game stops after the last good action
+
+
+def test_an_impossible_route_is_a_divergence(game_29133: dict[str, Any]) -> None:
+    a = action(game_29133, 115)
+    a["routes"][0]["connections"] = [["I15", "J14", "K13"]]  # no such track chain
+    d = import_game(game_29133).divergence
+    assert d is not None and d.action_id == 115 and "train 2-0" in d.reason
+
+
+def test_routes_are_read_without_the_derived_fields(game_29133: dict[str, Any]) -> None:
+    for a in game_29133["actions"]:
+        for r in a.get("routes", []):
+            for k in ("hexes", "revenue_str"):
+                r.pop(k, None)
+    assert import_game(game_29133).mismatches() == []
+
+
+def test_an_illegal_tile_lay_names_the_action_and_the_rule(game_29133: dict[str, Any]) -> None:
+    action(game_29133, 44)["rotation"] = 4  # tile 7 on I17 pointing off its track
+    d = import_game(game_29133).divergence
+    assert d is not None and d.action_id == 44
+    assert "I17" in d.reason and d.action["tile"] == "7-0"
+
+
+def test_a_changed_result_fails_the_check_without_divergence(game_29133: dict[str, Any]) -> None:
+    game_29133["result"]["4631"] += 1
+    res = import_game(game_29133)
+    assert res.divergence is None
+    assert res.mismatches() == ["Player 2: ours 1477, file 1478"]
+
+
+def test_a_changed_end_reason_fails_the_check(game_29133: dict[str, Any]) -> None:
+    game_29133["game_end_reason"] = "bank"
+    assert import_game(game_29133).mismatches() == ["end: ours bankruptcy, file bank"]
+
+
+def test_a_truncated_log_replays_what_is_there(game_29133: dict[str, Any]) -> None:
+    game_29133["actions"] = game_29133["actions"][:200]
+    game_29133["status"] = "active"
+    del game_29133["result"], game_29133["game_end_reason"]
+    res = import_game(game_29133)
+    assert res.divergence is None and not res.game.is_over
+    assert res.mismatches() == []
+
+
+def test_optional_rules_become_title_options(game_29133: dict[str, Any]) -> None:
+    game_29133["settings"]["optional_rules"] = ["optional_6_train"]
+    res = import_game(game_29133)
+    assert res.game.options == ["optional_6_train", "bankrupt_sells_shares"]
+    # the third 6-train is still for sale when NYNH needs a train: it is not bankrupt,
+    # so the game goes on and the last action (its bankruptcy) no longer fits
+    d = res.divergence
+    assert d is not None and d.action_id == 450 and d.action["type"] == "bankrupt"
+
+
+def test_an_unknown_optional_rule_is_an_error(game_29133: dict[str, Any]) -> None:
+    game_29133["settings"]["optional_rules"] = ["free_lunch"]
+    with pytest.raises(ExportError, match="unknown optional rule 'free_lunch'"):
+        import_game(game_29133)
+
+
+def test_players_named_by_id_when_names_clash(game_29133: dict[str, Any]) -> None:
+    for p in game_29133["players"]:
+        p["name"] = "Same"
+    res = import_game(game_29133)
+    assert res.game.players == ["player 4836", "player 4631", "player 4639", "player 1668"]
+    assert res.mismatches() == []
+
+
+def test_old_exports_key_the_result_by_name(game_29133: dict[str, Any]) -> None:
+    names = {str(p["id"]): p["name"] for p in game_29133["players"]}
+    game_29133["result"] = {names[k]: v for k, v in game_29133["result"].items()}
+    assert import_game(game_29133).mismatches() == []
+
+
+def test_divergence_is_printable() -> None:
+    d = Divergence(7, {"id": 7, "type": "pass"}, "not your turn")
+    assert str(d) == "action 7: not your turn"
