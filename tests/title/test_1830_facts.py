@@ -247,13 +247,13 @@ COSMETIC = {"A9": [4], "A11": [1], "I1": [5], "J2": [2]}
 
 # facts §7.2: off-board values, groups and exits
 OFFBOARDS: dict[str, dict[str, Any]] = {
-    "F2": {"revenue": {"yellow": 40, "brown": 70}, "group": None, "hidden": False, "exits": [3, 4, 5]},
-    "J2": {"revenue": {"yellow": 30, "brown": 60}, "group": "Gulf", "hidden": False, "exits": [3, 4]},
-    "I1": {"revenue": {"yellow": 30, "brown": 60}, "group": "Gulf", "hidden": True, "exits": [4]},
-    "A11": {"revenue": {"yellow": 30, "brown": 50}, "group": "Canada", "hidden": False, "exits": [0, 5]},
-    "A9": {"revenue": {"yellow": 30, "brown": 50}, "group": "Canada", "hidden": True, "exits": [5]},
-    "B24": {"revenue": {"yellow": 20, "brown": 30}, "group": None, "hidden": False, "exits": [0, 1]},
-    "K13": {"revenue": {"yellow": 30, "brown": 40}, "group": None, "hidden": False, "exits": [2, 3]},
+    "F2": {"revenue": {"yellow": 40, "brown": 70}, "group": None, "hidden": False, "exits": [3, 4, 5], "requires_visit": []},
+    "J2": {"revenue": {"yellow": 30, "brown": 60}, "group": "Gulf", "hidden": False, "exits": [3, 4], "requires_visit": []},
+    "I1": {"revenue": {"yellow": 30, "brown": 60}, "group": "Gulf", "hidden": True, "exits": [4], "requires_visit": []},
+    "A11": {"revenue": {"yellow": 30, "brown": 50}, "group": "Canada", "hidden": False, "exits": [0, 5], "requires_visit": []},
+    "A9": {"revenue": {"yellow": 30, "brown": 50}, "group": "Canada", "hidden": True, "exits": [5], "requires_visit": []},
+    "B24": {"revenue": {"yellow": 20, "brown": 30}, "group": None, "hidden": False, "exits": [0, 1], "requires_visit": []},
+    "K13": {"revenue": {"yellow": 30, "brown": 40}, "group": None, "hidden": False, "exits": [2, 3], "requires_visit": []},
 }  # fmt: skip
 
 # facts §3
@@ -477,6 +477,8 @@ def test_source_private_abilities() -> None:
         "hexes": ["B20"],
         "tiles": ["3", "4", "58"],
         "extra": True,
+        "only_round_bought": False,
+        "waives_lay_cost": False,
         "connected": False,
         "free": True,
         "token": False,
@@ -486,6 +488,8 @@ def test_source_private_abilities() -> None:
         "hexes": ["F16"],
         "tiles": ["57"],
         "extra": False,
+        "only_round_bought": False,
+        "waives_lay_cost": False,
         "connected": False,
         "free": False,
         "token": True,

@@ -243,7 +243,7 @@ def test_hex_record(tiny: dict[str, Any]) -> None:
     b2 = tiny["hexes"]["B2"]
     assert b2 == {
         "name": "Big", "color": "white", "terrain": None, "cost": 0, "label": None,
-        "cities": [{"revenue": 0, "slots": 1, "exits": []}], "towns": [], "track": [],
+        "cities": [{"revenue": 0, "slots": 1, "exits": []}], "towns": [], "track": [], "stubs": [],
         "offboard": None, "borders": [], "x": 1, "y": 1,
         "neighbors": ["C1", None, "A1", "A3", "B4", "C3"],
         "usable_edges": [0, 2, 3, 4, 5], "homes": ["AA"], "blocked_by": ["P1"],
@@ -252,6 +252,7 @@ def test_hex_record(tiny: dict[str, Any]) -> None:
         "revenue": {"yellow": 20, "brown": 40},
         "group": None,
         "hidden": False,
+        "requires_visit": [],
         "exits": [5],
     }
 
@@ -292,6 +293,7 @@ def test_tiles(tiny: dict[str, Any]) -> None:
         "cities": [{"revenue": 20, "slots": 1, "exits": [0, 3]}],
         "towns": [],
         "track": [],
+        "stubs": [],
         "exits": [0, 3],
         "orientations": [0, 1, 2],
     }

@@ -36,7 +36,7 @@ class Strict(BaseModel):
         data = handler(self)
         if isinstance(data, dict) and self.optional_extensions:
             for name in self.optional_extensions:
-                if getattr(self, name) == _default_of(type(self), name):
+                if getattr(self, name) is None:
                     data.pop(name, None)
         return data
 
