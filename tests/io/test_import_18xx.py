@@ -136,3 +136,34 @@ def test_old_exports_key_the_result_by_name(game_29133: dict[str, Any]) -> None:
 def test_divergence_is_printable() -> None:
     d = Divergence(7, {"id": 7, "type": "pass"}, "not your turn")
     assert str(d) == "action 7: not your turn"
+
+
+def test_hotseat_export_with_chat(game_29133: dict[str, Any]) -> None:
+    """Players by name only, entities by name, chat in the middle (even between an action
+    and its undo), no skip flags, numbers as strings: the same game."""
+    names = {p["id"]: p["name"] for p in game_29133["players"]}
+    game_29133["id"] = "hs_abc_29133"
+    game_29133["mode"] = "hotseat"
+    game_29133["players"] = [{"name": n} for n in names.values()]
+    game_29133["result"] = {names[int(k)]: v for k, v in game_29133["result"].items()}
+    game_29133["settings"] = {"optional_rules": []}
+    actions = []
+    for a in game_29133["actions"]:
+        a.pop("skip", None)
+        a.pop("user", None)
+        if a.get("entity_type") == "player":
+            a["entity"] = names[a["entity"]]
+        for sub in a.get("auto_actions", []):
+            if sub.get("entity_type") == "player":
+                sub["entity"] = names[sub["entity"]]
+        if a["type"] == "undo":  # chat just before an undo: it survives, the move does not
+            actions.append({"type": "message", "entity": "Player 1", "message": "oops"})
+        actions.append(a)
+    for i, a in enumerate(actions, 1):
+        a["id"] = i
+        if a["type"] == "bid":
+            a["price"] = str(a["price"])
+    game_29133["actions"] = actions
+    res = import_game(game_29133)
+    assert res.mismatches() == []
+    assert res.kept_count == 334 + 58
