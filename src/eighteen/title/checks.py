@@ -151,6 +151,42 @@ def duplicate_options(title: Title, s: Sources) -> Iterator[Problem]:
         seen.add(o.id)
 
 
+@check
+def option_targets(title: Title, s: Sources) -> Iterator[Problem]:
+    """E156: an option overrides known rules (with the right kind of value) and known trains."""
+    from eighteen.title.model import Rules
+
+    fields = Rules.model_fields
+    trains = _train_ids(title)
+    for i, o in enumerate(title.title.options):
+        for key, value in o.rules.items():
+            if key not in fields:
+                yield s.locate(
+                    "title", ("options", i, "rules", key), "E156", f"unknown rule '{key}'", key=True
+                )
+                continue
+            try:
+                Rules.__pydantic_validator__.validate_assignment(
+                    Rules.model_construct(), key, value
+                )
+            except Exception:
+                yield s.locate(
+                    "title",
+                    ("options", i, "rules", key),
+                    "E156",
+                    f"{value!r} is not a valid value for rule '{key}'",
+                )
+        for key in o.train_counts:
+            if key not in trains:
+                yield s.locate(
+                    "title",
+                    ("options", i, "train_counts", key),
+                    "E156",
+                    f"unknown train '{key}'",
+                    key=True,
+                )
+
+
 # ---------------------------------------------------------------------------------------
 # map.toml
 

@@ -434,6 +434,11 @@ class Rules(Strict):
         True, description="President sells shares to raise money for a forced train purchase."
     )
     bankruptcy: Bankruptcy = Field(Bankruptcy.game_ends, description="Effect of bankruptcy.")
+    bankrupt_sells_shares: bool = Field(
+        False,
+        description="Before the game ends on a bankruptcy, the bankrupt president's shares are "
+        "sold to the market as far as the selling rules allow (false: kept for the score).",
+    )
     bank_broken: BankBroken = Field(
         BankBroken.end_of_or_set, description="When a broken bank ends the game."
     )
