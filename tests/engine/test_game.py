@@ -159,7 +159,7 @@ def test_titles_with_unknown_mechanics_are_refused() -> None:
     from eighteen.engine.tables import Tables
 
     data = json.loads(json.dumps(load_title("1830").data))
-    data["rules"]["issue_redeem"] = {"kind": "whatever"}
-    data["rules"]["dividend_move"] = "by_ratio"
-    with pytest.raises(ValueError, match="issue_redeem.*|dividend_move"):
+    data["rules"]["takeovers"] = {"kind": "whatever"}  # a mechanic no engine part knows
+    data["rules"]["dividend_move"] = "by_vote"
+    with pytest.raises(ValueError, match="takeovers.*|dividend_move"):
         Game.new(Tables(data), ["A", "B"])

@@ -4,7 +4,8 @@ Every action a player or corporation takes is one of these.  ``actor`` is a play
 (auction, stock round, a president's emergency sale, a private exchange) or a
 corporation id (operating round).  The names follow the 18xx.games log vocabulary so real
 games map onto them: bid, par, buy_shares, sell_shares, pass, lay_tile, place_token,
-run_routes, dividend, buy_train, discard_train, buy_company, bankrupt.
+run_routes, dividend, buy_train, discard_train, buy_company, issue_shares, redeem_shares,
+buy_ferry, bankrupt.
 
 >>> a = Bid("Ann", "SV", 20)
 >>> action_from_json(a.to_json()) == a
@@ -170,10 +171,11 @@ class RunRoutes(Action):
 
 @dataclass(frozen=True)
 class Dividend(Action):
-    """Pay the revenue out to the shareholders (``payout``) or keep it (``withhold``)."""
+    """Pay the revenue out to the shareholders (``payout``), keep it (``withhold``), or
+    keep half and pay the rest (``half``, where rules.dividend_options allows it)."""
 
     type: ClassVar[str] = "dividend"
-    kind: str  # "payout" | "withhold"
+    kind: str  # "payout" | "half" | "withhold"
 
 
 @dataclass(frozen=True)
@@ -206,6 +208,31 @@ class BuyCompany(Action):
 
 
 @dataclass(frozen=True)
+class IssueShares(Action):
+    """The operating corporation issues ``count`` treasury shares to the market (also the
+    emergency issue before its president pays for a compulsory train)."""
+
+    type: ClassVar[str] = "issue_shares"
+    count: int
+
+
+@dataclass(frozen=True)
+class RedeemShares(Action):
+    """The operating corporation buys ``count`` of its shares back from the market."""
+
+    type: ClassVar[str] = "redeem_shares"
+    count: int
+
+
+@dataclass(frozen=True)
+class BuyFerry(Action):
+    """The operating corporation buys the ferry of the port ``port`` from the bank."""
+
+    type: ClassVar[str] = "buy_ferry"
+    port: str
+
+
+@dataclass(frozen=True)
 class Bankrupt(Action):
     """The corporation must buy a train and its president cannot raise the money."""
 
@@ -228,6 +255,9 @@ ACTION_TYPES: dict[str, type[Action]] = {
         BuyTrain,
         DiscardTrain,
         BuyCompany,
+        IssueShares,
+        RedeemShares,
+        BuyFerry,
         Bankrupt,
     )
 }

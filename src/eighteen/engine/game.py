@@ -284,9 +284,18 @@ class Game:
 
     # -- flow (used by the rounds) ------------------------------------------------------
 
+    #: Whole sets of rounds that may pass without anyone acting before the game is
+    #: declared stalled (broke players and corporations that can do nothing; privates
+    #: paying revenue may still make a later set playable).
+    STALL_SETS = 20
+
     def _advance(self) -> None:
+        first = self.state.stock_rounds
         for _ in range(10_000):
             if self.state.game_over:
+                return
+            if self.state.stock_rounds - first > self.STALL_SETS:
+                self.end_game("no one can act any more")
                 return
             before = self.state.round
             self._round().advance(self)
@@ -328,7 +337,8 @@ class Game:
         """The president cannot fund the forced train: seed 002, "forced purchase": his
         cash goes to the corporation (he must spend it first); his shares stay unsold for
         the final score (or, with rules.bankrupt_sells_shares, the largest legal sale of
-        each corporation is made first, as 18xx.games does)."""
+        each corporation is made first, as 18xx.games does).  With rules.bankruptcy =
+        "player_eliminated" he leaves and the game goes on (engine.bankruptcy)."""
         from eighteen.engine import bank, market, shares
 
         pres = self.state.corporations[corp].president
@@ -352,6 +362,10 @@ class Game:
         bank.pay(self, pres, corp, self.state.player(pres).cash, f"{pres}'s cash to {corp}")
         if self.rules.bankruptcy == "game_ends":
             self.end_game("bankruptcy")
+        elif self.rules.bankruptcy == "player_eliminated":
+            from eighteen.engine import bankruptcy
+
+            bankruptcy.eliminate(self, pres)
         else:  # pragma: no cover - refused by check_capabilities
             raise NotImplementedError(self.rules.bankruptcy)
 
@@ -368,86 +382,11 @@ class Game:
         return f"<Game {self.tables.id} {views.round_name(self)} acting={self.acting()}>"
 
 
-#: Rule fields this engine implements (others must be absent/unset in the tables).
-_KNOWN_RULES = [
-    "capitalization",
-    "float_percent",
-    "ipo_dividends",
-    "pool_dividends",
-    "holding_limit_percent",
-    "pool_limit_percent",
-    "sell_in_first_stock_round",
-    "sell_buy_order",
-    "sell_drop",
-    "dividend_move",
-    "sold_out_rise",
-    "buy_after_sell_same_corporation",
-    "operating_order",
-    "tile_lays",
-    "private_auction",
-    "auction_min_raise",
-    "auction_price_drop",
-    "auction_forced_price",
-    "brown_multiple_buy_from_ipo",
-    "private_price_min_factor",
-    "private_price_max_factor",
-    "privates_count_for_cert_limit",
-    "train_buy_from_corporation_min",
-    "must_own_train",
-    "president_may_sell_for_train",
-    "bankruptcy",
-    "bank_broken",
-    "home_token_reserved",
-    "upgrade_must_add_track",
-    "private_values_count_at_end",
-    "bankrupt_sells_shares",
-]
-
-
 def check_capabilities(tables: Tables) -> None:
-    """Refuse tables naming mechanics this engine does not implement."""
-    r = tables.rules()
-    problems = []
-    allowed = {
-        "capitalization": {"full", "incremental"},
-        "dividend_move": {"right_left"},
-        "operating_order": {"share_price"},
-        "bankruptcy": {"game_ends"},
-        "private_auction": {"waterfall"},
-        "sell_drop": {"row_per_share", "step_if_president"},
-        "sell_buy_order": {"sell_buy_sell", "sell_buy"},
-        "bank_broken": {"end_of_or_set", "end_of_round"},
-    }
-    for key, ok in allowed.items():
-        if getattr(r, key) not in ok:
-            problems.append(f"rules.{key} = {getattr(r, key)!r}")
-    known = set(_KNOWN_RULES)
-    for key, value in vars(r).items():
-        if key not in known and value not in (None, False, [], {}):
-            problems.append(f"rules.{key}")
-    for t in tables.trains:
-        d = t["distance"]
-        if not (d is None or isinstance(d, int)):
-            problems.append(f"train {t['id']} distance {d!r}")
-        if t.get("obsolete_on"):
-            problems.append(f"train {t['id']} obsolete_on")
-        if t.get("variants"):
-            problems.append(f"train {t['id']} variants")
-    abilities = {
-        "block_hexes",
-        "tile_lay",
-        "grant_share",
-        "exchange_share",
-        "close_on_train",
-        "no_sale_to_corporation",
-    }
-    for p in tables.privates:
-        for ab in p.get("abilities", []):
-            if ab["type"] not in abilities:
-                problems.append(f"private {p['id']} ability {ab['type']}")
-    for row in [*tables.trains, *tables.phases]:
-        for ev in row.get("events", []):
-            if ev != "close_privates":
-                problems.append(f"event {ev}")
+    """Refuse tables naming mechanics this engine does not implement
+    (eighteen.capabilities lists them; ``eighteen validate`` warns about the same)."""
+    from eighteen.capabilities import unsupported
+
+    problems = unsupported(tables.data)
     if problems:
         raise ValueError("the engine cannot run this title yet: " + "; ".join(problems))

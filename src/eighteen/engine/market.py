@@ -62,3 +62,15 @@ def operating_order(g: Game, corps: list[str]) -> list[str]:
         return (-c.price, -c.col, c.row, cs.arrival)
 
     return sorted(corps, key=key)
+
+
+def ascending_order(g: Game, corps: list[str]) -> list[str]:
+    """Lowest price first; ties: the first to reach the price first (seed 003: the game's
+    first operating round)."""
+
+    def key(cid: str) -> tuple[int, int]:
+        c = cell(g, cid)
+        assert c is not None
+        return (c.price, g.state.corporations[cid].arrival)
+
+    return sorted(corps, key=key)

@@ -51,14 +51,63 @@ def tile_supply(g: Game) -> dict[str, int | None]:
 
 
 def reserved(g: Game) -> dict[str, list[str]]:
-    """Home hexes still held for corporations that have not placed their home token."""
-    if not g.rules.home_token_reserved:
-        return {}
+    """Hexes with a slot held for a corporation: homes not placed yet (with
+    rules.home_token_reserved), and ``reservations`` (seed 003; with ``from_color`` only
+    once a tile of that colour lies there) until their ``ends_on`` phase or until the holder has
+    a station there."""
     out: dict[str, list[str]] = {}
     for c in g.tables.corporations:
-        if not g.state.corporations[c["id"]].home_placed and c.get("home"):
+        cs = g.state.corporations[c["id"]]
+        if cs.closed:
+            continue
+        if g.rules.home_token_reserved and not cs.home_placed and c.get("home"):
             out.setdefault(c["home"], []).append(c["id"])
+        for res in c.get("reservations") or []:
+            h = res["hex"]
+            if phases.reached(g, res.get("ends_on")) or _has_station(g, c["id"], h):
+                continue
+            if res.get("from_color") and not _color_at_least(g, h, res["from_color"]):
+                continue
+            out.setdefault(h, []).append(c["id"])
     return out
+
+
+def _has_station(g: Game, corp: str, hex_id: str) -> bool:
+    return any(corp in toks for toks in g.state.map.tokens.get(hex_id, []))
+
+
+def _color_at_least(g: Game, hex_id: str, color: str) -> bool:
+    order = ["white", "yellow", "green", "brown", "gray"]
+    laid = g.state.map.tiles.get(hex_id)
+    if laid is None:
+        return False
+    now = str(g.tables.data["tiles"][laid[0]].get("color", "white"))
+    return now in order and order.index(now) >= order.index(color)
+
+
+def remove_tokens(g: Game, corp: str) -> None:
+    """Take every station of ``corp`` off the map (it closed)."""
+    for cities in g.state.map.tokens.values():
+        for toks in cities:
+            while corp in toks:
+                toks.remove(corp)
+
+
+def place_joint_tokens(g: Game, hex_id: str) -> None:
+    """The first tile on a hex places the joint stations set there (corporations'
+    ``joint_token``, seed 003): one station of both
+    corporations in the first city."""
+    for c in g.tables.corporations:
+        jt = c.get("joint_token")
+        if not jt or jt["hex"] != hex_id or jt.get("when", "first_tile") != "first_tile":
+            continue
+        owners = [cid for cid in (c["id"], jt["partner"]) if not g.state.corporations[cid].closed]
+        face = board(g).face(g.state.map, hex_id)
+        if not owners or not face.cities:
+            continue
+        cities = g.state.map.tokens.setdefault(hex_id, [[] for _ in face.cities])
+        cities[0].extend(o for o in owners if o not in cities[0])
+        g.note(f"the joint station of {' and '.join(owners)} is placed in {hex_id}")
 
 
 def lay_options(
@@ -130,6 +179,14 @@ def bonuses(g: Game) -> list[Bonus]:
     return g.memo(("bonuses", phase), lambda: table_bonuses(g.tables.data, phase))
 
 
+def corp_bonuses(g: Game, corp: str) -> list[Bonus]:
+    """The bonuses ``corp``'s routes may earn: the phase's connection bonuses with its
+    privates' multipliers, plus its ferries (engine.ferries)."""
+    from eighteen.engine import ferries
+
+    return g.memo(("corp_bonuses", corp), lambda: ferries.route_bonuses(g, corp, bonuses(g)))
+
+
 def optimal(g: Game, corp: str, *, budget: int | None = None) -> RouteResult:
     """The most valuable routes for the corporation's trains now, with the proof of it
     (see :func:`eighteen.engine.routefinder.optimize`)."""
@@ -141,7 +198,7 @@ def optimal(g: Game, corp: str, *, budget: int | None = None) -> RouteResult:
             corp,
             corp_trains(g, corp),
             phases.revenue_key(g),
-            bonuses=bonuses(g),
+            bonuses=corp_bonuses(g, corp),
             budget=budget,
         ),
     )
@@ -176,7 +233,7 @@ def check(g: Game, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
             raise RouteError(f"{corp} does not own train {r.train}")
         runs.append((r.train, own[r.train], list(r.paths)))
     return check_routes(
-        board(g), g.state.map, corp, runs, phases.revenue_key(g), bonuses=bonuses(g)
+        board(g), g.state.map, corp, runs, phases.revenue_key(g), bonuses=corp_bonuses(g, corp)
     )
 
 

@@ -43,6 +43,24 @@ def on_train_bought(g: Game, train_type: str) -> None:
             g.note(f"phase {ph['id']} begins")
             for ev in ph.get("events", []):
                 run_event(g, ev)
+            on_phase(g, str(ph["id"]))
+
+
+def on_phase(g: Game, phase_id: str) -> None:
+    """What the tables tie to a phase's start besides its events: privates whose
+    ``closes_on`` names it close (seed 003, "private companies"), every ferry leaves at
+    ``ferries.leave_on``."""
+    from eighteen.engine import ferries, privates
+
+    for p in g.tables.privates:
+        if p.get("closes_on") == phase_id:
+            privates.close(g, p["id"], f"phase {phase_id}")
+    ferries.on_phase(g, phase_id)
+
+
+def reached(g: Game, phase_id: str | None) -> bool:
+    """Has the phase ``phase_id`` begun (False for None)?"""
+    return phase_id is not None and g.state.phase >= g.tables.phase_index(phase_id)
 
 
 def run_event(g: Game, event: str) -> None:
@@ -51,5 +69,7 @@ def run_event(g: Game, event: str) -> None:
 
     if event == "close_privates":
         privates.close_all(g)
+    elif event == "close_player_privates":
+        privates.close_player_owned(g)
     else:  # the compiler refuses unknown events; stay safe if one slips through
         g.note(f"event {event} ignored")

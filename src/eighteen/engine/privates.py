@@ -46,10 +46,20 @@ def blocked_hexes(g: Game) -> set[str]:
     return out
 
 
+def flipped(g: Game, pid: str) -> bool:
+    """Has the private flipped (``flips_on`` phase begun): no more revenue, powers kept."""
+    from eighteen.engine import phases
+
+    return phases.reached(g, g.tables.private(pid).get("flips_on"))
+
+
 def pay_revenue(g: Game) -> None:
-    """Every open private pays its revenue from the bank to its owner."""
+    """Every open private pays its revenue from the bank to its owner (flipped ones pay
+    nothing)."""
     for pid in open_privates(g):
         ps = g.state.privates[pid]
+        if flipped(g, pid):
+            continue
         rev = int(g.tables.private(pid)["revenue"])
         if rev and ps.owner is not None:
             pay(g, BANK, ps.owner, rev, f"{pid} revenue")
@@ -62,6 +72,20 @@ def close(g: Game, pid: str, why: str) -> None:
         return
     ps.closed = True
     g.note(f"{pid} closes ({why})")
+
+
+def close_player_owned(g: Game) -> None:
+    """Event close_player_privates: privates owned by players close (seed 003, phase
+    III)."""
+    for pid in open_privates(g):
+        owner = g.state.privates[pid].owner
+        if owner is not None and owner not in g.state.corporations:
+            close(g, pid, "privates owned by players close")
+
+
+def purchase_fee(g: Game, pid: str) -> int:
+    """What a corporation buying the private pays the bank on top (purchase_fee)."""
+    return sum(int(ab["amount"]) for ab in g.tables.abilities(pid, "purchase_fee"))
 
 
 def close_all(g: Game) -> None:
@@ -170,3 +194,54 @@ def tile_lay_abilities(g: Game, corp: str) -> list[tuple[str, int, dict[str, Any
             if ab["type"] == "tile_lay" and i not in ps.used:
                 out.append((pid, i, ab))
     return out
+
+
+# -- tile_lays and restrict_corporation -------------------------------------------------------
+
+
+def planned_lay_abilities(
+    g: Game, corp: str, this_turn: list[str]
+) -> list[tuple[str, int, dict[str, Any]]]:
+    """(private, ability index, ability) tile_lays powers the corporation may use now:
+    never used, or first used this turn (its tiles are laid in one turn)."""
+    out = []
+    for pid in owned_by(g, corp):
+        ps = g.state.privates[pid]
+        for i, ab in enumerate(g.tables.private(pid).get("abilities", [])):
+            if ab["type"] == "tile_lays" and (i not in ps.used or pid in this_turn):
+                out.append((pid, i, ab))
+    return out
+
+
+def _restrictions(g: Game, corp: str) -> list[dict[str, Any]]:
+    """restrict_corporation powers holding ``corp`` back: their private is open and no
+    corporation owns it yet."""
+    out = []
+    for p in g.tables.privates:
+        ps = g.state.privates[p["id"]]
+        if ps.closed or (ps.owner is not None and ps.owner in g.state.corporations):
+            continue
+        out.extend(
+            ab
+            for ab in g.tables.abilities(p["id"], "restrict_corporation")
+            if ab["corporation"] == corp
+        )
+    return out
+
+
+def track_restricted(g: Game, corp: str) -> bool:
+    """May the corporation lay no track now (a no_track_phases restriction)?"""
+    from eighteen.engine import phases
+
+    ph = str(phases.current(g)["id"])
+    return any(ph in ab.get("no_track_phases", []) for ab in _restrictions(g, corp))
+
+
+def routes_restricted(g: Game, corp: str) -> bool:
+    """May the corporation run no route now (its no_routes_until_upgraded hex still shows
+    its printed face)?"""
+    for ab in _restrictions(g, corp):
+        hex_id = ab.get("no_routes_until_upgraded")
+        if hex_id and hex_id not in g.state.map.tiles:
+            return True
+    return False

@@ -74,7 +74,18 @@ def cert_count(g: Game, player: str) -> int:
 
 
 def cert_limit(g: Game) -> int:
-    return g.tables.certificate_limit(len(g.state.players))
+    """The certificate limit for the player count; with certificate_limit_by_corporations
+    it follows the corporations still in play (it falls when one closes, seed 003)."""
+    n = len(g.state.players)
+    table = (g.tables.data.get("certificate_limit_by_corporations") or {}).get(str(n))
+    if table:
+        in_play = sum(1 for c in g.state.corporations.values() if not c.closed)
+        if str(in_play) in table:
+            return int(table[str(in_play)])
+        known = sorted(int(k) for k in table)
+        below = [k for k in known if k <= in_play]
+        return int(table[str(below[-1] if below else known[0])])
+    return g.tables.certificate_limit(n)
 
 
 def holding_limit_applies(g: Game, corp: str) -> bool:
@@ -145,6 +156,13 @@ def check_float(g: Game, corp: str) -> None:
     g.note(f"{corp} floats with ${cs.cash}")
 
 
+def treasury_unit(g: Game, corp: str) -> int:
+    """Price of a 10% share from the IPO/treasury (finance.treasury_price)."""
+    from eighteen.engine import finance
+
+    return finance.treasury_price(g, corp)
+
+
 def transfer_cert(g: Game, cert: str, owner: str) -> None:
     g.state.certs[cert] = owner
 
@@ -152,14 +170,13 @@ def transfer_cert(g: Game, cert: str, owner: str) -> None:
 def buy_cert(g: Game, player: str, corp: str, source: str, price: int | None = None) -> str:
     """The player buys one ordinary certificate from the IPO (at par) or the pool (at the
     market).  Returns the certificate id.  Validation of limits is the caller's job."""
-    cs = g.state.corporations[corp]
     certs = ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)
     if not certs:
         raise IllegalAction(f"no {corp} certificate in the {source}")
     cert = certs[0]
     pct = cert_percent(g, cert)
     if price is None:
-        unit = cs.par if source == "ipo" else market.price(g, corp)
+        unit = treasury_unit(g, corp) if source == "ipo" else market.price(g, corp)
         assert unit is not None
         price = unit * pct // 10
     to = corp if (source == "ipo" and g.rules.capitalization == "incremental") else BANK
@@ -179,8 +196,16 @@ def sale_problem(
     ``protect``: the sale must not change the presidency of ``corp`` (emergency sale for
     the corporation's own train)."""
     cs = g.state.corporations[corp]
-    if cs.par is None:
-        return f"{corp} has no share price yet: its shares cannot be sold"
+    if cs.par is None or cs.closed:
+        return f"{corp} has no share price: its shares cannot be sold"
+    rule = g.rules.sell_before_operated
+    if (
+        rule
+        and rule != "anyone"
+        and not cs.operated
+        and (rule == "nobody" or player != cs.president)
+    ):
+        return f"{corp} has not operated yet: only its president may sell its shares"
     if percent <= 0 or percent % 10 and percent % 5:
         return f"cannot sell {percent}%"
     held = percent_of(g, corp, player)
@@ -217,7 +242,7 @@ def _sellable_split(g: Game, corp: str, player: str, percent: int) -> bool:
     return True
 
 
-def sell(g: Game, player: str, corp: str, percent: int) -> None:
+def sell(g: Game, player: str, corp: str, percent: int, close: bool = True) -> None:
     """Sell to the pool: swap the presidency first if needed, pay the market price for
     each certificate, then drop the price (seed 000: one row per share sold; no move
     for a corporation that has not floated)."""
@@ -256,5 +281,9 @@ def sell(g: Game, player: str, corp: str, percent: int) -> None:
         if cs.floated:
             market.move(g, corp, "down", len(sold))
     elif g.rules.sell_drop == "step_if_president" and was_president:
-        market.move(g, corp, "withhold", 1)
+        market.move(g, corp, "down", 1)
     update_president(g, corp)
+    if close:
+        from eighteen.engine import finance
+
+        finance.check_closing(g, corp)

@@ -37,6 +37,7 @@ class CorporationState:
     tokens_placed: int = 0  # tokens on the map, the home token included
     home_placed: bool = False
     operated: bool = False  # has finished at least one operating turn
+    closed: bool = False  # its price reached a closing cell: out of the game
 
 
 @dataclass
@@ -91,6 +92,10 @@ class OperatingRound:
     routes: list[dict[str, Any]] = field(default_factory=list)
     revenue: int | None = None
     bought_train: bool = False
+    issued: bool = False  # issued or redeemed shares this turn (rules.issue_redeem)
+    emergency_issued: bool = False  # made its emergency issue this turn
+    ferry_bought: bool = False
+    bought_privates: list[str] = field(default_factory=list)  # privates bought this round
 
 
 Round = AuctionRound | StockRound | OperatingRound
@@ -118,6 +123,10 @@ class State:
     game_over: bool = False
     end_reason: str | None = None
     bankrupt: str | None = None  # the player who went bankrupt
+    eliminated: list[str] = field(default_factory=list)  # bankrupt players out of the game
+    ferries: dict[str, str] = field(default_factory=dict)  # port hex -> owning corporation
+    ferry_order: list[str] = field(default_factory=list)  # ports in the order sold
+    ferry_boost: dict[str, str] = field(default_factory=dict)  # private -> port it doubles
 
     # -- look-ups ---------------------------------------------------------------------
 
@@ -152,6 +161,10 @@ class State:
         new.minted = dict(self.minted)
         new.train_pool = list(self.train_pool)
         new.bought_types = list(self.bought_types)
+        new.eliminated = list(self.eliminated)
+        new.ferries = dict(self.ferries)
+        new.ferry_order = list(self.ferry_order)
+        new.ferry_boost = dict(self.ferry_boost)
         new.round = copy.deepcopy(self.round)
         new.map = self.map.copy() if hasattr(self.map, "copy") else copy.deepcopy(self.map)
         return new
@@ -184,6 +197,10 @@ def asdict_shallow(state: State) -> dict[str, Any]:
         "game_over": state.game_over,
         "end_reason": state.end_reason,
         "bankrupt": state.bankrupt,
+        "eliminated": list(state.eliminated),
+        "ferries": dict(state.ferries),
+        "ferry_order": list(state.ferry_order),
+        "ferry_boost": dict(state.ferry_boost),
         "map": None,
     }
 

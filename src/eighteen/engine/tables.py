@@ -25,6 +25,33 @@ ENGINE_RULE_DEFAULTS: dict[str, Any] = {
     "bankrupt_sells_shares": False,
 }
 
+#: Defaults of the later rule extensions: absent from older tables (and dropped from
+#: compiled tables while unset), each default gives the classic behaviour.
+EXTENSION_DEFAULTS: dict[str, Any] = {
+    "treasury_share_price": None,
+    "sell_before_operated": None,
+    "president_certificate_to_market": None,
+    "stock_round_end_market_drop": None,
+    "issue_redeem": None,
+    "emergency_issue": None,
+    "emergency_money": None,
+    "president_may_fund_dearer_variant": None,
+    "emergency_sales_keep_president": None,
+    "emergency_buy_from_bank_only": None,
+    "bankrupt_shares_unmoved": None,
+    "dividend_options": None,
+    "half_pay_retain_multiple": None,
+    "by_ratio": None,
+    "obsolete_trains_count_for_limit": None,
+    "obsolete_trains_tradable": None,
+    "paid_stops_include_station": None,
+    "private_price_min": None,
+    "private_sellers": None,
+    "auction_all_pass_revenue": None,
+    "bank_reserve": None,
+    "lay_cost_rule": None,
+}
+
 
 class TitleNotFound(FileNotFoundError):
     """No compiled tables for the requested title."""
@@ -67,14 +94,24 @@ class Tables:
         self.players_min: int = int(data["players"]["min"])
         self.players_max: int = int(data["players"]["max"])
         self.option_ids: list[str] = [o["id"] for o in data.get("options", [])]
-        self._rules: dict[str, Any] = {**ENGINE_RULE_DEFAULTS, **data["rules"]}
+        self._rules: dict[str, Any] = {
+            **EXTENSION_DEFAULTS,
+            **ENGINE_RULE_DEFAULTS,
+            **data["rules"],
+        }
         self.privates: list[dict[str, Any]] = list(data.get("privates", []))
         self.corporations: list[dict[str, Any]] = list(data["corporations"])
         self.trains: list[dict[str, Any]] = list(data["trains"])
         self.phases: list[dict[str, Any]] = list(data["phases"])
         self._private = {p["id"]: p for p in self.privates}
         self._corporation = {c["id"]: c for c in self.corporations}
-        self._train = {t["id"]: t for t in self.trains}
+        self._train: dict[str, dict[str, Any]] = {}
+        for t in self.trains:
+            self._train[t["id"]] = {**t, "card": t["id"]}
+            for v in t.get("variants") or []:
+                # the other side of a double-sided card: the card's life cycle, its own
+                # distance and price
+                self._train[v["id"]] = {**t, **v, "card": t["id"], "variants": []}
         self._cells: dict[tuple[int, int], MarketCell] = {}
         for r, row in enumerate(data["market"]["cells"]):
             for c, cell in enumerate(row):
@@ -142,7 +179,14 @@ class Tables:
         return self._corporation[cid]
 
     def train(self, tid: str) -> dict[str, Any]:
+        """A train type's row (either side of a double-sided card); ``card`` names the
+        card's first side, which phases, rusting and phasing out refer to."""
         return self._train[tid]
+
+    def train_sides(self, card: str) -> list[str]:
+        """The train types printed on a card: its id, then its variants."""
+        row = self._train[card]
+        return [card, *(v["id"] for v in row.get("variants") or [])]
 
     def is_private(self, pid: str) -> bool:
         return pid in self._private
@@ -180,7 +224,8 @@ class Tables:
 
     def private_min_price(self, pid: str) -> int:
         """Least a corporation pays a player for this private (factor x face, rounded up)."""
-        return math.ceil(self._private[pid]["value"] * self._rules["private_price_min_factor"])
+        low = math.ceil(self._private[pid]["value"] * self._rules["private_price_min_factor"])
+        return max(low, int(self._rules.get("private_price_min") or 0))
 
     def private_max_price(self, pid: str) -> int:
         """Most a corporation pays a player for this private (factor x face, rounded down)."""

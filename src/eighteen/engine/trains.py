@@ -1,6 +1,13 @@
-"""Trains: the depot, buying, rusting, trade-ins and the train limit.
+"""Trains: the depot, buying, rusting, phasing out, trade-ins and the train limit.
 
-Train ids are ``<type>-<n>``.  The bank sells the types in table order: all copies of one
+Train ids are ``<type>-<n>``.  A double-sided card (``variants``, seed 003 "trains") is
+sold as the side the buyer picks, for good: the depot holds the card (``<card>-<n>``) and
+the bought train is ``<side>-<n>``.  Phases, rusting and phasing out name the card (its
+first side): buying either side is the card's first purchase.  A card whose
+``obsolete_on`` card has been bought is phased out: its trains run once more and leave
+after that run, do not count toward the train limit (unless
+rules.obsolete_trains_count_for_limit) and cannot be sold to another corporation (unless
+rules.obsolete_trains_tradable); at its ``rusts_on`` card they are removed.  The bank sells the types in table order: all copies of one
 type before the next, except types whose ``available_on`` phase has begun (seed 002,
 "buying trains"); a ``trade_in`` takes its discount off for an own train of the listed
 types handed in.  Trains discarded to the bank are sold again at list price.  The first purchase of a type may start a phase, rust older
@@ -24,9 +31,44 @@ def train_type(tid: str) -> str:
     return tid.rsplit("-", 1)[0]
 
 
+def card_of(g: Game, tid: str) -> str:
+    """The card (first side's type) a train or train type belongs to."""
+    return str(g.tables.train(train_type(tid)).get("card") or train_type(tid))
+
+
 def distance(g: Game, tid: str) -> int | None:
     d = g.tables.train(train_type(tid))["distance"]
+    if isinstance(d, dict):
+        return None  # N/M and N+s trains: see network.corp_trains
     return None if d is None or d == "unlimited" else int(d)
+
+
+def is_obsolete(g: Game, tid: str) -> bool:
+    """Has the train's card been phased out (its obsolete_on card bought)?"""
+    when = g.tables.train(train_type(tid)).get("obsolete_on")
+    return bool(when) and when in g.state.bought_types
+
+
+def counted(g: Game, corp: str) -> list[str]:
+    """The corporation's trains that count toward the train limit."""
+    own = g.state.corporations[corp].trains
+    if g.rules.obsolete_trains_count_for_limit is False:
+        return [t for t in own if not is_obsolete(g, t)]
+    return list(own)
+
+
+def tradable(g: Game, tid: str) -> bool:
+    """May this train be sold to another corporation?"""
+    return not (g.rules.obsolete_trains_tradable is False and is_obsolete(g, tid))
+
+
+def retire_obsolete(g: Game, corp: str) -> None:
+    """Phased-out trains leave the game after their owner's run (seed 003)."""
+    cs = g.state.corporations[corp]
+    gone = [t for t in cs.trains if is_obsolete(g, t)]
+    if gone:
+        cs.trains = [t for t in cs.trains if t not in gone]
+        g.note(f"{corp}'s phased-out trains leave: {', '.join(gone)}")
 
 
 def list_price(g: Game, tid: str) -> int:
@@ -92,7 +134,9 @@ def bank_offers(g: Game, corp: str) -> list[Offer]:
     for t in on_sale_types(g):
         row = g.tables.train(t)
         tid = _next_copy(g, t)
-        out.append(Offer(tid, int(row["price"])))
+        copy_no = tid.rsplit("-", 1)[1]
+        for side in g.tables.train_sides(t):
+            out.append(Offer(f"{side}-{copy_no}", int(g.tables.train(side)["price"])))
         ti = row.get("trade_in")
         if ti:
             seen: set[str] = set()
@@ -124,7 +168,8 @@ def buy_from_bank(g: Game, corp: str, tid: str, price: int, exchange: str | None
     s = g.state
     cs = s.corporations[corp]
     from_pool = tid in s.train_pool
-    t = train_type(tid)
+    t = card_of(g, tid)
+    card_copy = f"{t}-{tid.rsplit('-', 1)[1]}"
     if exchange is not None:
         cs.trains.remove(exchange)
         s.train_pool.append(exchange)
@@ -135,7 +180,7 @@ def buy_from_bank(g: Game, corp: str, tid: str, price: int, exchange: str | None
     elif t in s.minted:
         s.minted[t] += 1
     else:
-        s.depot.remove(tid)
+        s.depot.remove(card_copy)
     cs.trains.append(tid)
     g.note(f"{corp} buys train {tid} from the bank for ${price}")
     if t not in s.bought_types:
@@ -148,6 +193,8 @@ def buy_from_corporation(g: Game, corp: str, tid: str, price: int) -> None:
     seller = owner_of(g, tid)
     if seller is None or seller == "pool" or seller == corp:
         raise IllegalAction(f"train {tid} is not another corporation's")
+    if not tradable(g, tid):
+        raise IllegalAction(f"train {tid} is phased out and cannot be sold")
     pay(g, corp, seller, price, f"{corp} buys train {tid}")
     g.state.corporations[seller].trains.remove(tid)
     g.state.corporations[corp].trains.append(tid)
@@ -161,29 +208,29 @@ def first_purchase(g: Game, t: str) -> None:
     for row in g.tables.trains:
         if row.get("rusts_on") == t:
             rust(g, row["id"])
+        if row.get("obsolete_on") == t:
+            g.note(f"{row['id']}-trains are phased out: they run once more")
     for ev in g.tables.train(t).get("events", []):
         phases.run_event(g, ev)
 
 
 def rust(g: Game, t: str) -> None:
-    """Remove every train of type ``t`` from the game."""
+    """Remove every train of card ``t`` (either side) from the game."""
     s = g.state
     gone = 0
     for cs in s.corporations.values():
-        keep = [x for x in cs.trains if train_type(x) != t]
+        keep = [x for x in cs.trains if card_of(g, x) != t]
         gone += len(cs.trains) - len(keep)
         cs.trains = keep
-    s.train_pool = [x for x in s.train_pool if train_type(x) != t]
-    s.depot = [x for x in s.depot if train_type(x) != t]
+    s.train_pool = [x for x in s.train_pool if card_of(g, x) != t]
+    s.depot = [x for x in s.depot if card_of(g, x) != t]
     g.note(f"{t}-trains rust ({gone} removed)")
 
 
 def over_limit(g: Game) -> list[str]:
     """Corporations holding more trains than the phase allows, in table order."""
     limit = phases.train_limit(g)
-    return [
-        c["id"] for c in g.tables.corporations if len(g.state.corporations[c["id"]].trains) > limit
-    ]
+    return [c["id"] for c in g.tables.corporations if len(counted(g, c["id"])) > limit]
 
 
 def discard(g: Game, corp: str, tid: str) -> None:

@@ -1,8 +1,11 @@
-"""The operating round (seed 002; step order as in facts §1 and the 18xx.games log).
+"""The operating round (seed 002; step order as in facts §1 and the 18xx.games log; seed
+003 adds issue/redeem first and a ferry after the station).
 
 At the start every open private pays its revenue.  Floated corporations then operate in
-rules.operating_order (fixed when the round starts); each turn is the steps below, in
-order.  A step with nothing to do is skipped; an optional step ends with a pass.  Trains
+rules.operating_order (fixed when the round starts: highest price first; with
+``first_ascending_then_price`` the game's first operating round goes from the lowest
+price up, seed 003); each turn is the steps below, in order.  A corporation that closes
+does not operate (or stops operating).  A step with nothing to do is skipped; an optional step ends with a pass.  Trains
 over the limit are discarded at once, whoever's turn it is; the owner of an exchangeable
 private may exchange it at any time; the operating corporation may buy privates from
 players at any time of its turn.
@@ -14,6 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from eighteen.engine import market, privates
 from eighteen.engine.rounds.base import Round, Step
+from eighteen.engine.rounds.or_finance import Ferry, IssueRedeem
 from eighteen.engine.rounds.or_run import DividendStep, Routes
 from eighteen.engine.rounds.or_track import HomeToken, ORStep, Token, Track
 from eighteen.engine.rounds.or_trains import BuyCompanies, BuyTrains, DiscardTrains, Exchange
@@ -25,8 +29,10 @@ if TYPE_CHECKING:
 #: A corporation's turn, in order.
 TURN: list[ORStep] = [
     HomeToken(),
+    IssueRedeem(),
     Track(),
     Token(),
+    Ferry(),
     Routes(),
     DividendStep(),
     BuyTrains(),
@@ -42,10 +48,13 @@ def start(g: Game, number: int, set_size: int) -> OperatingRound:
     g.note(f"operating round {number} of {set_size}")
     privates.pay_revenue(g)
     floated = [c["id"] for c in g.tables.corporations if g.state.corporations[c["id"]].floated]
-    if g.rules.operating_order == "share_price":
-        r.order = market.operating_order(g, floated)
-    else:
-        raise NotImplementedError(f"operating order {g.rules.operating_order}")
+    r.order = market.operating_order(g, floated)
+    if (
+        g.rules.operating_order == "first_ascending_then_price"
+        and g.state.stock_rounds == 1
+        and number == 1
+    ):
+        r.order = market.ascending_order(g, floated)  # seed 003: the game's first round
     begin_turn(g)
     return r
 
@@ -60,6 +69,11 @@ def begin_turn(g: Game) -> None:
     r.routes = []
     r.revenue = None
     r.bought_train = False
+    r.issued = False
+    r.emergency_issued = False
+    r.ferry_bought = False
+    while r.index < len(r.order) and g.state.corporations[r.order[r.index]].closed:
+        r.index += 1  # closed during the round: it does not operate
     if r.index < len(r.order):
         g.note(f"{r.order[r.index]} operates")
 
@@ -77,7 +91,8 @@ def next_step(g: Game) -> None:
 def end_turn(g: Game) -> None:
     r: OperatingRound = g.state.round
     corp = r.order[r.index]
-    g.state.corporations[corp].operated = True
+    if not g.state.corporations[corp].closed:
+        g.state.corporations[corp].operated = True
     r.index += 1
     begin_turn(g)
 
@@ -97,6 +112,9 @@ class OperatingRoundSteps(Round):
             if r.index >= len(r.order):
                 g.end_round()
                 return
+            if g.state.corporations[r.order[r.index]].closed:
+                end_turn(g)  # it closed during its own turn
+                continue
             step = TURN[STEP_NAMES.index(r.step)]
             if step.active(g):
                 return

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from eighteen.engine import market, network, shares
+from eighteen.engine import finance, network, privates, shares, trains
 from eighteen.engine.actions import Action, Dividend, IllegalAction, RunRoutes
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.rounds.base import check_actor
@@ -33,6 +33,8 @@ class Routes(ORStep):
         if not self.is_current(g):
             return False
         corp = operating(g)
+        if privates.routes_restricted(g, corp):
+            return False
         return bool(g.state.corporations[corp].trains) and bool(network.best(g, corp))
 
     def legal(self, g: Game) -> list[Action]:
@@ -83,7 +85,18 @@ def payout(g: Game, corp: str, revenue: int) -> None:
     g.note(f"{corp} pays ${revenue} (${revenue // 10} per 10%)")
 
 
+def dividend_kinds(g: Game) -> list[str]:
+    """Dividend action kinds the title allows: payout and withhold, plus half where
+    rules.dividend_options names it (seed 003)."""
+    options = g.rules.dividend_options or ["full", "withhold"]
+    return [{"full": "payout"}.get(o, o) for o in options]
+
+
 class DividendStep(ORStep):
+    """Pay out, pay half (the corporation keeps half rounded down to
+    rules.half_pay_retain_multiple) or withhold; the price moves by finance.dividend_move.
+    Phased-out trains leave after the run (seed 003)."""
+
     name = "dividend"
     actions: ClassVar = (Dividend,)
 
@@ -92,25 +105,33 @@ class DividendStep(ORStep):
 
     def legal(self, g: Game) -> list[Action]:
         corp = operating(g)
-        return [Dividend(corp, "payout"), Dividend(corp, "withhold")]
+        return [Dividend(corp, k) for k in dividend_kinds(g)]
 
     def skip(self, g: Game) -> None:
         corp = operating(g)
         g.note(f"{corp} earns nothing")
-        market.move(g, corp, "withhold")
+        trains.retire_obsolete(g, corp)
+        finance.dividend_move(g, corp, 0, withheld=True)
 
     def process(self, g: Game, action: Action) -> None:
         assert isinstance(action, Dividend)
         check_actor(action, operating(g))
         corp = action.actor
         revenue = _r(g).revenue or 0
+        if action.kind not in dividend_kinds(g):
+            raise IllegalAction(f"dividend kind must be one of {dividend_kinds(g)}")
+        trains.retire_obsolete(g, corp)
         if action.kind == "payout":
             payout(g, corp, revenue)
-            market.move(g, corp, "pay")
-        elif action.kind == "withhold":
+            finance.dividend_move(g, corp, revenue, withheld=False)
+        elif action.kind == "half":
+            kept, paid = finance.half_split(g, revenue)
+            pay(g, BANK, corp, kept, f"{corp} keeps half")
+            g.note(f"{corp} keeps ${kept}")
+            payout(g, corp, paid)
+            finance.dividend_move(g, corp, paid, withheld=False)
+        else:
             pay(g, BANK, corp, revenue, f"{corp} withholds")
             g.note(f"{corp} withholds ${revenue}")
-            market.move(g, corp, "withhold")
-        else:
-            raise IllegalAction(f"dividend kind must be payout or withhold, not {action.kind!r}")
+            finance.dividend_move(g, corp, 0, withheld=True)
         self.done(g)

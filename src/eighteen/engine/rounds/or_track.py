@@ -99,14 +99,23 @@ class HomeToken(ORStep):
 # -- track --------------------------------------------------------------------------------
 
 
-def _lay_rule(g: Game) -> dict[str, Any] | None:
-    r = _r(g)
-    lays = g.rules.tile_lays
-    return lays[r.lays] if r.lays < len(lays) else None
+def _kind(lay: TileLay) -> str:
+    return "upgrade" if lay.upgrade else "new"
 
 
-def _kind_ok(lay: TileLay, kinds: list[str]) -> bool:
-    return ("upgrade" if lay.upgrade else "new") in kinds
+def _slot_for(g: Game, kind: str) -> int | None:
+    """The first unused lay of rules.tile_lays that allows this kind (``r.lays`` is the
+    bitmask of the lays used this turn): seed 003 "one yellow plus a yellow or an
+    upgrade" lets the upgrade come first."""
+    used = _r(g).lays
+    for i, rule in enumerate(g.rules.tile_lays):
+        if not (used >> i) & 1 and kind in rule["kinds"]:
+            return i
+    return None
+
+
+def _slot_fee(g: Game, slot: int | None) -> int:
+    return 0 if slot is None else int(g.rules.tile_lays[slot].get("cost", 0))
 
 
 def lay_options(
@@ -116,22 +125,33 @@ def lay_options(
     return g.memo(("lays", distinct), lambda: _lay_options(g, distinct))
 
 
+def _faces(g: Game, lay: TileLay, targets: list[str]) -> bool:
+    """Does the laid tile have track toward every hex of ``targets``?"""
+    b = network.board(g)
+    exits = b.tile_face(lay.hex, lay.tile, lay.rotation).exits
+    toward = {b.neighbors[lay.hex][e] for e in exits}
+    return all(t in toward for t in targets)
+
+
 def _lay_options(g: Game, distinct: bool) -> list[tuple[TileLay, int, str | None, int | None]]:
     corp = operating(g)
+    if privates.track_restricted(g, corp):
+        return []
     cash = g.state.corporations[corp].cash
     out: list[tuple[TileLay, int, str | None, int | None]] = []
-    rule = _lay_rule(g)
-    if rule is not None:
+    if any(_slot_for(g, k) is not None for k in ("new", "upgrade")):
         for lay in _options(g, corp, distinct):
-            cost = lay.cost + int(rule.get("cost", 0))
-            if _kind_ok(lay, rule["kinds"]) and cost <= cash:
+            slot = _slot_for(g, _kind(lay))
+            cost = lay.cost + _slot_fee(g, slot)
+            if slot is not None and cost <= cash:
                 out.append((lay, cost, None, None))
     r = _r(g)
     for pid, idx, ab in privates.tile_lay_abilities(g, corp):
         if pid in r.ability_lays:
             continue
-        if not ab.get("extra", True) and rule is None:
+        if ab.get("only_round_bought") and pid not in r.bought_privates:
             continue
+        extra = ab.get("extra", True)
         for lay in _options(
             g,
             corp,
@@ -140,7 +160,42 @@ def _lay_options(g: Game, distinct: bool) -> list[tuple[TileLay, int, str | None
             tiles=set(ab["tiles"]),
             connected=bool(ab.get("connected", False)),
         ):
+            slot = None if extra else _slot_for(g, _kind(lay))
+            if not extra and slot is None:
+                continue
             cost = 0 if ab.get("free") else lay.cost
+            if not ab.get("waives_lay_cost"):
+                cost += _slot_fee(g, slot)
+            if cost <= cash:
+                out.append((lay, cost, pid, idx))
+    for pid, idx, ab in privates.planned_lay_abilities(g, corp, r.ability_lays):
+        out.extend(_planned(g, corp, distinct, pid, idx, ab, cash))
+    return out
+
+
+def _planned(
+    g: Game, corp: str, distinct: bool, pid: str, idx: int, ab: dict[str, Any], cash: int
+) -> list[tuple[TileLay, int, str | None, int | None]]:
+    """Lays of a tile_lays power (seed 003, "private companies"): each planned hex once, toward its
+    ``toward`` neighbours, joined to the other planned tiles already laid when linked."""
+    out: list[tuple[TileLay, int, str | None, int | None]] = []
+    laid = [p["hex"] for p in ab["lays"] if p["hex"] in g.state.map.tiles]
+    b = network.board(g)
+    for plan in ab["lays"]:
+        if plan["hex"] in g.state.map.tiles:
+            continue
+        others = [h for h in laid if h in b.neighbors[plan["hex"]]] if ab.get("linked") else []
+        for lay in _options(
+            g,
+            corp,
+            distinct,
+            hexes={plan["hex"]},
+            tiles=set(plan["tiles"]),
+            connected=bool(ab.get("connected", False)),
+        ):
+            if not _faces(g, lay, [*plan.get("toward", []), *others]):
+                continue
+            cost = 0 if ab.get("free", True) else lay.cost
             if cost <= cash:
                 out.append((lay, cost, pid, idx))
     return out
@@ -188,23 +243,28 @@ class Track(ORStep):
         corp = action.actor
         r = _r(g)
         pay(g, corp, BANK, cost, f"{corp} lays a tile")
+        first_tile = lay.hex not in g.state.map.tiles
         network.lay_tile(g, lay.hex, lay.tile, lay.rotation)
         g.note(f"{corp} lays tile {lay.tile} on {lay.hex} (rotation {lay.rotation}) for ${cost}")
         if pid is None:
-            r.lays += 1
+            r.lays |= 1 << (_slot_for(g, _kind(lay)) or 0)
         else:
             ab = g.tables.private(pid)["abilities"][idx]
-            g.state.privates[pid].used.append(idx)  # type: ignore[arg-type]
-            r.ability_lays.append(pid)
+            if idx not in g.state.privates[pid].used:
+                g.state.privates[pid].used.append(idx)  # type: ignore[arg-type]
+            if pid not in r.ability_lays:
+                r.ability_lays.append(pid)
             if not ab.get("extra", True):
-                r.lays += 1
+                r.lays |= 1 << (_slot_for(g, _kind(lay)) or 0)
             if ab.get("token"):
                 r.free_token = [lay.hex, pid]
+        if first_tile:
+            network.place_joint_tokens(g, lay.hex)
 
     def _why(self, g: Game, a: LayTile) -> str:
         if a.private is not None:
             return f"{a.private} cannot lay tile {a.tile} on {a.hex} at rotation {a.rotation} now"
-        if _lay_rule(g) is None:
+        if all(_slot_for(g, k) is None for k in ("new", "upgrade")):
             return "no tile lay left this turn"
         if a.hex in privates.blocked_hexes(g):
             return f"{a.hex} is blocked by a private company owned by a player"
@@ -217,10 +277,16 @@ class Track(ORStep):
 # -- tokens -----------------------------------------------------------------------------
 
 
-def next_token_cost(g: Game, corp: str) -> int | None:
+def next_token_cost(g: Game, corp: str, hex_id: str | None = None) -> int | None:
+    """Cost of the corporation's next station (None: none left); a ``station_costs``
+    entry for the hex replaces it (seed 003: a cheaper station in a reserved city)."""
     cs = g.state.corporations[corp]
-    costs = g.tables.corporation(corp)["tokens"]
-    return int(costs[cs.tokens_placed]) if cs.tokens_placed < len(costs) else None
+    row = g.tables.corporation(corp)
+    costs = row["tokens"]
+    if cs.tokens_placed >= len(costs):
+        return None
+    special = (row.get("station_costs") or {}).get(hex_id or "")
+    return int(special) if special is not None else int(costs[cs.tokens_placed])
 
 
 def token_options(g: Game) -> list[tuple[str, int, int, bool]]:
@@ -239,10 +305,13 @@ def _token_options(g: Game) -> list[tuple[str, int, int, bool]]:
         hex_id = r.free_token[0]
         for h, c in network.token_options(g, corp, hexes={hex_id}, connected=False):
             out.append((h, c, 0, True))
-    if not r.tokened and cost <= g.state.corporations[corp].cash:
+    if not r.tokened:
         for h, c in network.token_options(g, corp):
+            here = next_token_cost(g, corp, h)
+            if here is None or here > g.state.corporations[corp].cash:
+                continue
             if not any((h, c) == (x[0], x[1]) for x in out):
-                out.append((h, c, cost, False))
+                out.append((h, c, here, False))
     return out
 
 

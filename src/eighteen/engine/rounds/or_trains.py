@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from eighteen.engine import market, network, phases, privates, shares, trains
+from eighteen.engine import ferries, finance, market, network, phases, privates, shares, trains
 from eighteen.engine.actions import (
     Action,
     Bankrupt,
@@ -25,10 +25,11 @@ from eighteen.engine.actions import (
     DiscardTrain,
     ExchangePrivate,
     IllegalAction,
+    IssueShares,
     Pass,
     SellShares,
 )
-from eighteen.engine.bank import pay
+from eighteen.engine.bank import BANK, pay
 from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.rounds.or_track import ORStep, _r, operating
 
@@ -42,13 +43,46 @@ def must_buy(g: Game, corp: str) -> bool:
 
 
 def _room(g: Game, corp: str, exchange: str | None) -> bool:
-    n = len(g.state.corporations[corp].trains) - (1 if exchange else 0)
+    n = len(trains.counted(g, corp)) - (
+        1 if exchange and exchange in trains.counted(g, corp) else 0
+    )
     return n < phases.train_limit(g)
 
 
 def cheapest_bank_price(g: Game, corp: str) -> int | None:
     offers = [o.price for o in trains.bank_offers(g, corp) if o.exchange is None]
     return min(offers) if offers else None
+
+
+def card_top_price(g: Game, corp: str) -> int | None:
+    """The dearest side of the card sold at the cheapest price (the emergency issue may
+    raise enough for it, seed 003)."""
+    offers = [o for o in trains.bank_offers(g, corp) if o.exchange is None]
+    if not offers:
+        return None
+    low = min(offers, key=lambda o: o.price)
+    card = trains.card_of(g, low.train)
+    return max(o.price for o in offers if trains.card_of(g, o.train) == card)
+
+
+def uses(g: Game, source: str) -> bool:
+    """Does rules.emergency_money name this source (absent: the classic treasury,
+    president's cash, president's shares)?"""
+    order = g.rules.emergency_money
+    if order is None:
+        return source in ("treasury", "president_cash", "president_sells_shares")
+    return source in order
+
+
+def emergency_issue_options(g: Game, corp: str) -> list[int]:
+    """Share counts the corporation must choose from before its president pays (seed 003,
+    emergency money: the treasury, then an issue on worse terms)."""
+    if not uses(g, "issue_shares") or _r(g).emergency_issued or not emergency(g, corp):
+        return []
+    cash = g.state.corporations[corp].cash
+    low = cheapest_bank_price(g, corp) or 0
+    top = card_top_price(g, corp) or low
+    return finance.emergency_options(g, corp, low - cash, top - cash)
 
 
 def president_funds(g: Game, corp: str) -> int:
@@ -73,6 +107,8 @@ def other_trains(g: Game, corp: str) -> list[str]:
             continue
         seen: set[str] = set()
         for t in g.state.corporations[cid].trains:
+            if not trains.tradable(g, t):
+                continue
             if trains.train_type(t) not in seen:
                 seen.add(trains.train_type(t))
                 out.append(t)
@@ -88,6 +124,8 @@ def emergency_sale_problem(g: Game, player: str, corp: str, percent: int) -> str
         return "presidents may not sell shares to buy trains in this title"
     if not emergency(g, oc):
         return f"{oc} does not need its president's money for a train"
+    if emergency_issue_options(g, oc):
+        return f"{oc} must issue shares before its president pays"
     low = cheapest_bank_price(g, oc) or 0
     need = low - g.state.corporations[oc].cash - g.state.player(player).cash
     if need <= 0:
@@ -122,6 +160,9 @@ def hopeless(g: Game, corp: str) -> bool:
     if pres is None or low is None:
         return False
     budget = g.state.corporations[corp].cash + g.state.player(pres).cash
+    issue = emergency_issue_options(g, corp)
+    if issue:
+        budget += finance.emergency_yield(g, corp, issue[-1]) or 0
     if g.rules.president_may_sell_for_train:
         budget += max_raise(g, pres, corp)
     return budget < low
@@ -139,7 +180,7 @@ def _sales(g: Game, player: str) -> list[SellShares]:
 
 class BuyTrains(ORStep):
     name = "trains"
-    actions: ClassVar = (BuyTrain, Pass, SellShares, Bankrupt)
+    actions: ClassVar = (BuyTrain, Pass, SellShares, Bankrupt, IssueShares)
 
     def active(self, g: Game) -> bool:
         if not self.is_current(g):
@@ -152,6 +193,11 @@ class BuyTrains(ORStep):
         cs = g.state.corporations[corp]
         out: list[Action] = []
         em = emergency(g, corp)
+        issue = emergency_issue_options(g, corp)
+        if issue:
+            if hopeless(g, corp):
+                return [Bankrupt(corp)]
+            return [IssueShares(corp, n) for n in issue]
         pres_cash = president_funds(g, corp) if em else 0
         budget = cs.cash + pres_cash
         low = cheapest_bank_price(g, corp)
@@ -160,7 +206,7 @@ class BuyTrains(ORStep):
                 continue
             if o.price <= cs.cash or (em and o.exchange is None and o.price == low <= budget):
                 out.append(BuyTrain(corp, o.train, o.price, o.exchange))
-        if _room(g, corp, None):
+        if _room(g, corp, None) and not (em and g.rules.emergency_buy_from_bank_only):
             lo = g.rules.train_buy_from_corporation_min
             for t in other_trains(g, corp):
                 hi = min(budget, trains.list_price(g, t)) if em else cs.cash
@@ -183,9 +229,20 @@ class BuyTrains(ORStep):
             why = emergency_sale_problem(g, action.actor, action.corporation, action.percent)
             if why:
                 raise IllegalAction(why)
-            shares.sell(g, action.actor, action.corporation, action.percent)
+            keep = bool(g.rules.emergency_sales_keep_president) and action.corporation == corp
+            shares.sell(g, action.actor, action.corporation, action.percent, close=not keep)
             return
         check_actor(action, corp)
+        if isinstance(action, IssueShares):
+            if action.count not in emergency_issue_options(g, corp):
+                raise IllegalAction(
+                    f"{corp} may issue {emergency_issue_options(g, corp) or 'no'} shares now"
+                )
+            finance.emergency_issue(g, corp, action.count)
+            _r(g).emergency_issued = True
+            return
+        if emergency_issue_options(g, corp) and not isinstance(action, Bankrupt):
+            raise IllegalAction(f"{corp} must first issue shares to pay for its train")
         if isinstance(action, Pass):
             if must_buy(g, corp):
                 raise IllegalAction(f"{corp} has a route and must own a train")
@@ -232,6 +289,8 @@ class BuyTrains(ORStep):
         owner = trains.owner_of(g, a.train)
         if owner is None or owner == "pool" or owner == corp:
             raise IllegalAction(f"train {a.train} is not for sale now (cheapest type only)")
+        if em and g.rules.emergency_buy_from_bank_only:
+            raise IllegalAction(f"{corp} must buy its compulsory train from the bank")
         if a.exchange is not None:
             raise IllegalAction("a trade-in applies to bank trains only")
         if a.price < g.rules.train_buy_from_corporation_min:
@@ -279,7 +338,7 @@ class DiscardTrains(Step):
     def legal(self, g: Game) -> list[Action]:
         corp = self.actor(g)
         assert corp is not None
-        return [DiscardTrain(corp, t) for t in g.state.corporations[corp].trains]
+        return [DiscardTrain(corp, t) for t in trains.counted(g, corp)]
 
     def process(self, g: Game, action: Action) -> None:
         assert isinstance(action, DiscardTrain)
@@ -288,20 +347,25 @@ class DiscardTrains(Step):
 
 
 def company_options(g: Game) -> list[tuple[str, int, int]]:
-    """(private, min price, max price) the operating corporation may buy now."""
+    """(private, min price, max price) the operating corporation may buy now: in phases
+    that allow it, from players (rules.private_sellers: any player or its president), for
+    the price range (rules.private_price_*), plus any purchase_fee to the bank."""
     if not phases.privates_buyable(g):
         return []
     corp = operating(g)
-    if emergency(g, corp):
+    if emergency(g, corp) or _r(g).emergency_issued:
         return []  # the treasury goes to the forced train
-    cash = g.state.corporations[corp].cash
+    cs = g.state.corporations[corp]
     out = []
     for pid in privates.open_privates(g):
         owner = g.state.privates[pid].owner
         if owner is None or owner in g.state.corporations:
             continue
+        if g.rules.private_sellers == "president" and owner != cs.president:
+            continue
         if not privates.sellable_to_corporation(g, pid):
             continue
+        cash = cs.cash - privates.purchase_fee(g, pid)
         lo, hi = g.tables.private_min_price(pid), g.tables.private_max_price(pid)
         if cash >= lo:
             out.append((pid, lo, min(hi, cash)))
@@ -351,8 +415,14 @@ class BuyCompanies(ORStep):
                 seller = g.state.privates[pid].owner
                 assert seller is not None
                 pay(g, corp, seller, action.price, f"{corp} buys {pid}")
+                fee = privates.purchase_fee(g, pid)
+                pay(g, corp, BANK, fee, f"{corp} pays the fee of {pid}")
                 g.state.privates[pid].owner = corp
+                _r(g).bought_privates.append(pid)
                 g.note(f"{corp} buys {pid} from {seller} for ${action.price}")
+                if fee:
+                    g.note(f"{corp} pays ${fee} more to the bank for {pid}")
+                ferries.bind_boosts(g)
                 return
         raise IllegalAction(
             f"{corp} cannot buy {action.private} now (phase, owner, no_sale_to_corporation, cash)"

@@ -11,14 +11,17 @@ selling in the first stock round (unless rules.sell_in_first_stock_round).  In a
 multiple_buy cell more certificates of that corporation may be bought in one turn (from
 the pool; also from the IPO when rules.brown_multiple_buy_from_ipo).  The round ends when every
 player passes in a row; the priority deal goes to the player after the last one who acted;
-corporations held wholly by players rise one row (rules.sold_out_rise).
+corporations held wholly by players rise one row (rules.sold_out_rise); with
+rules.stock_round_end_market_drop, those with shares in the market fall one step (seed 003).
+With incremental capitalization a treasury share costs the current price and pays the
+corporation (finance.treasury_price); bankrupt players who left the game only pass.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from eighteen.engine import market, privates, shares
+from eighteen.engine import finance, market, privates, shares
 from eighteen.engine.actions import (
     Action,
     BuyShares,
@@ -67,6 +70,8 @@ def buy_problem(g: Game, player: str, corp: str, source: str) -> str | None:
         return f"unknown corporation {corp}"
     r = _r(g)
     cs = g.state.corporations[corp]
+    if cs.closed:
+        return f"{corp} has closed"
     if cs.par is None:
         return f"{corp} has not been started (par it first)"
     certs = shares.ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)
@@ -85,8 +90,7 @@ def buy_problem(g: Game, player: str, corp: str, source: str) -> str | None:
         if not from_ipo_ok and (source == "ipo" or any(s == "ipo" for _, s in r.bought)):
             return "several certificates in one turn come from the pool only"
     pct = shares.cert_percent(g, certs[0])
-    unit = cs.par if source == "ipo" else market.price(g, corp)
-    assert unit is not None
+    unit = shares.treasury_unit(g, corp) if source == "ipo" else market.price(g, corp)
     price = unit * pct // 10
     if g.state.player(player).cash < price:
         return f"{player} has ${g.state.player(player).cash}, the share costs ${price}"
@@ -106,6 +110,8 @@ def par_problem(g: Game, player: str, corp: str, price: int) -> str | None:
         return f"unknown corporation {corp}"
     r = _r(g)
     cs = g.state.corporations[corp]
+    if cs.closed:
+        return f"{corp} has closed"
     if cs.par is not None:
         return f"{corp} is already started"
     if g.state.certs[shares.president_cert(corp)] != IPO:
@@ -162,6 +168,8 @@ class BuySellPar(Step):
     def legal(self, g: Game) -> list[Action]:
         who = self.actor(g)
         assert who is not None
+        if who in g.state.eliminated:
+            return [Pass(who)]
         out: list[Action] = list(sale_options(g, who))
         forced = over_limits(g, who) and out
         if not forced:
@@ -273,11 +281,17 @@ class StockRoundSteps(Round):
             step._end_turn(g, passed=True)
         if r.passes < len(g.state.players):
             return
-        if g.rules.sold_out_rise:
-            started = [c["id"] for c in g.tables.corporations if g.state.corporations[c["id"]].par]
-            for corp in market.operating_order(g, started):
-                if shares.percent_of(g, corp, IPO) == 0 and shares.percent_of(g, corp, POOL) == 0:
-                    market.move(g, corp, "up")
+        started = [
+            c["id"]
+            for c in g.tables.corporations
+            if g.state.corporations[c["id"]].par and not g.state.corporations[c["id"]].closed
+        ]
+        for corp in market.operating_order(g, started):
+            in_pool = shares.percent_of(g, corp, POOL) > 0
+            if g.rules.stock_round_end_market_drop and in_pool:
+                finance.move_steps(g, corp, -1)  # seed 003: shares in the market
+            elif g.rules.sold_out_rise and not in_pool and shares.percent_of(g, corp, IPO) == 0:
+                market.move(g, corp, "up")
         if r.last_actor is not None:
             g.state.priority = (g.state.player_index(r.last_actor) + 1) % len(g.state.players)
         g.note(f"stock round {r.number} ends")

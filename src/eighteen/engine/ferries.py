@@ -1,0 +1,165 @@
+"""Ferries and the per-corporation route bonuses (seed 003, "unique mechanisms" and the
+worked example, steps 14-15; the title's assumptions F1-F6).
+
+The compiled ``ferries`` table lists the ports, each with one ferry a corporation may buy
+for ``cost`` in its operating turn (one per turn) until the ``leave_on`` phase, when every
+ferry leaves the game.  A ferry adds its port's value (by phase id) to its owner's routes
+that stop at the port; the most recently bought ferry also carries the ``new_bonus`` - once
+every ferry is sold, the last one sold keeps ``last_bonus`` for good.  A private with a
+``ferry_multiplier`` power multiplies one ferry of its owner (with its new/last bonus when
+``with_bonuses``); it is bound to the owner's first ferry and never moves.
+
+A private's ``bonus_multiplier`` multiplies the named connection bonuses of its owner in
+the listed phases.  :func:`route_bonuses` gives the route side everything a corporation's
+routes may earn on top of their stops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from eighteen.engine import phases, privates
+from eighteen.engine.actions import IllegalAction
+from eighteen.engine.bank import BANK, pay
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+    from eighteen.engine.routes import Bonus
+
+
+def table(g: Game) -> dict[str, Any] | None:
+    return g.tables.data.get("ferries")
+
+
+def _phase_id(g: Game) -> str:
+    return str(phases.current(g)["id"])
+
+
+def gone(g: Game) -> bool:
+    """Have the ferries left the game (their ``leave_on`` phase has begun)?"""
+    t = table(g)
+    return t is None or phases.reached(g, t.get("leave_on"))
+
+
+def owned(g: Game, corp: str) -> list[str]:
+    """Ports whose ferry the corporation owns, in the order bought."""
+    return [p for p in g.state.ferry_order if g.state.ferries.get(p) == corp]
+
+
+def options(g: Game, corp: str) -> list[str]:
+    """Ports whose ferry the corporation may buy now."""
+    t = table(g)
+    if t is None or gone(g) or g.state.corporations[corp].cash < int(t["cost"]):
+        return []
+    return [p["hex"] for p in t["ports"] if p["hex"] not in g.state.ferries]
+
+
+def buy(g: Game, corp: str, port: str) -> None:
+    """The corporation buys the ferry of ``port`` from the bank."""
+    if port not in options(g, corp):
+        raise IllegalAction(f"{corp} cannot buy the ferry of {port} now")
+    t = table(g)
+    assert t is not None
+    pay(g, corp, BANK, int(t["cost"]), f"{corp} buys a ferry")
+    g.state.ferries[port] = corp
+    g.state.ferry_order.append(port)
+    g.note(f"{corp} buys the ferry of {port} for ${t['cost']}")
+    bind_boosts(g)
+
+
+def bind_boosts(g: Game) -> None:
+    """Bind each owned ferry_multiplier private to its owner's first ferry (for good)."""
+    for pid in privates.open_privates(g):
+        if pid in g.state.ferry_boost or not g.tables.abilities(pid, "ferry_multiplier"):
+            continue
+        mine = owned(g, g.state.privates[pid].owner or "")
+        if mine:
+            g.state.ferry_boost[pid] = mine[0]
+            g.note(f"{pid} doubles the ferry of {mine[0]}")
+
+
+def on_phase(g: Game, phase_id: str) -> None:
+    """At the ``leave_on`` phase every ferry leaves the game."""
+    t = table(g)
+    if t is not None and t.get("leave_on") == phase_id and g.state.ferries:
+        for port in g.state.ferries:
+            g.state.ferries[port] = ""
+        g.note("the ferries leave the game")
+
+
+def value(g: Game, port: str) -> int:
+    """What the ferry of ``port`` adds to its owner's route now (multiplier included)."""
+    t = table(g)
+    if t is None or gone(g) or not g.state.ferries.get(port):
+        return 0
+    ph = _phase_id(g)
+    row = next(p for p in t["ports"] if p["hex"] == port)
+    base = int(row["values"].get(ph, 0))
+    bonus = 0
+    if g.state.ferry_order and g.state.ferry_order[-1] == port:
+        all_sold = len(g.state.ferry_order) == len(t["ports"])
+        bonus = int((t["last_bonus"] if all_sold else t["new_bonus"]).get(ph, 0))
+    for pid, boosted in g.state.ferry_boost.items():
+        if boosted != port or not privates.is_open(g, pid):
+            continue
+        if g.state.privates[pid].owner != g.state.ferries[port]:
+            continue
+        for ab in g.tables.abilities(pid, "ferry_multiplier"):
+            k = int(ab.get("factor", 2))
+            base, bonus = base * k, bonus * k if ab.get("with_bonuses", True) else bonus
+    return base + bonus
+
+
+@dataclass(frozen=True)
+class FerryBonus:
+    """A ferry as a route bonus: its value for a route stopping at its port."""
+
+    id: str
+    port: str
+    value: int
+
+    @property
+    def most(self) -> int:
+        return self.value
+
+    def amount(self, hexes: frozenset[str]) -> int:
+        return self.value if self.port in hexes else 0
+
+
+@dataclass(frozen=True)
+class ScaledBonus:
+    """A connection bonus multiplied for one corporation (bonus_multiplier)."""
+
+    base: Any
+    factor: int
+
+    @property
+    def id(self) -> str:
+        return str(self.base.id)
+
+    @property
+    def most(self) -> int:
+        return int(self.base.most) * self.factor
+
+    def amount(self, hexes: frozenset[str]) -> int:
+        return int(self.base.amount(hexes)) * self.factor
+
+
+def route_bonuses(g: Game, corp: str, base: list[Bonus]) -> list[Bonus]:
+    """The corporation's route bonuses: ``base`` (the phase's connection bonuses) with
+    its bonus_multiplier privates applied, plus its ferries."""
+    ph = _phase_id(g)
+    factors: dict[str, int] = {}
+    for pid in privates.owned_by(g, corp):
+        for ab in g.tables.abilities(pid, "bonus_multiplier"):
+            if ab.get("phases") and ph not in ab["phases"]:
+                continue
+            for b in ab["bonuses"]:
+                factors[b] = factors.get(b, 1) * int(ab.get("factor", 2))
+    out: list[Any] = [ScaledBonus(b, factors[b.id]) if b.id in factors else b for b in base]
+    for port in owned(g, corp):
+        v = value(g, port)
+        if v:
+            out.append(FerryBonus(f"ferry {port}", port, v))
+    return out

@@ -1,0 +1,67 @@
+"""Operating-round steps of incremental capitalization (seed 003, "operating round" 1 and
+2): issue or redeem shares at the start of the turn (rules.issue_redeem, one action per
+turn), and buy a ferry after the station (the compiled ``ferries`` table, one per turn).
+Both are skipped when the title has neither.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from eighteen.engine import ferries, finance
+from eighteen.engine.actions import Action, BuyFerry, IssueShares, Pass, RedeemShares
+from eighteen.engine.rounds.base import check_actor
+from eighteen.engine.rounds.or_track import ORStep, _r, operating
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+class IssueRedeem(ORStep):
+    """Issue treasury shares one cell below the price, or redeem market shares one cell
+    above (finance.issue / finance.redeem); the price does not move."""
+
+    name = "issue"
+    actions: ClassVar = (IssueShares, RedeemShares, Pass)
+
+    def active(self, g: Game) -> bool:
+        if not self.is_current(g) or g.rules.issue_redeem is None or _r(g).issued:
+            return False
+        corp = operating(g)
+        return bool(finance.issue_options(g, corp) or finance.redeem_options(g, corp))
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = operating(g)
+        out: list[Action] = [IssueShares(corp, n) for n in finance.issue_options(g, corp)]
+        out.extend(RedeemShares(corp, n) for n in finance.redeem_options(g, corp))
+        return [*out, Pass(corp)]
+
+    def process(self, g: Game, action: Action) -> None:
+        check_actor(action, operating(g))
+        if isinstance(action, IssueShares):
+            finance.issue(g, action.actor, action.count)
+        elif isinstance(action, RedeemShares):
+            finance.redeem(g, action.actor, action.count)
+        _r(g).issued = True
+        self.done(g)
+
+
+class Ferry(ORStep):
+    """Buy one ferry from the bank (ferries.buy)."""
+
+    name = "ferry"
+    actions: ClassVar = (BuyFerry, Pass)
+
+    def active(self, g: Game) -> bool:
+        return self.is_current(g) and not _r(g).ferry_bought and bool(self.legal(g)[:-1])
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = operating(g)
+        return [*(BuyFerry(corp, p) for p in ferries.options(g, corp)), Pass(corp)]
+
+    def process(self, g: Game, action: Action) -> None:
+        check_actor(action, operating(g))
+        if isinstance(action, BuyFerry):
+            ferries.buy(g, action.actor, action.port)
+            _r(g).ferry_bought = True
+        self.done(g)
