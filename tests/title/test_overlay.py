@@ -111,7 +111,8 @@ count = 1
 trains = ["6"]
 """
     phases = '[remove]\nphases = ["6"]\n'
-    var = compiled(overlay(titles, {"trains": trains, "phases": phases}))
+    title = '\n[remove]\noptions = ["optional_6_train"]\n'
+    var = compiled(overlay(titles, {"title": title, "trains": trains, "phases": phases}))
     by_id = {t["id"]: t for t in var["trains"]}
     assert [t["id"] for t in var["trains"]] == ["2", "3", "4", "5", "D", "8"]
     assert by_id["4"]["price"] == 320 and by_id["4"]["distance"] == 4 and by_id["4"]["count"] == 4
