@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import statistics
-import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -600,14 +598,12 @@ def test_1830_trains_and_corporations(c1830: dict[str, Any]) -> None:
     }  # fmt: skip
 
 
-def test_1830_deterministic_and_fast(c1830: dict[str, Any]) -> None:
-    title = load_1830()
-    assert title is not None
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
+def test_1830_deterministic(c1830: dict[str, Any]) -> None:
+    """Compiling again from a fresh load gives the same bytes (speed is in bench/)."""
+    for _ in range(3):
+        title = load_1830()
+        assert title is not None
         again = compile_title(title)
-        times.append(time.perf_counter() - start)
+        assert again is not c1830
         assert to_json(again) == to_json(c1830)
     assert render_markdown(again) == render_markdown(c1830)
-    assert statistics.median(times) < 0.150

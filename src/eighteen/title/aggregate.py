@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from eighteen.title.model import (
     CorporationsFile,
@@ -38,6 +39,7 @@ class Title:
     tile_defs: dict[str, Tile] = field(default_factory=dict)
     tile_origin: dict[str, str] = field(default_factory=dict)
     source_hash: str = ""
+    compiled: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def id(self) -> str:

@@ -288,7 +288,17 @@ def compile_market(market: MarketFile) -> dict[str, Any]:
 
 
 def compile_title(title: Title) -> dict[str, Any]:
-    """The compiled document of docs/compiled-format.md for a loaded, checked title."""
+    """The compiled document of docs/compiled-format.md for a loaded, checked title.
+
+    Computed once per Title object (the checks compile too, to find unplaceable tiles);
+    callers must not mutate the result.
+    """
+    if title.compiled is None:
+        title.compiled = _compile(title)
+    return title.compiled
+
+
+def _compile(title: Title) -> dict[str, Any]:
     t = title.title
     layout = title.map.layout.value
     hexes = _hex_index(title)
