@@ -524,6 +524,10 @@ class Board:
     #: Entries kept per cache (least recently used dropped first).
     CACHE_SIZE = 64
 
+    def clear_caches(self) -> None:
+        """Forget every cached graph, reach and route search (benchmarks, tests)."""
+        self._caches.clear()
+
     def cached(self, cache: str, key: Hashable, compute: Callable[[], _T]) -> _T:
         """Memoise ``compute()`` under ``key`` in the named bounded cache of this board.
 

@@ -74,7 +74,7 @@ class RouteResult:
         """Each route's stops, stop revenues, bonuses and total, then the run's total."""
         lines: list[str] = []
         for r in self.routes:
-            lines.append(f"train {r.train}: {'-'.join(s.id for s in r.stops)}")
+            lines.append(f"train {r.train}: {' - '.join(s.id for s in r.stops)}")
             lines.extend(r.explain())
         lines.append(f"total ${self.total}")
         if not self.optimal:
@@ -455,11 +455,14 @@ def _choose(
 ) -> tuple[list[int | None], int, int, int]:
     """Branch and bound over the trains' candidate lists (value, sides, _), best first.
 
-    Returns (chosen index per train or None, total, upper bound, states used). With no
-    budget left it takes, train by train, the best compatible candidate (greedy).
+    Returns (chosen index per train or None, total, upper bound, states used). Every
+    candidate looked at counts as a state. With no budget left it takes, train by train,
+    the best compatible candidate (greedy).
     """
     n = len(cand)
-    top = [c[0][0] if c else 0 for c in cand]
+    vals = [[c[0] for c in cl] for cl in cand]
+    sides = [[c[1] for c in cl] for cl in cand]
+    top = [v[0] if v else 0 for v in vals]
     suffix = [0] * (n + 1)
     for k in range(n - 1, -1, -1):
         suffix[k] = suffix[k + 1] + top[k]
@@ -471,61 +474,70 @@ def _choose(
     open_bound = -1  # bound of the subtrees left unexplored when the budget ran out
     out = False
 
-    def first_fit(k: int, used: int, start: int) -> int:
-        """Index of train k's best candidate from ``start`` sharing no side with ``used``."""
+    def promising(k: int, used: int, total: int) -> bool:
+        """May trains k.. lift ``total`` above the best? Each takes, in turn, its best
+        candidate sharing no side with ``used`` (a bound: they may share with each other);
+        a scan stops as soon as the bound cannot beat the best."""
         nonlocal explored
-        c = cand[k]
-        for j in range(start, len(c)):
-            explored += 1
-            if not c[j][1] & used:
-                return j
-        return len(c)
-
-    def fit_bound(k: int, used: int) -> int:
-        """Trains k.. each take their best candidate compatible with ``used``."""
-        total = 0
+        bound = total + suffix[k]
+        if bound <= best_total:
+            return False
         for m in range(k, n):
-            j = first_fit(m, used, 0)
-            if j < len(cand[m]):
-                total += cand[m][j][0]
-        return total
+            base = bound - top[m]
+            vm, sm = vals[m], sides[m]
+            for j in range(len(vm)):
+                explored += 1
+                if base + vm[j] <= best_total:
+                    return False
+                if not sm[j] & used:
+                    bound = base + vm[j]
+                    break
+            else:
+                bound = base
+                if bound <= best_total:
+                    return False
+        return True
 
     def rec(k: int, used: int, total: int, start: int) -> None:
         nonlocal best_total, best, open_bound, out, explored
-        if k == n - 1:
-            j = first_fit(k, used, start if same[k] else 0)
-            c = cand[k]
-            v = c[j][0] if j < len(c) else 0
-            if total + v > best_total:
-                best_total = total + v
-                chosen[k] = j if j < len(c) else None
+        vm, sm = vals[k], sides[k]
+        first = start if same[k] else 0
+        if k == n - 1:  # the last train takes its best compatible route
+            floor = best_total - total
+            for j in range(first, len(vm)):
+                explored += 1
+                if vm[j] <= floor:
+                    return
+                if not sm[j] & used:
+                    best_total = total + vm[j]
+                    chosen[k] = j
+                    best = list(chosen)
+                    chosen[k] = None
+                    return
+            if total > best_total:
+                best_total = total
                 best = list(chosen)
-                chosen[k] = None
             return
-        if total + fit_bound(k, used) <= best_total:
+        if not promising(k, used, total):
             return
-        c = cand[k]
         rest = suffix[k + 1]
-        for j in range(start if same[k] else 0, len(c)):
-            v, sides, _ = c[j]
+        for j in range(first, len(vm)):
+            v = vm[j]
             if total + v + rest <= best_total:
-                break
-            if sides & used:
+                return  # nor can any later candidate, nor running nothing
+            if sm[j] & used:
                 continue
-            if out or explored > budget:
-                out = True
-                open_bound = max(open_bound, total + v + rest)
-                break
             explored += 1
-            chosen[k] = j
-            rec(k + 1, used | sides, total + v, j + 1)
-            chosen[k] = None
-        else:
-            if out or explored > budget:
+            if explored > budget:
                 out = True
-                open_bound = max(open_bound, total + rest)
+            if not out:
+                chosen[k] = j
+                rec(k + 1, used | sm[j], total + v, j + 1)
+                chosen[k] = None
+            if out:  # what is left at this level: later candidates (<= v) or nothing
+                open_bound = max(open_bound, total + v + rest)
                 return
-            rec(k + 1, used, total, len(c))  # train k runs nothing (nor do its twins)
+        rec(k + 1, used, total, len(vm))  # train k runs nothing (nor do its twins)
 
     if n == 0:
         return [], 0, 0, 0
@@ -536,12 +548,14 @@ def _choose(
             start = 0
             if same[k]:
                 prev = best[k - 1]
-                start = len(cand[k]) if prev is None else prev + 1
-            j = first_fit(k, used, start)
-            if j < len(cand[k]):
-                best[k] = j
-                used |= cand[k][j][1]
-                total += cand[k][j][0]
+                start = len(vals[k]) if prev is None else prev + 1
+            for j in range(start, len(vals[k])):
+                explored += 1
+                if not sides[k][j] & used:
+                    best[k] = j
+                    used |= sides[k][j]
+                    total += vals[k][j]
+                    break
         return best, total, suffix[0], explored
     rec(0, 0, 0, 0)
     bound = max(best_total, open_bound) if out else best_total

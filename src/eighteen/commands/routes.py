@@ -1,0 +1,82 @@
+"""`eighteen routes SAVE.json [--corporation SYM]`: the best routes of a corporation, explained.
+
+The save is replayed; the corporation is the one named, or else the one operating now (the
+one about to run its trains). For each train the best run lists its stops, what each stop
+and bonus earns and the route's total (see :func:`eighteen.engine.routefinder.optimize`).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from eighteen.engine import network, phases
+from eighteen.engine.actions import IllegalAction
+from eighteen.engine.game import Game
+from eighteen.engine.routes import TrainRule
+from eighteen.engine.tables import TitleNotFound, load_title
+from eighteen.title.versions import SaveTitleMismatch, check_save_title
+
+
+def _err(msg: str) -> int:
+    print(f"eighteen: {msg}", file=sys.stderr)
+    return 1
+
+
+def operating_corporation(game: Game) -> str | None:
+    """The corporation acting now, if the acting entity is a corporation."""
+    acting = game.acting()
+    return acting if acting is not None and acting in game.state.corporations else None
+
+
+def print_routes(game: Game, corp: str, out: TextIO = sys.stdout) -> None:
+    """Print ``corp``'s trains and the best run for them, explained."""
+    trains = network.corp_trains(game, corp)
+    phase = phases.current(game)
+    names = ", ".join(f"{t} ({TrainRule.of(d).describe()})" for t, d in trains)
+    print(
+        f"{corp}: trains {names or 'none'}; phase {phase.get('id')}, "
+        f"off-boards {phases.revenue_key(game)}",
+        file=out,
+    )
+    if not trains:
+        print(f"{corp} has no train to run", file=out)
+        return
+    result = network.optimal(game, corp)
+    if not result.routes:
+        print(f"{corp} has no route to run", file=out)
+        return
+    for line in result.explain():
+        print(line, file=out)
+    if result.optimal:
+        print(f"optimal (searched {result.explored} states)", file=out)
+
+
+def cmd_routes(save_path: str, corporation: str | None = None) -> int:
+    """Replay a save and print the best routes of ``corporation`` (default: the one
+    operating now). Exit 1 on an unreadable save or an unknown corporation."""
+    from eighteen.commands.play import load_save
+
+    try:
+        data = load_save(save_path)
+        tables = load_title(str(data["title"]))
+        for warning in check_save_title(data, tables.data, False):
+            print(f"eighteen: warning: {warning}", file=sys.stderr)
+        game = Game.from_json(data, tables=tables)
+    except (
+        ValueError,
+        TitleNotFound,
+        IllegalAction,
+        SaveTitleMismatch,
+        KeyError,
+        TypeError,
+    ) as exc:
+        return _err(f"{save_path}: {exc}")
+    corp = corporation or operating_corporation(game)
+    if corp is None:
+        return _err(f"{save_path}: no corporation is operating now; name one with --corporation")
+    if corp not in game.state.corporations:
+        known = ", ".join(sorted(game.state.corporations))
+        return _err(f"unknown corporation {corp!r} (one of {known})")
+    print_routes(game, corp)
+    return 0
