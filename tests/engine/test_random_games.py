@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 import eighteen
-from eighteen.engine import phases
+from eighteen.engine import phases, trains
 from eighteen.engine.actions import BuyTrain, IllegalAction, Pass
 from eighteen.engine.bots import make_bots, play
 from eighteen.engine.game import Game
@@ -26,6 +26,8 @@ SEEDS = list(range(50))
 
 
 def check_invariants(g: Game) -> None:
+    """Title-independent invariants (treasury shares are IPO certificates; a bank reserve
+    lets the bank go below zero; a bankrupt player's dump may pass the pool limit)."""
     s = g.state
     t = g.tables
     # money: bank + players + treasuries is what the bank started with
@@ -33,29 +35,36 @@ def check_invariants(g: Game) -> None:
     assert total == t.bank
     assert all(p.cash >= 0 for p in s.players)
     assert all(c.cash >= 0 for c in s.corporations.values())
+    if not g.rules.bank_reserve:
+        assert s.bank >= 0 or s.bank_broken
     # certificates: every one held by a player, the IPO or the pool; pool within its limit
     holders = {p.name for p in s.players} | {IPO, POOL}
     assert set(s.certs.values()) <= holders
+    assert not any(holder in s.eliminated for holder in s.certs.values())
     sizes = {c["id"]: c["shares"] for c in t.corporations}
     pool: Counter[str] = Counter()
     for cert, holder in s.certs.items():
         corp, i = cert.rsplit("_", 1)
         if holder == POOL:
             pool[corp] += sizes[corp][int(i)]
+    dumped = bool(s.eliminated) and g.rules.bankrupt_shares_unmoved
     for corp, pct in pool.items():
-        assert pct <= g.rules.pool_limit_percent, (corp, pct)
-    # presidents hold the president's certificate
+        assert dumped or pct <= g.rules.pool_limit_percent, (corp, pct)
+    # presidents hold the president's certificate; closed corporations hold nothing
     for cid, c in s.corporations.items():
         if c.president is not None:
             assert s.certs[f"{cid}_0"] == c.president
-    # trains: within the phase limit unless a discard is pending; no train in two places
+        if c.closed:
+            assert not c.trains and not c.cash and c.president is None
+    # trains: within the phase limit unless a discard is pending; no card in two places
     owned = [x for c in s.corporations.values() for x in c.trains]
-    assert len(owned) == len(set(owned))
-    assert not set(owned) & set(s.depot) and not set(owned) & set(s.train_pool)
+    copies = [f"{trains.card_of(g, x)}-{x.rsplit('-', 1)[1]}" for x in owned + s.train_pool]
+    assert len(copies) == len(set(copies))
+    assert not set(copies) & set(s.depot)
     if not g.pending_discard():
         limit = phases.train_limit(g)
         for c in s.corporations.values():
-            assert len(c.trains) <= limit, (c.id, c.trains)
+            assert len(trains.counted(g, c.id)) <= limit, (c.id, c.trains)
     # tiles: never more laid than the manifest holds
     laid = Counter(tile for tile, _ in s.map.tiles.values())
     for tile, n in laid.items():

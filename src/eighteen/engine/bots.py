@@ -6,8 +6,8 @@ seeded random generator: the same seed gives the same game.
 
 - ``RandomBot`` picks uniformly among the legal actions.
 - ``GreedyBot`` scores each legal action with simple 18xx sense (float corporations, buy
-  trains from the bank, run the best routes and pay out, never sell unless it must) and
-  picks the best, breaking ties at random.
+  trains from the bank, run the best routes and pay out, issue shares only to afford a
+  train, never sell unless it must) and picks the best, breaking ties at random.
 """
 
 from __future__ import annotations
@@ -22,15 +22,18 @@ from eighteen.engine.actions import (
     Bankrupt,
     Bid,
     BuyCompany,
+    BuyFerry,
     BuyShares,
     BuyTrain,
     DiscardTrain,
     Dividend,
     ExchangePrivate,
+    IssueShares,
     LayTile,
     Par,
     Pass,
     PlaceToken,
+    RedeemShares,
     RunRoutes,
     SellShares,
 )
@@ -108,7 +111,16 @@ class GreedyBot(Bot):
         if isinstance(a, RunRoutes):
             return 3.0 + sum(r.revenue for r in a.routes) / 10_000
         if isinstance(a, Dividend):
+            if a.kind == "half":
+                return 2.0
             return 3.0 if (a.kind == "payout") != self.should_withhold(game, a.actor) else 1.0
+        if isinstance(a, IssueShares):
+            # raise money only for a train it cannot afford yet
+            return 0.5 - a.count / 100 if self.should_withhold(game, a.actor) else -0.5
+        if isinstance(a, RedeemShares):
+            return -0.5
+        if isinstance(a, BuyFerry):
+            return -0.2
         if isinstance(a, BuyTrain):
             owner = trains.owner_of(game, a.train)
             if owner is not None and owner in state.corporations:

@@ -141,7 +141,28 @@ def lay_options_all(g: Game, corp: str, **kw: Any) -> list[TileLay]:
 
 
 def lay_tile(g: Game, hex_id: str, tile: str, rotation: int) -> None:
+    """Lay the tile; a joint station (two corporations, one slot) moves as one token."""
+    joint = _joint_pairs(g, hex_id)
+    for city, _, partner in joint:
+        g.state.map.tokens[hex_id][city].remove(partner)
     board(g).lay_tile(g.state.map, hex_id, tile, rotation)
+    for _, owner, partner in joint:
+        for toks in g.state.map.tokens.get(hex_id, []):
+            if owner in toks:
+                toks.append(partner)
+
+
+def _joint_pairs(g: Game, hex_id: str) -> list[tuple[int, str, str]]:
+    """(city, owner, partner) of the joint stations on the hex."""
+    out = []
+    for c in g.tables.corporations:
+        jt = c.get("joint_token")
+        if not jt or jt["hex"] != hex_id:
+            continue
+        for i, toks in enumerate(g.state.map.tokens.get(hex_id, [])):
+            if c["id"] in toks and jt["partner"] in toks:
+                out.append((i, str(c["id"]), str(jt["partner"])))
+    return out
 
 
 def token_options(

@@ -61,6 +61,7 @@ class AuctionRound:
     bidoff_turn: str | None = None  # bidder to act in that auction
     bidoff_passed: list[str] = field(default_factory=list)  # passed since the last raise
     pending_par: list[str] | None = None  # [player, corporation] that must set a par
+    settle: bool = False  # everyone passed: every private with bids is being sold
     last_actor: str | None = None
 
 

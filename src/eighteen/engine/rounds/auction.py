@@ -107,16 +107,26 @@ def _next_bidder(g: Game, pid: str, after: str) -> str:
 
 
 def resolve(g: Game) -> None:
-    """Sell the cheapest unsold privates that have bids, until one needs players."""
+    """Sell the cheapest unsold privates that have bids, until one needs players.
+
+    While settling after everyone passed (rules.auction_all_pass_revenue), every unsold
+    private with bids is sold in price order; then the privates sold so far pay their
+    revenue that many times and bidding resumes (facts §10.2)."""
     r = _r(g)
     while r.pending_par is None and r.bidoff is None:
         left = unsold(g)
-        if not left:
+        if r.settle:
+            left = [p for p in left if r.bids.get(p)]
+        if not left or not r.bids.get(left[0]):
+            if r.settle:
+                r.settle = False
+                times = int(g.rules.auction_all_pass_revenue or 0)
+                g.note(f"the privates pay their revenue {times} times")
+                for _ in range(times):
+                    privates.pay_revenue(g)
             return
         pid = left[0]
         bids = r.bids.get(pid, [])
-        if not bids:
-            return
         if len(bids) == 1:
             _sell(g, pid, bids[0][0], bids[0][1])
             continue
@@ -275,7 +285,11 @@ class Waterfall(Step):
             r.turn = (r.turn + 1) % n
             if r.passes >= n:
                 r.passes = 0
-                if len(left) == len(g.tables.privates):
+                if g.rules.auction_all_pass_revenue:
+                    g.note("everyone passed: the privates with bids are sold")
+                    r.settle = True
+                    resolve(g)
+                elif len(left) == len(g.tables.privates):
                     face = int(g.tables.private(left[0])["value"])
                     floor = min(face, int(g.rules.auction_forced_price))
                     r.drop = min(r.drop + g.rules.auction_price_drop, face - floor)
