@@ -19,6 +19,7 @@ from eighteen.engine.routes import (
     check_route,
     check_routes,
     has_route,
+    optimize,
     route_from_connections,
     total_revenue,
 )
@@ -345,93 +346,58 @@ def test_1830_new_york_two_cities(b1830: Board) -> None:
 
 # ---------------------------------------------------------------------------------------
 # replay of the 18xx.games fixture (map side): every lay is legal, every recorded route is
-# read from its connections with the recorded revenue, and best_routes does at least as well
+# read from its connections with the recorded revenue, and the optimum is known exactly
 
-FIXTURE = (
-    FsPath(__file__).resolve().parents[3]
-    / "shared"
-    / "fixtures"
-    / "18xx-games"
-    / "1830"
-    / "29133.json"
-)
+#: Optimal total at every run_routes of fixture 29133 (action id -> $). Each equals the
+#: revenue recorded in the game: the players (or the site's route helper) found the optimum.
+FIXTURE_OPTIMA = {
+    96: 50, 103: 30, 110: 140, 115: 140, 121: 130, 128: 160, 207: 100, 212: 120,
+    222: 100, 227: 170, 233: 140, 238: 160, 243: 50, 247: 160, 251: 240, 386: 210,
+    389: 280, 397: 220, 401: 230, 404: 180, 409: 120, 417: 190, 426: 440, 446: 180,
+}  # fmt: skip
+
+#: The optimal routes themselves at a few positions (train, stops, revenue).
+FIXTURE_ROUTES = {
+    110: [
+        ("2-3", "F20-t1 G19-c0", 50),
+        ("3-0", "E23-c0 F24-t0 F22-c0", 60),
+        ("2-5", "F20-t1 F22-c0", 30),
+    ],
+    227: [("3-3", "F22-c0 F20-t1 G19-c1", 100), ("3-4", "E23-c0 F24-t0 F22-c0", 70)],
+    409: [("4-1", "F2-o0 F4-c0 F6-c0", 120)],
+    426: [
+        ("4-2", "G19-c1 G17-t0 H16-c0 H10-c0", 160),
+        ("6-0", "G19-c0 H18-c1 H16-c0 I15-c0 J14-c0 K13-o0", 280),
+    ],
+    446: [("5-1", "E11-c0 D14-c0 E19-c0 G19-c1 F20-t1", 180)],
+}
 
 
 def test_1830_fixture_routes(b1830: Board) -> None:
+    from route_positions import FIXTURE, replay
+
     if not FIXTURE.exists():
         pytest.skip("fixture not available")
-    game = json.loads(FIXTURE.read_text())
-    actions = [
-        a for a in game["actions"] if not a.get("skip") and a["type"] not in ("undo", "redo")
-    ]
-    tables = b1830.tables
-    supply: dict[str, int | None] = {t: d["count"] for t, d in tables["tiles"].items()}
-    phase_colors = {p["id"]: set(p["tiles"]) for p in tables["phases"]}
-    colors, revenue_key = phase_colors["2"], "yellow"
-    s = MapState()
-    homed: set[str] = set()
-    copies: dict[str, str] = {}  # tile copy id -> hex
-    checked = better = 0
-    for a in actions:
-        corp = a["entity"] if a.get("entity_type") == "corporation" else None
-        if corp and corp not in homed:
-            homed.add(corp)
-            b1830.place_token(
-                s, corp, b1830.corporations[corp]["home"], b1830.home_city_options(s, corp)[0]
-            )
-        if a["type"] == "buy_train" and a.get("variant") in phase_colors:
-            name = a["train"].split("-")[0]
-            colors = phase_colors.get(name, colors)
-            if name == "5":
-                revenue_key = "brown"
-        elif a["type"] == "lay_tile":
-            tile = a["tile"].rsplit("-", 1)[0]
-            opts = b1830.lay_options(
-                s,
-                corp,
-                colors,
-                blocked=set(),
-                tile_supply=supply,
-                require_connection=corp is not None,
-                hexes={a["hex"]},
-                tiles={tile},
-            )
-            assert (a["hex"], tile, a["rotation"]) in {(o.hex, o.tile, o.rotation) for o in opts}, a
-            old = b1830.lay_tile(s, a["hex"], tile, a["rotation"])
-            supply[tile] -= 1  # type: ignore[operator]
-            if old in supply:
-                supply[old] += 1  # type: ignore[operator]
-            copies[a["tile"]] = a["hex"]
-        elif a["type"] == "place_token":
-            copy, _, city = a["city"].rpartition("-")
-            hex_id = copies[copy]
-            if corp in s.city_tokens(hex_id, int(city)):
-                continue  # a home token the replay has placed already
-            assert (hex_id, int(city)) in b1830.token_options(s, corp, reserved={}), a
-            b1830.place_token(s, corp, hex_id, int(city))
-        elif a["type"] == "run_routes":
-            routes = []
-            trains = []
-            for r in a["routes"]:
-                name = r["train"].split("-")[0]
-                dist = None if name == "D" else int(name)
-                trains.append((r["train"], dist))
-                route = route_from_connections(
-                    b1830, s, corp, r["train"], dist, r["connections"], revenue_key
-                )
-                assert route.revenue == r["revenue"], (a["id"], r)
-                routes.append(route)
-            check_routes(
-                b1830,
-                s,
-                corp,
-                [(r.train, d, r.paths) for r, (_, d) in zip(routes, trains, strict=True)],
-                revenue_key,
-            )
-            best = best_routes(b1830, s, corp, trains, revenue_key)
-            recorded = sum(r["revenue"] for r in a["routes"])
-            assert total_revenue(best) >= recorded, a["id"]
-            checked += 1
-            better += total_revenue(best) > recorded
-    assert checked == 24
-    assert better == 0  # the recorded runs were optimal
+    seen = []
+    for p in replay(b1830):
+        corp, s, key = p.corp, p.state, p.revenue_key
+        routes = []
+        for r, (tid, dist) in zip(p.recorded, p.trains, strict=True):
+            route = route_from_connections(b1830, s, corp, tid, dist, r["connections"], key)
+            assert route.revenue == r["revenue"], (p.action, r)
+            routes.append(route)
+        runs = [(r.train, d, r.paths) for r, (_, d) in zip(routes, p.trains, strict=True)]
+        check_routes(b1830, s, corp, runs, key)
+        result = optimize(b1830, s, corp, p.trains, key)
+        assert result.optimal and result.upper_bound == result.total
+        assert result.total >= p.recorded_total, p.action  # never below the logged run
+        assert result.total == FIXTURE_OPTIMA[p.action], p.action
+        assert total_revenue(best_routes(b1830, s, corp, p.trains, key)) == result.total
+        if p.action in FIXTURE_ROUTES:
+            got = [(r.train, " ".join(x.id for x in r.stops), r.revenue) for r in result.routes]
+            assert got == FIXTURE_ROUTES[p.action], p.action
+        # the answer does not depend on what was cached before
+        b1830.clear_caches()
+        assert optimize(b1830, s, corp, p.trains, key) == result
+        seen.append(p.action)
+    assert seen == list(FIXTURE_OPTIMA)

@@ -29,8 +29,10 @@ def operating_corporation(game: Game) -> str | None:
     return acting if acting is not None and acting in game.state.corporations else None
 
 
-def print_routes(game: Game, corp: str, out: TextIO = sys.stdout) -> None:
-    """Print ``corp``'s trains and the best run for them, explained."""
+def print_routes(game: Game, corp: str, out: TextIO | None = None) -> None:
+    """Print ``corp``'s trains and the best run for them, explained (to standard output by
+    default)."""
+    out = out or sys.stdout
     trains = network.corp_trains(game, corp)
     phase = phases.current(game)
     names = ", ".join(f"{t} ({TrainRule.of(d).describe()})" for t, d in trains)
