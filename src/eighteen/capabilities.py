@@ -104,25 +104,33 @@ def _bad_value(value: Any, ok: set[Any] | None) -> bool:
     return value not in ok
 
 
-def unsupported(data: Mapping[str, Any]) -> list[str]:
-    """What in these compiled tables the engine cannot run (empty: it can)."""
-    problems: list[str] = []
+def findings(data: Mapping[str, Any]) -> list[tuple[str, tuple[str | int, ...], str]]:
+    """What in these compiled tables the engine cannot run, each as (file kind, path in
+    that file, message): ``("title", ("rules", "takeovers"), "rules.takeovers")``."""
+    out: list[tuple[str, tuple[str | int, ...], str]] = []
     rules = data.get("rules", {})
     for key, value in rules.items():
         if key not in RULES:
             if value not in (None, False, [], {}):
-                problems.append(f"rules.{key}")
+                out.append(("title", ("rules", key), f"rules.{key}"))
         elif _bad_value(value, RULES[key]):
-            problems.append(f"rules.{key} = {value!r}")
-    for p in data.get("privates", []):
-        for ab in p.get("abilities", []):
+            out.append(("title", ("rules", key), f"rules.{key} = {value!r}"))
+    for i, p in enumerate(data.get("privates", [])):
+        for k, ab in enumerate(p.get("abilities", [])):
             if ab["type"] not in ABILITIES and ab["type"] not in APPROXIMATED_ABILITIES:
-                problems.append(f"private {p['id']} ability {ab['type']}")
-    for row in [*data.get("trains", []), *data.get("phases", [])]:
-        for ev in row.get("events", []) or []:
-            if ev not in EVENTS:
-                problems.append(f"event {ev}")
-    return problems
+                msg = f"private {p['id']} ability {ab['type']}"
+                out.append(("privates", ("privates", i, "abilities", k, "type"), msg))
+    for kind in ("trains", "phases"):
+        for i, row in enumerate(data.get(kind, [])):
+            for k, ev in enumerate(row.get("events", []) or []):
+                if ev not in EVENTS:
+                    out.append((kind, (kind, i, "events", k), f"event {ev}"))
+    return out
+
+
+def unsupported(data: Mapping[str, Any]) -> list[str]:
+    """What in these compiled tables the engine cannot run (empty: it can)."""
+    return [msg for _, _, msg in findings(data)]
 
 
 def approximated(data: Mapping[str, Any]) -> list[str]:

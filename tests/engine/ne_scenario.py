@@ -77,3 +77,32 @@ def numbers(g: Game) -> tuple[int, int | None, int | None, int | None]:
         price(g, "B&W"),
         price(g, "HR"),
     )
+
+
+def opening(g: Game | None = None) -> Game:
+    """The example's auction, then stock round 1: A starts B&W at $80, B RR at $100, C CV
+    at $100, D FRR at $150; everyone passes. Operating round 1 (ascending prices: B&W,
+    RR, CV, FRR) starts with B&W."""
+    from eighteen.engine.actions import Par
+
+    g = g or new_game()
+    auction(g)
+    act(g, Par("A", "B&W", 80), Par("B", "RR", 100), Par("C", "CV", 100), Par("D", "FRR", 150))
+    all_pass(g)
+    assert g.state.round.kind == "operating"
+    return g
+
+
+def all_pass(g: Game) -> None:
+    """Every player passes until the stock round ends."""
+    while g.state.round.kind == "stock":
+        act(g, Pass(g.acting()))
+
+
+def to_stock_round(g: Game) -> None:
+    """Corporations pass every optional step (taking the first forced action) until the
+    next stock round."""
+    while g.state.round.kind != "stock":
+        acts = g.legal_actions()
+        passes = [a for a in acts if isinstance(a, Pass)]
+        g.apply(passes[0] if passes else acts[0])

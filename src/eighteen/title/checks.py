@@ -1016,3 +1016,15 @@ def stubs_lead_somewhere(title: Title, s: Sources) -> Iterator[Problem]:
                 path = ("hexes", i, "stubs", k)
                 msg = f"{hid}: stub on edge {e} leads off the map"
                 yield s.locate("map", path, "W197", msg, severity=W)
+
+
+@check
+def engine_can_run(title: Title, s: Sources) -> Iterator[Problem]:
+    """W198: the title names a mechanic the generic engine cannot run yet (the engine
+    refuses such a title; eighteen.capabilities is the table both use)."""
+    from eighteen.capabilities import findings
+    from eighteen.title.compile import compile_title
+
+    for kind, path, what in findings(compile_title(title)):
+        msg = f"the engine cannot run {what} yet: games of this title will be refused"
+        yield s.locate(kind, path, "W198", msg, severity=W)

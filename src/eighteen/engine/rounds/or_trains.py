@@ -384,7 +384,16 @@ class BuyCompanies(ORStep):
         r = _r(g)
         if r.index >= len(r.order) or g.pending_discard():
             return False
-        if r.step not in ("track", "token", "routes", "dividend", "trains", "companies"):
+        if r.step not in (
+            "issue",
+            "track",
+            "token",
+            "ferry",
+            "routes",
+            "dividend",
+            "trains",
+            "companies",
+        ):
             return False
         return bool(company_options(g))
 

@@ -1,0 +1,147 @@
+"""1833NE private companies and ferries (seed 003, "プライベート会社", "フェイズ" and steps
+14-16 of the worked example): sale to corporations for $1 to face value with P6's fee,
+the phase-III and phase-IV life cycle, P2's hold on B&L and its free lay, P3's two free
+tiles, and ferries with the moving new-ferry bonus, P5's doubling and their departure."""
+
+from __future__ import annotations
+
+import pytest
+from ne_scenario import act, all_pass, auction, lay, new_game, opening, pass_to
+
+from eighteen.engine import ferries, network, phases, privates
+from eighteen.engine.actions import BuyCompany, BuyFerry, IllegalAction, LayTile, Par, Pass
+from eighteen.engine.rounds.or_trains import company_options
+
+
+def _enter(g, phase: str) -> None:  # type: ignore[no-untyped-def]
+    """Start a phase as its first train would (events, closings, ferries)."""
+    on = g.tables.phases[g.tables.phase_index(phase)]["on"]
+    g.state.bought_types.append(on)
+    phases.on_train_bought(g, on)
+    g.invalidate_caches()
+
+
+def _give(g, pid: str, owner: str) -> None:  # type: ignore[no-untyped-def]
+    g.state.privates[pid].owner = owner
+    g.invalidate_caches()
+
+
+def test_corporations_buy_privates_from_one_dollar_to_face_value() -> None:
+    g = opening()
+    assert g.acting() == "B&W"
+    opts = {pid: (lo, hi) for pid, lo, hi in company_options(g)}
+    assert opts["P3"] == (1, 50) and opts["P1"] == (1, 15)
+    assert opts["P6"] == (1, 80)  # $160 treasury: $80 + the $40 fee fits
+    with pytest.raises(IllegalAction, match="for \\$1 to \\$50"):
+        g.apply(BuyCompany("B&W", "P3", 51))
+    cash = g.state.corporations["B&W"].cash
+    bank = g.state.bank
+    act(g, BuyCompany("B&W", "P6", 80))
+    # the seller gets the price, the bank the $40 fee
+    assert g.state.corporations["B&W"].cash == cash - 120
+    assert g.state.bank == bank + 40
+    assert g.state.privates["P6"].owner == "B&W"
+
+
+def test_phase_three_and_four_life_cycle() -> None:
+    g = opening()
+    _give(g, "P3", "B&W")
+    _give(g, "P4", "RR")
+    _give(g, "P6", "CV")  # P1, P2, P5 stay with players
+    _enter(g, "II")
+    _enter(g, "III")
+    ps = g.state.privates
+    # player-owned privates close; P1 and P2 close whoever owns them
+    assert ps["P1"].closed and ps["P2"].closed and ps["P5"].closed
+    # corporation-owned P3, P4, P6 flip: open, powers kept, no revenue
+    assert not any(ps[p].closed for p in ("P3", "P4", "P6"))
+    assert all(privates.flipped(g, p) for p in ("P3", "P4", "P6"))
+    bank = g.state.bank
+    privates.pay_revenue(g)
+    assert g.state.bank == bank
+    assert phases.privates_buyable(g) is False
+    _enter(g, "IV")
+    assert ps["P3"].closed and ps["P4"].closed and not ps["P6"].closed
+
+
+def test_lowell_holds_back_boston_and_lowell() -> None:
+    g = opening()
+    assert privates.track_restricted(g, "B&L") and privates.routes_restricted(g, "B&L")
+    assert not privates.track_restricted(g, "B&W")
+    _give(g, "P2", "RR")
+    assert not privates.track_restricted(g, "B&L") and not privates.routes_restricted(g, "B&L")
+    _give(g, "P2", "A")
+    _enter(g, "II")
+    assert not privates.track_restricted(g, "B&L")  # phase I only
+    assert privates.routes_restricted(g, "B&L")  # until Boston is upgraded
+    g.state.map.tiles["G22"] = ("N23", 0)
+    assert not privates.routes_restricted(g, "B&L")
+
+
+def test_lowell_free_tile_in_the_round_of_purchase() -> None:
+    g = new_game()
+    auction(g)  # C owns P2
+    act(g, Par("A", "B&L", 100))
+    all_pass(g)
+    assert g.acting() == "B&L"
+    assert not [a for a in g.legal_actions() if isinstance(a, LayTile)]
+    act(g, BuyCompany("B&L", "P2", 40))
+    pass_to(g, "B&L", "track")
+    free = [a for a in g.legal_actions() if isinstance(a, LayTile) and a.private == "P2"]
+    assert free and {a.hex for a in free} == {"G20"}
+    cash = g.state.corporations["B&L"].cash
+    act(g, free[0])
+    assert g.state.corporations["B&L"].cash == cash  # no fee, no terrain
+    # it was one of the turn's lays: one more (new or upgrade) remains
+    assert g.state.round.lays != 0
+
+
+def test_champlain_two_free_tiles_toward_montreal() -> None:
+    g = opening()
+    act(g, BuyCompany("B&W", "P3", 50))
+    act(g, Pass("B&W"))  # no issue
+    free = [a for a in g.legal_actions() if isinstance(a, LayTile) and a.private == "P3"]
+    assert {a.hex for a in free} == {"C4", "C6"}
+    b = network.board(g)
+    for a in free:
+        exits = b.tile_face(a.hex, a.tile, a.rotation).exits
+        if a.hex == "C4":
+            assert "B3" in {b.neighbors["C4"][e] for e in exits}
+    cash = g.state.corporations["B&W"].cash
+    c4 = next(a for a in free if a.hex == "C4")
+    act(g, c4)
+    assert g.state.corporations["B&W"].cash == cash  # free
+    # the C6 tile must now join C4 when they are neighbours
+    more = [a for a in g.legal_actions() if isinstance(a, LayTile) and a.private == "P3"]
+    assert more and all(a.hex == "C6" for a in more)
+    act(g, lay(g, "B&W", "F23", "58", ["G22", "E22"]))  # the normal lays remain
+
+
+def test_ferries_new_bonus_moves_and_luxury_doubles() -> None:
+    g = opening()
+    act(g, Pass("B&W"))
+    pass_to(g, "B&W", "ferry")
+    act(g, BuyFerry("B&W", "I26"))
+    assert ferries.value(g, "I26") == 20 + 20  # port + new-ferry bonus
+    pass_to_next = [a for a in g.legal_actions() if isinstance(a, BuyFerry)]
+    assert pass_to_next == []  # one ferry a turn
+    g.state.ferries["C26"] = "RR"
+    g.state.ferry_order.append("C26")
+    g.invalidate_caches()
+    assert ferries.value(g, "I26") == 20 and ferries.value(g, "C26") == 40
+    # P5 doubles its owner's first ferry, bonus included
+    _give(g, "P5", "RR")
+    ferries.bind_boosts(g)
+    assert g.state.ferry_boost == {"P5": "C26"}
+    assert ferries.value(g, "C26") == 80
+    bonuses = ferries.route_bonuses(g, "RR", [])
+    assert [(b.port, b.value) for b in bonuses] == [("C26", 80)]
+    # all five sold: the last one keeps its bonus for good; phase IV: they leave
+    for port in ("B27", "E26", "G26"):
+        g.state.ferries[port] = "CV"
+        g.state.ferry_order.append(port)
+    assert ferries.value(g, "G26") == 40 and ferries.value(g, "C26") == 40
+    _enter(g, "II")
+    _enter(g, "III")
+    _enter(g, "IV")
+    assert ferries.value(g, "G26") == 0 and ferries.options(g, "B&W") == []
