@@ -21,6 +21,7 @@ from eighteen.engine.routes import (
     ConnectionBonus,
     Route,
     RouteError,
+    Stop,
     TrainRule,
     check_route,
     check_routes,
@@ -33,7 +34,15 @@ from eighteen.engine.routes import (
 #: Hex ids of a small pointy grid (doubled coordinates: x + y even).
 CELLS = [f"{r}{c}" for r in "ABCD" for c in range(1, 8) if (c - 1 + "ABCD".index(r)) % 2 == 0]
 
-DISTANCES: list[Any] = [2, 3, 4, None, {"pay": 2, "visit": 3}, {"cities": 2, "towns": 1}]
+DISTANCES: list[Any] = [
+    2,
+    3,
+    4,
+    None,
+    {"pay": 2, "visit": 3},
+    TrainRule(4, 2, station_paid=True),
+    {"cities": 2, "towns": 1},
+]
 
 
 def inner_edges(h: str, cells: set[str]) -> list[int]:
@@ -64,6 +73,7 @@ def random_board(rng: random.Random) -> tuple[Board, MapState]:
                     "group": rng.choice([None, "W"]),
                     "hidden": False,
                     "exits": sorted(rng.sample(inner, min(len(inner), rng.randint(1, 2)))),
+                    "requires_visit": rng.choice([[], [], [rng.choice(CELLS)]]),
                 },
             }
         else:
@@ -187,7 +197,7 @@ def assert_legal(
     ]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.data())
 def test_optimum_equals_brute_force(rng: random.Random, data: st.DataObject) -> None:
     board, state = random_board(rng)
@@ -268,9 +278,13 @@ def test_train_rules_read_the_compiled_forms() -> None:
     ns = TrainRule.of({"cities": 7, "pay": None, "towns": 3, "visit": None})
     assert ns == TrainRule(7, None, 3) and ns.describe() == "7+3" and ns.max_stops == 10
     assert ns.fits(10, 3) and ns.fits(7, 0) and not ns.fits(8, 0) and not ns.fits(10, 2)
-    # N/M: the best N count, one of them a station when the route has one
+    # N/M: the best N count (with station_paid, one of them a station if the route has one)
     assert nm.counted([10, 50, 20, 40, 30], [False] * 5) == (False, True, False, True, True)
-    assert TrainRule(3, 2).counted([10, 50, 40], [True, False, False]) == (True, True, False)
+    assert TrainRule(3, 2).counted([10, 50, 40], [True, False, False]) == (False, True, True)
+    paid = TrainRule.of({"pay": 2, "visit": 3}, station_paid=True)
+    assert paid == TrainRule(3, 2, station_paid=True)
+    assert paid.counted([10, 50, 40], [True, False, False]) == (True, True, False)
+    assert TrainRule.of({"pay": None, "visit": 3}, station_paid=True) == TrainRule(3)
 
 
 def test_n_m_and_n_plus_s_trains_on_a_line() -> None:
@@ -310,6 +324,33 @@ def test_connection_bonus_from_the_tables() -> None:
     assert lines[0] == "train D: B10-c0 - B8-c0 - B6-t0 - B4-c0 - B2-c0"
     assert "  bonus    W-E      $ 100" in lines
     assert lines[-1] == "total $210"
+
+
+def test_offboard_paid_only_via_a_required_hex() -> None:
+    """B2 off-board (pays only with B8 on the route) - B4 (X) - B6 - B8."""
+    hexes = {
+        "B2": {
+            "color": "red",
+            "offboard": {
+                "revenue": {"yellow": 100},
+                "group": None,
+                "hidden": False,
+                "exits": [4],
+                "requires_visit": ["B8"],
+            },
+        },
+        "B4": {"color": "gray", "cities": [{"revenue": 20, "slots": 1, "exits": [1, 4]}]},
+        "B6": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
+        "B8": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [1]}]},
+    }
+    board = Board(tables_for(grid(hexes)))
+    state = MapState(tokens={"B4": [["X"]]})
+    res = optimize(board, state, "X", [("3", 3)], "yellow")
+    assert [s.id for s in res.routes[0].stops] == ["B4-c0", "B6-c0", "B8-c0"]  # 60
+    res = optimize(board, state, "X", [("4", 4)], "yellow")
+    assert res.total == 160 and res.routes[0].stops[0] == Stop("B2", "offboard", 0, 100)
+    two = check_route(board, state, "X", "2", 2, ["B2:e4-o0", "B4:c0-e1"], "yellow")
+    assert two.revenue == 20 and two.stops[0].revenue == 0
 
 
 def test_budget_reports_the_bound() -> None:

@@ -122,12 +122,17 @@ class FaceTown:
 
 @dataclass(frozen=True)
 class FaceOffboard:
-    """An off-board area: revenue by phase revenue colour; a route may only end here."""
+    """An off-board area: revenue by phase revenue colour; a route may only end here.
+
+    ``requires_visit``: when set, the area pays only a route that also visits a stop on one
+    of these hexes (compiled ``offboard.requires_visit``).
+    """
 
     revenue: dict[str, int] = field(hash=False)
     group: str | None
     exits: tuple[int, ...]
     hidden: bool = False
+    requires_visit: tuple[str, ...] = ()
 
     def revenue_for(self, key: str) -> int:
         """Revenue for phase revenue colour ``key`` (see :func:`offboard_revenue`)."""
@@ -265,6 +270,7 @@ def _build_face(
             ob.get("group"),
             _rot(ob.get("exits", []), r),
             bool(ob.get("hidden", False)),
+            tuple(ob.get("requires_visit") or ()),
         )
         if ob
         else None
@@ -378,6 +384,12 @@ class TrackGraph:
             return f.towns[i].revenue
         assert f.offboard is not None
         return f.offboard.revenue_for(revenue_key)
+
+    def requires_visit(self, stop: int) -> tuple[str, ...]:
+        """Hexes one of which a route must visit for this stop to pay (empty: none)."""
+        h, kind, _ = self.stops[stop]
+        ob = self.faces[h].offboard
+        return ob.requires_visit if kind == "offboard" and ob is not None else ()
 
     def group(self, stop: int) -> str | None:
         """Off-board group of a stop (None for cities, towns and ungrouped off-boards)."""

@@ -18,7 +18,7 @@ from eighteen.engine.routes import (
     Bonus,
     Route,
     RouteError,
-    TrainDistance,
+    TrainRule,
     check_routes,
     table_bonuses,
 )
@@ -185,11 +185,13 @@ def home_options(g: Game, corp: str) -> list[tuple[str, int]]:
     return [(home, i) for i in cities]
 
 
-def corp_trains(g: Game, corp: str) -> list[tuple[str, TrainDistance]]:
-    """The corporation's trains with their distances as the tables write them (an int,
-    None for unlimited, or the ``{"pay", "visit"}`` / ``{"cities", "towns"}`` forms)."""
+def corp_trains(g: Game, corp: str) -> list[tuple[str, TrainRule]]:
+    """The corporation's trains with their rules (distances as the tables write them: an
+    int, None for unlimited, or the ``{"pay", "visit"}`` / ``{"cities", "towns"}`` forms;
+    rules.paid_stops_include_station for N/M trains)."""
+    paid = bool(getattr(g.rules, "paid_stops_include_station", False))
     return [
-        (t, g.tables.train(trains.train_type(t))["distance"])
+        (t, TrainRule.of(g.tables.train(trains.train_type(t))["distance"], station_paid=paid))
         for t in g.state.corporations[corp].trains
     ]
 

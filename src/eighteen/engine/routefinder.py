@@ -48,6 +48,7 @@ from eighteen.engine.routes import (
     TrainRule,
     _make_route,
     route_value,
+    visit_revenues,
 )
 
 #: Default work budget (explored states) of :func:`optimize`.
@@ -345,9 +346,11 @@ def _values(
     """(value, sides, route index) of every route the train may run, best first."""
     town = net.town
     out: list[tuple[int, int, int]] = []
-    simple = rule.pay is None and not bonuses
+    g = net.g
+    requires = [g.requires_visit(s) for s in range(len(net.passable))]
+    simple = rule.pay is None and not bonuses and not any(requires)
     tok = set(net.tokens)
-    hexes = [h for h, _, _ in net.g.stops]
+    hexes = [h for h, _, _ in g.stops]
     for i, (stops, _, sides) in enumerate(routes):
         if rule.towns or rule.visit is not None:
             n_towns = sum(1 for s in stops if town[s]) if rule.towns else 0
@@ -356,11 +359,12 @@ def _values(
         if simple:
             value = sum(revs[s] for s in stops)
         else:
+            hs = [hexes[s] for s in stops]
             value = route_value(
                 rule,
-                [revs[s] for s in stops],
+                visit_revenues([revs[s] for s in stops], hs, [requires[s] for s in stops]),
                 [s in tok for s in stops],
-                [hexes[s] for s in stops],
+                hs,
                 bonuses,
             )[0]
         out.append((value, sides, i))

@@ -163,10 +163,11 @@ class TrainRule:
 
     * ``visit``: most stops of any kind the route may have (None: unlimited);
     * ``pay``: how many of them count, the best ones (None: all). An N/M train is
-      ``TrainRule(visit=M, pay=N)``; the counted stops include one holding the
-      corporation's station when the route has one;
+      ``TrainRule(visit=M, pay=N)``;
     * ``towns``: extra stops the route may have when they are towns (an N+s train is
-      ``TrainRule(visit=N, towns=s)``), all counted.
+      ``TrainRule(visit=N, towns=s)``), all counted;
+    * ``station_paid``: the counted stops of an N/M train include one holding the
+      corporation's station (rules.paid_stops_include_station).
 
     Distances in the compiled tables (docs/compiled-format.md) read with :meth:`of`.
     """
@@ -174,11 +175,12 @@ class TrainRule:
     visit: int | None = None
     pay: int | None = None
     towns: int = 0
+    station_paid: bool = False
 
     @classmethod
-    def of(cls, distance: TrainDistance) -> TrainRule:
+    def of(cls, distance: TrainDistance, *, station_paid: bool = False) -> TrainRule:
         """Read a train distance: an int N, None or "unlimited", ``{"pay": N, "visit": M}``,
-        ``{"cities": N, "towns": s}``, or a TrainRule."""
+        ``{"cities": N, "towns": s}``, or a TrainRule (returned as it is)."""
         if isinstance(distance, TrainRule):
             return distance
         if distance is None or distance == "unlimited":
@@ -187,7 +189,9 @@ class TrainRule:
             visit = distance.get("visit")
             if visit is not None:
                 pay = distance.get("pay")
-                return cls(int(visit), None if pay is None else int(pay))
+                if pay is None:
+                    return cls(int(visit))
+                return cls(int(visit), int(pay), station_paid=station_paid)
             cities, towns = distance.get("cities"), distance.get("towns")
             if cities is not None:
                 return cls(int(cities), None, int(towns or 0))
@@ -206,16 +210,14 @@ class TrainRule:
         return stops - towns <= self.visit and stops <= self.visit + self.towns
 
     def counted(self, revenues: Sequence[int], tokens: Sequence[bool]) -> tuple[bool, ...]:
-        """Which stops count: all, or the best ``pay`` including a station when possible.
-
-        Ties go to the earlier stop in route order.
-        """
+        """Which stops count: all, or the best ``pay`` (with ``station_paid``, one of them a
+        station when the route has one). Ties go to the earlier stop in route order."""
         n = len(revenues)
         if self.pay is None or self.pay >= n:
             return (True,) * n
         ranked = sorted(range(n), key=lambda i: (-revenues[i], i))
         top = ranked[: self.pay]
-        if self.pay > 0 and not any(tokens[i] for i in top):
+        if self.station_paid and self.pay > 0 and not any(tokens[i] for i in top):
             station = next((i for i in ranked if tokens[i]), None)
             if station is not None:
                 top[-1] = station
@@ -283,14 +285,28 @@ def table_bonuses(tables: Mapping[str, Any], phase: str | None) -> list[Bonus]:
     return out
 
 
+def visit_revenues(
+    revenues: Sequence[int], hexes: Sequence[str], requires: Sequence[tuple[str, ...]]
+) -> list[int]:
+    """Stop revenues on one route: a stop with ``requires`` hexes (an off-board's
+    ``requires_visit``) pays only if the route visits a stop on one of them."""
+    visited = set(hexes)
+    return [
+        0 if req and visited.isdisjoint(req) else r
+        for r, req in zip(revenues, requires, strict=True)
+    ]
+
+
 def route_value(
     rule: TrainRule,
     revenues: Sequence[int],
     tokens: Sequence[bool],
-    hexes: Iterable[str],
+    hexes: Sequence[str],
     bonuses: Sequence[Bonus] = (),
 ) -> tuple[int, tuple[bool, ...], tuple[tuple[str, int], ...]]:
-    """Revenue of a route's stops for a train: (total, counted flags, earned bonuses)."""
+    """Revenue of a route's stops for a train: (total, counted flags, earned bonuses).
+
+    ``revenues`` are what each stop pays on this route (see :func:`visit_revenues`)."""
     counted = rule.counted(revenues, tokens)
     total = sum(r for r, c in zip(revenues, counted, strict=True) if c)
     earned: list[tuple[str, int]] = []
@@ -322,9 +338,13 @@ def _make_route(
     if tuple(stop_ids) > tuple(reversed(stop_ids)):
         stop_ids = list(reversed(stop_ids))
         paths = list(reversed(paths))
-    revs = [g.stop_revenue(s, revenue_key) for s in stop_ids]
-    toks = [g.has_token(s, corp) for s in stop_ids]
     hexes = [g.stops[s][0] for s in stop_ids]
+    revs = visit_revenues(
+        [g.stop_revenue(s, revenue_key) for s in stop_ids],
+        hexes,
+        [g.requires_visit(s) for s in stop_ids],
+    )
+    toks = [g.has_token(s, corp) for s in stop_ids]
     total, counted, earned = route_value(rule, revs, toks, hexes, bonuses)
     stops = tuple(
         Stop(*g.stops[s], revenue=r, counted=c)  # type: ignore[misc]
