@@ -60,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     ro.add_argument(
         "--corporation", default=None, help="corporation id (default: the one operating now)"
     )
+    ro.add_argument(
+        "--force", action="store_true", help="replay even if the title changed since the save"
+    )
 
     rd = sub.add_parser("render", help="write DIR/index.html: map, tiles, market (title or save)")
     rd.add_argument("target", help="title id or folder, compiled title JSON, or a save")
@@ -123,7 +126,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "routes":
         from eighteen.commands.routes import cmd_routes
 
-        return cmd_routes(args.save, args.corporation)
+        return cmd_routes(args.save, args.corporation, force=args.force)
     if args.command == "render":
         from eighteen.commands.render import cmd_render
 

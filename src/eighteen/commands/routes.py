@@ -54,15 +54,16 @@ def print_routes(game: Game, corp: str, out: TextIO | None = None) -> None:
         print(f"optimal (searched {result.explored} states)", file=out)
 
 
-def cmd_routes(save_path: str, corporation: str | None = None) -> int:
+def cmd_routes(save_path: str, corporation: str | None = None, *, force: bool = False) -> int:
     """Replay a save and print the best routes of ``corporation`` (default: the one
-    operating now). Exit 1 on an unreadable save or an unknown corporation."""
+    operating now). Exit 1 on an unreadable save or an unknown corporation. ``force``
+    replays a save made with other title tables (with a warning)."""
     from eighteen.commands.play import load_save
 
     try:
         data = load_save(save_path)
         tables = load_title(str(data["title"]))
-        for warning in check_save_title(data, tables.data, False):
+        for warning in check_save_title(data, tables.data, force):
             print(f"eighteen: warning: {warning}", file=sys.stderr)
         game = Game.from_json(data, tables=tables)
     except (
