@@ -1,10 +1,23 @@
 """Private companies and their typed abilities, each implemented once.
 
 Abilities (title model ``Ability``): ``block_hexes`` (no tile lays there while a player
-owns it), ``tile_lay`` (the owning corporation's special lay), ``grant_share`` (its buyer
-receives a share, or the president's certificate and must set the par), ``exchange_share``
-(the owning player swaps it for a share; it closes), ``close_on_train`` (closes when a
-corporation buys its first train), ``no_sale_to_corporation``.
+owns it), ``tile_lay`` (the owning corporation's special lay; ``extra`` false makes it one
+of the turn's lays, ``waives_lay_cost`` drops the lay fee, ``only_round_bought`` limits it
+to the operating round of the purchase), ``tile_lays`` (several planned free tiles in one
+turn, toward given neighbours and joined when ``linked``), ``grant_share`` (its buyer
+receives a share, or the president's certificate and must set the par),
+``exchange_share`` (the owning player swaps it for a share; it closes),
+``close_on_train`` (closes when a corporation buys its first train),
+``no_sale_to_corporation``, ``purchase_fee`` (a buying corporation pays the bank more),
+``restrict_corporation`` (while no corporation owns it, a corporation lays no track in
+some phases and runs no route until a hex is upgraded), ``bonus_multiplier`` and
+``ferry_multiplier`` (engine.ferries).  ``virtual_station`` and ``exclusive_hexes`` are
+read here (:func:`virtual_stations`, :func:`excluded_hexes`) for the route side, which
+does not play them yet.
+
+A private's ``closes_on`` phase closes it; from its ``flips_on`` phase it pays no revenue
+and keeps its powers; the ``close_player_privates`` event closes those players own
+(seed 003, "private companies").
 """
 
 from __future__ import annotations
@@ -245,3 +258,25 @@ def routes_restricted(g: Game, corp: str) -> bool:
         if hex_id and hex_id not in g.state.map.tiles:
             return True
     return False
+
+
+# -- virtual_station and exclusive_hexes (for the route side) --------------------------------
+
+
+def virtual_stations(g: Game, corp: str) -> list[dict[str, Any]]:
+    """The virtual_station powers of the corporation's open privates: it acts as if it
+    had a station on ``hex`` for laying track (``lay_track``) and running (``run``)."""
+    return [ab for pid in owned_by(g, corp) for ab in g.tables.abilities(pid, "virtual_station")]
+
+
+def excluded_hexes(g: Game, corp: str) -> set[str]:
+    """Hexes the corporation may not run to: the exclusive_hexes of privates it does not
+    own (while they are open or unsold)."""
+    out: set[str] = set()
+    for p in g.tables.privates:
+        ps = g.state.privates[p["id"]]
+        if ps.closed or ps.owner == corp:
+            continue
+        for ab in g.tables.abilities(p["id"], "exclusive_hexes"):
+            out.update(ab["hexes"])
+    return out

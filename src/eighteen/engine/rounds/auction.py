@@ -9,7 +9,9 @@ bidder who passes may bid again later, and the private goes to the best bidder o
 other bidder has passed since the last raise.  If every player passes in a row: before any
 private is sold, the first drops by rules.auction_price_drop (at rules.auction_forced_price
 the next player must take it); afterwards the privates pay their revenue and the auction
-goes on.  A private granting a president's certificate makes its buyer set that
+goes on.  With rules.auction_all_pass_revenue (facts §10.2) instead: every private with
+bids is sold in price order, then the privates sold so far pay their revenue that many
+times, and the auction goes on (no price drop).  A private granting a president's certificate makes its buyer set that
 corporation's par at once.
 """
 

@@ -2,10 +2,13 @@
 
 Seed 002 ("tokens"; facts §1): the home token is placed free when the corporation first
 operates (its president picks the city on a multi-city home hex with no fixed city); each
-turn the corporation lays tiles per rules.tile_lays (terrain cost paid by the first tile
-over it; hexes blocked by player-owned privates are closed) plus its privates' tile_lay
-abilities; then it may place one station token, paying the next cost on its charter, in
-a city its network reaches.
+turn the corporation lays tiles per rules.tile_lays (each lay its fee plus the terrain
+cost paid by the first tile over it; a lay may use any unused entry allowing its kind, so
+seed 003's "one yellow plus a yellow or an upgrade" may upgrade first; hexes blocked by
+player-owned privates are closed) plus its privates' tile_lay and tile_lays powers; then
+it may place one station token, paying the next cost on its charter (or its
+``station_costs`` price there), in a city its network reaches and no other corporation's
+reservation holds.  The first tile on a hex places the joint stations set there.
 """
 
 from __future__ import annotations
