@@ -145,3 +145,15 @@ def test_ferries_new_bonus_moves_and_luxury_doubles() -> None:
     _enter(g, "III")
     _enter(g, "IV")
     assert ferries.value(g, "G26") == 0 and ferries.options(g, "B&W") == []
+
+
+def test_first_bid_may_equal_face_value() -> None:
+    from eighteen.engine.actions import Bid
+
+    g = new_game()
+    act(g, Bid("A", "P3", 50))  # P1 is on offer: A bids face value on C&StL
+    with pytest.raises(IllegalAction, match="at least \\$55"):
+        g.apply(Bid("B", "P3", 50))
+    act(g, Bid("B", "P1", 15), Bid("C", "P2", 40))
+    # P3 is next on offer and has one bid: it goes to A for $50
+    assert g.state.privates["P3"].owner == "A" and g.state.player("A").cash == 400

@@ -48,6 +48,7 @@ EXTENSION_DEFAULTS: dict[str, Any] = {
     "private_price_min": None,
     "private_sellers": None,
     "auction_all_pass_revenue": None,
+    "auction_first_bid_at_face": None,
     "bank_reserve": None,
     "lay_cost_rule": None,
 }

@@ -525,6 +525,11 @@ class Rules(Strict):
         description="When every player passes in the private auction, sold privates pay "
         "their revenue this many times and bidding resumes (instead of a price drop).",
     )
+    auction_first_bid_at_face: bool | None = Field(
+        None,
+        description="May the first bid on a private that is not on offer equal its face "
+        "value (later bids still raise by auction_min_raise)?",
+    )
     bank_reserve: Money | Unlimited | None = Field(
         None,
         description="Money held back from the bank and added once it runs out, so the game "
@@ -556,6 +561,7 @@ class Rules(Strict):
             "private_price_min",
             "private_sellers",
             "auction_all_pass_revenue",
+            "auction_first_bid_at_face",
             "bank_reserve",
             "lay_cost_rule",
         }

@@ -1,7 +1,8 @@
 """The initial private sale: a waterfall auction (seed 000, "private companies").
 
 In a normal turn a player buys the cheapest unsold private at its price, bids on a later
-one (at least face + min raise, and min raise over its best bid; the money is set aside),
+one (at least face + min raise - or face with rules.auction_first_bid_at_face - and min
+raise over its best bid; the money is set aside),
 or passes.  When the cheapest private is sold, the next one with bids is resolved at once:
 a single bidder buys it at his bid; several bidders auction it among themselves, in
 seating order from the left of the best bidder, raising by at least the min raise; a
@@ -82,10 +83,13 @@ def best_bid(g: Game, pid: str) -> tuple[str, int] | None:
 
 
 def min_bid(g: Game, pid: str) -> int:
+    """The least bid on a private not on offer: face + the min raise (face itself for the
+    first bid with rules.auction_first_bid_at_face), and the min raise over its best bid."""
     raise_ = g.rules.auction_min_raise
     best = best_bid(g, pid)
     face = int(g.tables.private(pid)["value"])
-    return max(face + raise_, (best[1] + raise_) if best else 0)
+    first = face if g.rules.auction_first_bid_at_face else face + raise_
+    return max(first, (best[1] + raise_) if best else 0)
 
 
 def _sell(g: Game, pid: str, player: str, price: int) -> None:
