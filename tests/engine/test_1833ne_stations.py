@@ -1,0 +1,50 @@
+"""1833NE stations (seed 003, "会社一覧"): two per corporation (home free, one more at $80),
+B&W's Worcester slot reserved for it until phase IV at $40, B&P's Boston slot from the
+green tile until phase IV, and the joint StL&A / A&StL station placed by Sherbrooke's
+first tile."""
+
+from __future__ import annotations
+
+from ne_scenario import opening
+
+from eighteen.engine import network, phases
+from eighteen.engine.rounds.or_track import next_token_cost
+
+
+def test_two_stations_and_the_cheap_reserved_one() -> None:
+    g = opening()
+    assert next_token_cost(g, "RR") == 0  # home, placed when it first operates
+    g.state.corporations["RR"].tokens_placed = 1
+    assert next_token_cost(g, "RR") == 80
+    g.state.corporations["RR"].tokens_placed = 2
+    assert next_token_cost(g, "RR") is None  # no third station
+    g.state.corporations["B&W"].tokens_placed = 1
+    assert next_token_cost(g, "B&W", "E22") == 40 and next_token_cost(g, "B&W", "F25") == 80
+
+
+def test_reservations_hold_until_phase_four() -> None:
+    g = opening()
+    held = network.reserved(g)
+    assert held["E22"] == ["B&W"]
+    assert "B&P" not in held.get("G22", [])  # only once Boston's green tile lies
+    g.state.map.tiles["G22"] = ("N23", 4)
+    g.invalidate_caches()
+    assert "B&P" in network.reserved(g)["G22"]
+    for on in ("3/5", "4/7", "6/9"):
+        g.state.bought_types.append(on)
+        phases.on_train_bought(g, on)
+    g.invalidate_caches()
+    held = network.reserved(g)
+    assert "E22" not in held and "B&P" not in held.get("G22", [])
+
+
+def test_joint_station_placed_by_the_first_tile() -> None:
+    g = opening()
+    assert not any(g.state.map.tokens.get("F5", []))
+    network.lay_tile(g, "F5", "N11", 0)
+    network.place_joint_tokens(g, "F5")  # what the track step does after a first tile
+    assert sorted(g.state.map.tokens["F5"][0]) == ["A&StL", "StL&A"]
+    up = next(iter(g.tables.data["upgrades"]["N11"]))  # the joint station moves as one
+    rot = g.tables.data["upgrades"]["N11"][up][0]
+    network.lay_tile(g, "F5", up, rot)
+    assert sorted(t for c in g.state.map.tokens["F5"] for t in c) == ["A&StL", "StL&A"]
