@@ -18,7 +18,7 @@ from eighteen.engine import tables
 from eighteen.io import games18xx
 from eighteen.io.games18xx import import_game, read_export
 
-DEFAULT = Path(__file__).resolve().parents[2] / "shared/fixtures/18xx-games/1830/29133.json"
+DEFAULT = Path(__file__).resolve().parents[1] / "tests/fixtures/18xx-games/1830/29133.json"
 TARGET_MS = 0.1
 
 

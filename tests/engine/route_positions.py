@@ -17,14 +17,7 @@ from typing import Any
 
 from eighteen.engine.map import Board, MapState
 
-FIXTURE = (
-    FsPath(__file__).resolve().parents[3]
-    / "shared"
-    / "fixtures"
-    / "18xx-games"
-    / "1830"
-    / "29133.json"
-)
+FIXTURE = FsPath(__file__).resolve().parents[1] / "fixtures/18xx-games/1830/29133.json"
 
 
 @dataclass

@@ -12,17 +12,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from eighteen.engine import bank, network, views
 from eighteen.engine.actions import RunRoutes
 from eighteen.engine.game import Game
 from eighteen.io.games18xx import import_game
 
-FIXTURE = Path(__file__).resolve().parents[3] / "shared/fixtures/18xx-games/1830/29133.json"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830/29133.json"
 
 
-@pytest.mark.skipif(not FIXTURE.exists(), reason="18xx.games fixture not available")
 def test_fixture_29133_replays_to_the_recorded_result() -> None:
     data = json.loads(FIXTURE.read_text())
     res = import_game(data)

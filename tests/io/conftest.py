@@ -9,14 +9,12 @@ from typing import Any
 
 import pytest
 
-FIXTURE = Path(__file__).resolve().parents[3] / "shared/fixtures/18xx-games/1830/29133.json"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830/29133.json"
 
 
 @pytest.fixture(scope="session")
 def game_29133_raw() -> dict[str, Any]:
-    """The export as read from disk (skips when shared/ is not beside the repository)."""
-    if not FIXTURE.exists():
-        pytest.skip("18xx.games fixture not available")
+    """The export as read from disk (a real game from 18xx.games, kept in tests/fixtures)."""
     return json.loads(FIXTURE.read_text())
 
 

@@ -66,7 +66,7 @@ def test_exchanges_and_privates_are_company_actions() -> None:
         if "exchange" in types:
             break
     else:
-        pytest.skip("no bot game exchanged a private")
+        raise AssertionError("no bot game in 29 seeds exchanged a private")
     exported = export_game(g)
     ex = [a for a in exported["actions"] if a.get("entity_type") == "company"]
     assert any(a["type"] == "buy_shares" and a["percent"] == 10 for a in ex)
