@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from eighteen.engine import market, phases, privates, shares, trains
+from eighteen.engine import ferries, market, phases, privates, shares, trains
 from eighteen.engine.state import IPO, POOL
 
 if TYPE_CHECKING:
@@ -69,6 +69,7 @@ def players(g: Game) -> list[dict[str, Any]]:
                 "certificates": shares.cert_count(g, p.name),
                 "certificate_limit": shares.cert_limit(g),
                 "value": player_value(g, p.name),
+                "eliminated": p.name in s.eliminated,
             }
         )
     return out
@@ -97,6 +98,8 @@ def corporations(g: Game) -> list[dict[str, Any]]:
                 "ipo_percent": shares.percent_of(g, cid, IPO),
                 "pool_percent": shares.percent_of(g, cid, POOL),
                 "privates": privates.owned_by(g, cid),
+                "ferries": ferries.owned(g, cid),
+                "closed": cs.closed,
             }
         )
     return out
@@ -138,6 +141,7 @@ def privates_view(g: Game) -> list[dict[str, Any]]:
                 "revenue": p["revenue"],
                 "owner": ps.owner,
                 "closed": ps.closed,
+                "flipped": not ps.closed and privates.flipped(g, p["id"]),
             }
         )
     return out
