@@ -188,3 +188,25 @@ def test_phased_out_trains_leave_after_their_last_run() -> None:
         passes = [x for x in acts if isinstance(x, Pass)]
         g.apply(passes[0] if passes else acts[0])
     assert ran
+
+
+def test_half_pay_out_in_play() -> None:
+    g = opening()
+    act(g, Pass("B&W"))
+    act(g, lay(g, "B&W", "F23", "58", ["G22", "E22"]))
+    act(g, lay(g, "B&W", "E22", "57", ["F23"]))
+    pass_to(g, "B&W", "trains")
+    act(g, BuyTrain("B&W", "2+1-0", 100))
+    while not (g.acting() == "B&W" and g.state.round.step == "routes"):
+        acts = g.legal_actions()
+        passes = [x for x in acts if isinstance(x, Pass)]
+        g.apply(passes[0] if passes else acts[0])
+    (run,) = [x for x in g.legal_actions() if isinstance(x, RunRoutes)]
+    assert [r.revenue for r in run.routes] == [60]  # Boston 30 + Framingham 10 + Worcester 20
+    a_cash, treasury, price = g.state.player("A").cash, g.state.corporations["B&W"].cash, 70
+    assert market.price(g, "B&W") == price
+    act(g, run, Dividend("B&W", "half"))
+    # B&W keeps $30; $30 is paid, $3 a share: A (20%) $6, the eight treasury shares $24
+    assert g.state.player("A").cash == a_cash + 6
+    assert g.state.corporations["B&W"].cash == treasury + 30 + 24
+    assert market.price(g, "B&W") == 60  # $30 paid is under half of $70: one cell left
