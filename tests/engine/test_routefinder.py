@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_map import OFFSETS, grid, tables_for, xy
@@ -116,7 +117,7 @@ def random_board(rng: random.Random) -> tuple[Board, MapState]:
 
 
 def brute_routes(
-    board: Board, state: MapState, corp: str, distance: Any, bonuses: tuple = ()
+    board: Board, state: MapState, corp: str, distance: Any, bonuses: tuple = (), **access: Any
 ) -> list[Route]:
     """Every legal route: all track-piece sequences from a stop, checked by check_route."""
     g = board.graph(state)
@@ -125,8 +126,9 @@ def brute_routes(
     def walk(node: tuple[bool, int], pids: list[int], prev_hex: str | None) -> None:
         if node[0] and pids:
             try:
+                route = [g.paths[p] for p in pids]
                 r = check_route(
-                    board, state, corp, "t", distance, [g.paths[p] for p in pids], "yellow", bonuses
+                    board, state, corp, "t", distance, route, "yellow", bonuses, **access
                 )
             except RouteError:
                 pass
@@ -151,7 +153,12 @@ def brute_routes(
 
 
 def brute_best(
-    board: Board, state: MapState, corp: str, trains: list[tuple[str, Any]], bonuses: tuple = ()
+    board: Board,
+    state: MapState,
+    corp: str,
+    trains: list[tuple[str, Any]],
+    bonuses: tuple = (),
+    **access: Any,
 ) -> int:
     """Best total over every combination of one route or none per train whose routes share
     no hex side (combinations are grown train by train, dropping ones that share track)."""
@@ -165,7 +172,7 @@ def brute_best(
         return frozenset(out)
 
     per_train = [
-        [(r.revenue, sides(r)) for r in brute_routes(board, state, corp, d, bonuses)]
+        [(r.revenue, sides(r)) for r in brute_routes(board, state, corp, d, bonuses, **access)]
         for _, d in trains
     ]
     best = 0
@@ -185,11 +192,17 @@ def brute_best(
 
 
 def assert_legal(
-    board: Board, state: MapState, corp: str, trains: list, res: RouteResult, bonuses: tuple = ()
+    board: Board,
+    state: MapState,
+    corp: str,
+    trains: list,
+    res: RouteResult,
+    bonuses: tuple = (),
+    **access: Any,
 ) -> None:
     dist = dict(trains)
     runs = [(r.train, dist[r.train], r.paths) for r in res.routes]
-    checked = check_routes(board, state, corp, runs, "yellow", bonuses)
+    checked = check_routes(board, state, corp, runs, "yellow", bonuses, **access)
     assert checked == list(res.routes)
     assert sum(r.revenue for r in res.routes) == res.total
     assert [r.train for r in res.routes] == [
@@ -208,6 +221,27 @@ def test_optimum_equals_brute_force(rng: random.Random, data: st.DataObject) -> 
     assert res.optimal and res.upper_bound == res.total
     assert_legal(board, state, "X", trains, res)
     assert res.total == brute_best(board, state, "X", trains)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.data())
+def test_virtual_stations_and_excluded_hexes_equal_brute_force(
+    rng: random.Random, data: st.DataObject
+) -> None:
+    """Private powers: stations on hexes without a token (off-boards too), hexes the
+    corporation may not run to."""
+    board, state = random_board(rng)
+    hexes = sorted(board.hexes)
+    access = {
+        "stations": frozenset(data.draw(st.lists(st.sampled_from(hexes), max_size=2))),
+        "excluded": frozenset(data.draw(st.lists(st.sampled_from(hexes), max_size=2))),
+    }
+    trains = [("a", data.draw(st.sampled_from(DISTANCES))), ("b", 2)]
+    corp = data.draw(st.sampled_from(["X", "W"]))  # W has no token: virtual stations only
+    res = optimize(board, state, corp, trains, "yellow", **access)
+    assert res.optimal
+    assert_legal(board, state, corp, trains, res, **access)
+    assert res.total == brute_best(board, state, corp, trains, **access)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -351,6 +385,30 @@ def test_offboard_paid_only_via_a_required_hex() -> None:
     assert res.total == 160 and res.routes[0].stops[0] == Stop("B2", "offboard", 0, 100)
     two = check_route(board, state, "X", "2", 2, ["B2:e4-o0", "B4:c0-e1"], "yellow")
     assert two.revenue == 20 and two.stops[0].revenue == 0
+
+
+def test_off_board_station_is_only_an_end() -> None:
+    """B2 city - B4 off-board (two exits; a virtual station) - B6 city, B6 excluded."""
+    hexes = {
+        "B2": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [4]}]},
+        "B4": {
+            "color": "red",
+            "offboard": {"revenue": {"yellow": 50}, "group": None, "exits": [1, 4]},
+        },
+        "B6": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1]}]},
+    }
+    board = Board(tables_for(grid(hexes)))
+    state = MapState()
+    assert optimize(board, state, "X", [("D", None)], "yellow").routes == ()
+    res = optimize(board, state, "X", [("D", None), ("2", 2)], "yellow", stations={"B4"})
+    assert [[s.id for s in r.stops] for r in res.routes] == [["B4-o0", "B6-c0"], ["B2-c0", "B4-o0"]]
+    res = optimize(board, state, "X", [("D", None)], "yellow", stations={"B4"}, excluded={"B6"})
+    assert res.total == 60 and [s.id for s in res.routes[0].stops] == ["B2-c0", "B4-o0"]
+    with pytest.raises(RouteError, match="may not run to B6"):
+        route = ["B4:e4-o0", "B6:c0-e1"]
+        check_route(board, state, "X", "D", None, route, "yellow", stations={"B4"}, excluded={"B6"})
+    with pytest.raises(RouteError, match="no station"):
+        check_route(board, state, "X", "D", None, ["B4:e4-o0", "B6:c0-e1"], "yellow")
 
 
 def test_budget_reports_the_bound() -> None:

@@ -423,13 +423,32 @@ class TrackGraph:
         a, b = self.ends[pid]
         return b if a == node else a
 
-    def reach(self, corp: str) -> Reach:
-        """Walk the corporation's network from every city holding its token.
+    def station_stops(self, corp: str, stations: Iterable[str] = ()) -> list[int]:
+        """Stop ids where ``corp`` has a station, sorted: the cities holding its tokens,
+        and every stop on the ``stations`` hexes (virtual stations of private powers)."""
+        out = set()
+        for h, i in self.state.token_cities(corp):
+            s = self.stop_id.get((h, "city", i))
+            if s is not None:
+                out.add(s)
+        for h in stations:
+            f = self.faces.get(h)
+            if f is None:
+                continue
+            out.update(self.stop_id[(h, "city", i)] for i in range(len(f.cities)))
+            out.update(self.stop_id[(h, "town", i)] for i in range(len(f.towns)))
+            if f.offboard is not None:
+                out.add(self.stop_id[(h, "offboard", 0)])
+        return sorted(out)
+
+    def reach(self, corp: str, stations: Iterable[str] = ()) -> Reach:
+        """Walk the corporation's network from every city holding its token (and every stop
+        of the ``stations`` hexes, virtual stations).
 
         A walk leaves a stop by any of its paths, crosses each side into the other hex (no
         reversing at a junction), stops at off-boards and at cities blocked by other
-        corporations' tokens. Every edge of a hex where the corporation has a token counts
-        as reached (a corporation may always build on its own station's hex); each
+        corporations' tokens. Every edge of a hex where the corporation has a station
+        counts as reached (a corporation may always build on its own station's hex); each
         traversed path reaches its edges on its hex and the opposite edges on the
         neighbours.
         """
@@ -439,12 +458,11 @@ class TrackGraph:
         stops: set[tuple[str, str, int]] = set()
         queue: deque[tuple[bool, int, str]] = deque()
         seen: set[tuple[bool, int, str]] = set()
-        for h, i in self.state.token_cities(corp):
-            if h not in self.faces or i >= len(self.faces[h].cities):
-                continue
+        for s in self.station_stops(corp, stations):
+            h, kind, i = self.stops[s]
             edges.setdefault(h, set()).update(range(6))
-            s = self.stop_id[(h, "city", i)]
-            cities.add((h, i))
+            if kind == "city":
+                cities.add((h, i))
             stops.add(self.stops[s])
             st = (True, s, "")
             if st not in seen:
@@ -594,13 +612,16 @@ class Board:
         g = self.cached("graph", state.track_key(), lambda: TrackGraph(self, state))
         return g.bind(state)
 
-    def reach(self, state: MapState, corp: str) -> Reach:
-        """What ``corp``'s network reaches now (see :meth:`TrackGraph.reach`).
+    def reach(self, state: MapState, corp: str, stations: Iterable[str] = ()) -> Reach:
+        """What ``corp``'s network reaches now (see :meth:`TrackGraph.reach`; ``stations``:
+        hexes where it has a virtual station).
 
-        Cached by (tiles, tokens, corporation); the result is shared, do not mutate it.
+        Cached by (tiles, tokens, corporation, stations); the result is shared, do not
+        mutate it.
         """
-        key = (state.track_key(), state.token_key(), corp)
-        return self.cached("reach", key, lambda: self.graph(state).reach(corp))
+        extra = frozenset(stations)
+        key = (state.track_key(), state.token_key(), corp, extra)
+        return self.cached("reach", key, lambda: self.graph(state).reach(corp, extra))
 
     # -- tiles ------------------------------------------------------------------------
 
@@ -630,6 +651,7 @@ class Board:
         hexes: set[str] | None = None,
         tiles: set[str] | None = None,
         distinct: bool = False,
+        stations: Iterable[str] = (),
     ) -> list[TileLay]:
         """Every legal tile lay for ``corp`` now, sorted by (hex, tile, rotation).
 
@@ -648,11 +670,12 @@ class Board:
           white hex, first upgrade of a preprinted yellow hex); 0 afterwards.
 
         ``hexes`` / ``tiles`` restrict the search. ``distinct`` keeps one rotation among
-        rotations that give the same track (e.g. a straight at 0 and 3).
+        rotations that give the same track (e.g. a straight at 0 and 3). ``stations``: hexes
+        where the corporation has a virtual station (its network starts there too).
         """
         if require_connection and corp is None:
             raise ValueError("lay_options: a connection needs a corporation")
-        reach = self.reach(state, corp).edges if require_connection and corp else None
+        reach = self.reach(state, corp, stations).edges if require_connection and corp else None
         out: list[TileLay] = []
         for h in sorted(hexes if hexes is not None else self.hex_ids):
             if h in blocked or h not in self.hexes:
@@ -795,6 +818,7 @@ class Board:
         reserved: Mapping[str, Iterable[str]],
         require_connection: bool = True,
         hexes: set[str] | None = None,
+        stations: Iterable[str] = (),
     ) -> list[tuple[str, int]]:
         """Legal (hex, city index) for a new station token of ``corp``, sorted.
 
@@ -805,10 +829,11 @@ class Board:
         ``reserved`` maps hex -> corporations still holding a reservation there; each
         reservation takes one slot of its home city, or, when the home city index is not
         fixed on a multi-city hex, closes every city of the hex until the owner places its
-        home. ``require_connection=False`` (private powers) drops the network check.
+        home. ``require_connection=False`` (private powers) drops the network check;
+        ``stations``: hexes where the corporation has a virtual station.
         """
         if require_connection:
-            candidates = sorted(self.reach(state, corp).cities)
+            candidates = sorted(self.reach(state, corp, stations).cities)
         else:
             candidates = [
                 (h, i) for h in self.hex_ids for i in range(len(self.face(state, h).cities))

@@ -210,9 +210,19 @@ def corp_bonuses(g: Game, corp: str) -> list[Bonus]:
     return g.memo(("corp_bonuses", corp), lambda: ferries.route_bonuses(g, corp, bonuses(g)))
 
 
+def run_access(g: Game, corp: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(hexes where the corporation has a virtual station it may run from, hexes it may not
+    run to): the virtual_station (``run``) and exclusive_hexes powers of privates."""
+    stations = frozenset(
+        ab["hex"] for ab in privates.virtual_stations(g, corp) if ab.get("run", True)
+    )
+    return stations, frozenset(privates.excluded_hexes(g, corp))
+
+
 def optimal(g: Game, corp: str, *, budget: int | None = None) -> RouteResult:
     """The most valuable routes for the corporation's trains now, with the proof of it
     (see :func:`eighteen.engine.routefinder.optimize`)."""
+    stations, excluded = run_access(g, corp)
     return g.memo(
         ("optimal", corp, budget),
         lambda: optimize(
@@ -223,6 +233,8 @@ def optimal(g: Game, corp: str, *, budget: int | None = None) -> RouteResult:
             phases.revenue_key(g),
             bonuses=corp_bonuses(g, corp),
             budget=budget,
+            stations=stations,
+            excluded=excluded,
         ),
     )
 
@@ -255,11 +267,23 @@ def check(g: Game, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
         if r.train not in own:
             raise RouteError(f"{corp} does not own train {r.train}")
         runs.append((r.train, own[r.train], list(r.paths)))
+    stations, excluded = run_access(g, corp)
     return check_routes(
-        board(g), g.state.map, corp, runs, phases.revenue_key(g), bonuses=corp_bonuses(g, corp)
+        board(g),
+        g.state.map,
+        corp,
+        runs,
+        phases.revenue_key(g),
+        bonuses=corp_bonuses(g, corp),
+        stations=stations,
+        excluded=excluded,
     )
 
 
 def can_run(g: Game, corp: str) -> bool:
     """Does the corporation have any route at all (a station joined to another stop)?"""
-    return g.memo(("can_run", corp), lambda: has_route(board(g), g.state.map, corp))
+    stations, excluded = run_access(g, corp)
+    return g.memo(
+        ("can_run", corp),
+        lambda: has_route(board(g), g.state.map, corp, stations=stations, excluded=excluded),
+    )

@@ -36,7 +36,8 @@ When ``budget`` states are used up the search stops and the result says so
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import gc
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,8 +52,12 @@ from eighteen.engine.routes import (
     visit_revenues,
 )
 
-#: Default work budget (explored states) of :func:`optimize`.
-DEFAULT_BUDGET = 2_000_000
+#: Default work budget (explored states) of :func:`optimize`: about a second of search and
+#: a few hundred MB at most on one core; real positions seen so far need a few thousand.
+DEFAULT_BUDGET = 300_000
+
+#: Largest enumeration (routes) a network keeps for later calls.
+CACHE_ROUTES = 50_000
 
 
 @dataclass(frozen=True)
@@ -114,9 +119,10 @@ class Network:
     """The track one corporation can use on one position, cut into segments.
 
     Stop ids are the :class:`TrackGraph` ones. ``segs[i] = (a, b, paths from a to b,
-    sides)``; ``adj[s]`` lists ``(segment, other stop, sides)``. ``sides`` bitmasks hold the
-    board's hex-side ids, plus one bit per side-less track piece (stop to stop inside a hex)
-    at ``len(board.sides) + path id``, as :func:`eighteen.engine.routes.check_routes` does.
+    sides)``: ``sides`` is a bitmask of the hex sides the segment uses, numbered for this
+    network (a track piece with no hex side, stop to stop inside a hex, counts as a side of
+    its own). ``adj[s]`` lists ``(segment, other stop, sides)``; ``conflicts[i]`` the
+    segments sharing a hex side with segment ``i`` (itself included).
     """
 
     g: TrackGraph
@@ -128,18 +134,33 @@ class Network:
     segs: list[tuple[int, int, tuple[int, ...], int]] = field(default_factory=list)
     adj: list[list[tuple[int, int, int]]] = field(default_factory=list)
     stops: list[int] = field(default_factory=list)
+    conflicts: list[tuple[int, ...]] = field(default_factory=list)
+    stations: frozenset[str] = frozenset()
+    excluded: list[bool] = field(default_factory=list)
     _enumerations: dict[int, _Enumeration] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, board: Board, state: MapState, corp: str) -> Network:
-        """Cut the corporation's track into segments (a snapshot of ``state`` is kept)."""
+    def build(
+        cls,
+        board: Board,
+        state: MapState,
+        corp: str,
+        stations: frozenset[str] = frozenset(),
+        excluded: frozenset[str] = frozenset(),
+    ) -> Network:
+        """Cut the corporation's track into segments (a snapshot of ``state`` is kept).
+
+        ``stations``: hexes where it has a virtual station (every stop there is one of its
+        stations); ``excluded``: hexes it may not run to (their stops are left out).
+        """
         g = board.graph(state.copy())
         n = len(g.stops)
-        net = cls(g, corp)
+        net = cls(g, corp, stations=stations)
+        net.excluded = [g.stops[s][0] in excluded for s in range(n)]
         net.passable = [g.passable(s, corp) for s in range(n)]
         net.town = [g.stops[s][1] == "town" for s in range(n)]
         net.group = [g.group(s) for s in range(n)]
-        net.tokens = _token_stops(g, state, corp)
+        net.tokens = [t for t in g.station_stops(corp, stations) if not net.excluded[t]]
         net.adj = [[] for _ in range(n)]
         net._cut()
         return net
@@ -156,6 +177,8 @@ class Network:
             if s not in self.tokens and not self.passable[s]:
                 continue
             for b, paths, sides in self._segments_from(s, free_bit):
+                if self.excluded[b]:
+                    continue
                 reached.add(b)
                 key = tuple(sorted(paths))
                 if key not in found:
@@ -166,10 +189,24 @@ class Network:
                     todo.append(b)
         # number segments in a fixed order (independent of the walk order)
         self.segs.sort(key=lambda x: (min(x[0], x[1]), max(x[0], x[1]), tuple(sorted(x[2]))))
+        # renumber the hex sides the segments use 0, 1, ... (small bitmasks)
+        local: dict[int, int] = {}
+        for _, _, _, sides in self.segs:
+            for b in _bits(sides):
+                local.setdefault(b, len(local))
+        self.segs = [
+            (a, b, paths, sum(1 << local[x] for x in _bits(sides)))
+            for a, b, paths, sides in self.segs
+        ]
         for sid, (a, b, _, sides) in enumerate(self.segs):
             self.adj[a].append((sid, b, sides))
             self.adj[b].append((sid, a, sides))
         self.stops = sorted(reached)
+        # segments sharing a hex side with each segment (itself included)
+        self.conflicts = [
+            tuple(t for t, other in enumerate(self.segs) if other[3] & sides)
+            for _, _, _, sides in self.segs
+        ]
 
     def _segments_from(self, s: int, free_bit: int) -> list[tuple[int, tuple[int, ...], int]]:
         """Track from stop ``s`` to each next stop: (stop, path ids from s, sides)."""
@@ -212,8 +249,14 @@ class Network:
         done = self._enumerations.get(key)
         if done is not None and done.explored <= budget:
             return done
-        result = self._enumerate(len(self.passable) + 1 if limit is None else limit, budget)
-        if result.complete:
+        collecting = gc.isenabled()
+        gc.disable()  # millions of small tuples, no cycles: the collector would only slow us
+        try:
+            result = self._enumerate(len(self.passable) + 1 if limit is None else limit, budget)
+        finally:
+            if collecting:
+                gc.enable()
+        if result.complete and len(result.routes) <= CACHE_ROUTES:
             self._enumerations[key] = result
         return result
 
@@ -268,7 +311,8 @@ class Network:
                 v2, s2 = visited | 1 << o, sides | ss
                 record(t, s2)
                 if n + 1 < limit:
-                    right(t, t, v2, s2, n + 1, lg[0])
+                    if passable[t]:  # t inside the route (an off-board station: only an end)
+                        right(t, t, v2, s2, n + 1, lg[0])
                     if passable[o]:
                         left(t, o, v2, s2, n + 1)
                 ls.pop()
@@ -317,19 +361,22 @@ class Network:
         for k, sid in enumerate(segs):
             a, _, paths, _ = self.segs[sid]
             pids.extend(paths if a == stops[k] else reversed(paths))
-        return _make_route(self.g, self.corp, train, rule, stops, pids, revenue_key, bonuses)
+        return _make_route(
+            self.g, self.corp, train, rule, stops, pids, revenue_key, bonuses, self.stations
+        )
 
 
-def _token_stops(g: TrackGraph, state: MapState, corp: str) -> list[int]:
-    """Stop ids of the cities holding a token of ``corp``, sorted."""
-    ids = (g.stop_id.get((h, "city", i)) for h, i in state.token_cities(corp))
-    return sorted(s for s in ids if s is not None)
-
-
-def network(board: Board, state: MapState, corp: str) -> Network:
+def network(
+    board: Board,
+    state: MapState,
+    corp: str,
+    stations: Collection[str] = (),
+    excluded: Collection[str] = (),
+) -> Network:
     """The corporation's :class:`Network`, shared between calls on the same position."""
-    key = (state.track_key(), state.token_key(), corp)
-    return board.cached("network", key, lambda: Network.build(board, state, corp))
+    st, ex = frozenset(stations), frozenset(excluded)
+    key = (state.track_key(), state.token_key(), corp, st, ex)
+    return board.cached("network", key, lambda: Network.build(board, state, corp, st, ex))
 
 
 # ---------------------------------------------------------------------------------------
@@ -381,6 +428,8 @@ def optimize(
     *,
     bonuses: Sequence[Bonus] = (),
     budget: int | None = None,
+    stations: Collection[str] = (),
+    excluded: Collection[str] = (),
 ) -> RouteResult:
     """The most valuable routes for ``corp``'s ``trains`` (id, distance) on a position.
 
@@ -388,10 +437,13 @@ def optimize(
     ``{"pay", "visit"}``, ``{"cities", "towns"}``); ``revenue_key`` the phase's off-board
     colour; ``bonuses`` the phase's route bonuses (hashable, e.g.
     :func:`eighteen.engine.routes.table_bonuses`); ``budget`` the most states to explore
-    (default :data:`DEFAULT_BUDGET`). Results are cached on the board per position.
+    (default :data:`DEFAULT_BUDGET`); ``stations`` hexes where the corporation has a
+    virtual station; ``excluded`` hexes it may not run to. Results are cached on the board
+    per position.
     """
     budget = DEFAULT_BUDGET if budget is None else budget
     rules = tuple((tid, TrainRule.of(d)) for tid, d in trains)
+    st, ex = frozenset(stations), frozenset(excluded)
     key: Hashable = (
         state.track_key(),
         state.token_key(),
@@ -400,9 +452,13 @@ def optimize(
         revenue_key,
         tuple(bonuses),
         budget,
+        st,
+        ex,
     )
     return board.cached(
-        "optimize", key, lambda: _optimize(board, state, corp, rules, revenue_key, bonuses, budget)
+        "optimize",
+        key,
+        lambda: _optimize(board, state, corp, rules, revenue_key, bonuses, budget, st, ex),
     )
 
 
@@ -414,63 +470,199 @@ def _optimize(
     revenue_key: str,
     bonuses: Sequence[Bonus],
     budget: int,
+    stations: frozenset[str],
+    excluded: frozenset[str],
 ) -> RouteResult:
     if not trains:
         return RouteResult((), 0, True, 0, 0)
-    net = network(board, state, corp)
+    net = network(board, state, corp, stations, excluded)
     limits = [r.max_stops for _, r in trains]
     limit = None if None in limits else max(x for x in limits if x is not None)
     enum = net.enumerate(limit, budget)
     explored = enum.explored
     revs = net.revenues(revenue_key)
-    distinct = sorted(set(r for _, r in trains), key=repr)
-    lists = {r: _values(net, enum.routes, r, revs, bonuses) for r in distinct}
-    # trains with the most valuable routes first; identical trains side by side
+    lists = {r: _values(net, enum.routes, r, revs, bonuses) for _, r in trains}
+    # trains with the most valuable routes first, then in the given order; identical
+    # trains side by side
+    first = {}
+    for i, (_, r) in enumerate(trains):
+        first.setdefault(r, i)
     order = sorted(
         range(len(trains)),
         key=lambda i: (
             -(lists[trains[i][1]][0][0] if lists[trains[i][1]] else -1),
             -len(lists[trains[i][1]]),
-            repr(trains[i][1]),
+            first[trains[i][1]],
             i,
         ),
     )
     cand = [lists[trains[i][1]] for i in order]
     left = budget - explored if enum.complete else 0
-    picks, total, bound, used = _choose(cand, [trains[i][1] for i in order], left)
+    picks, total, bound, used = _choose(cand, [trains[i][1] for i in order], left, net, enum.routes)
     explored += used
     optimal = enum.complete and bound <= total
     if not enum.complete:
         bound = max(total, sum(net.bound(r, revs, bonuses) for _, r in trains))
     routes: dict[int, Route] = {}
-    for k, j in enumerate(picks):
-        if j is not None:
+    for k, item in enumerate(picks):
+        if item is not None:
             i = order[k]
             tid, rule = trains[i]
-            raw = enum.routes[cand[k][j][2]]
+            raw = enum.routes[item[2]]
             routes[i] = net.to_route(raw, tid, rule, revenue_key, bonuses)
     chosen = tuple(routes[i] for i in sorted(routes))
     assert sum(r.revenue for r in chosen) == total
     return RouteResult(chosen, total, optimal, max(bound, total), explored)
 
 
-def _choose(
-    cand: list[list[tuple[int, int, int]]], rules: list[TrainRule], budget: int
-) -> tuple[list[int | None], int, int, int]:
-    """Branch and bound over the trains' candidate lists (value, sides, _), best first.
+def _bits(x: int) -> list[int]:
+    """Positions of the set bits of ``x``, ascending."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
 
-    Returns (chosen index per train or None, total, upper bound, states used). Every
-    candidate looked at counts as a state. With no budget left it takes, train by train,
-    the best compatible candidate (greedy).
+
+class _Cands:
+    """One train rule's candidates, best first, as bitsets over their positions.
+
+    ``seg_mask[i]`` has bit ``j`` set when candidate ``j`` runs on segment ``i``; the
+    candidates sharing track with a route are those on a segment in conflict with one of
+    its segments (:attr:`Network.conflicts`).
+    """
+
+    def __init__(self, items: list[tuple[int, int, int]], net: Network, routes: list) -> None:
+        self.items = items
+        self.vals = [v for v, _, _ in items]
+        self.segs = [routes[i][1] for _, _, i in items]
+        self.n = len(items)
+        self.all = (1 << self.n) - 1
+        self.conflicts = net.conflicts
+        size = self.n // 8 + 1
+        bufs: dict[int, bytearray] = {}
+        for j, segs in enumerate(self.segs):
+            byte, bit = j >> 3, 1 << (j & 7)
+            for sid in segs:
+                buf = bufs.get(sid)
+                if buf is None:
+                    buf = bufs[sid] = bytearray(size)
+                buf[byte] |= bit
+        self.seg_mask = {sid: int.from_bytes(buf, "little") for sid, buf in bufs.items()}
+        self._block: dict[int, int] = {}
+
+    def block(self, sid: int) -> int:
+        """Candidates sharing a hex side with segment ``sid``."""
+        m = self._block.get(sid)
+        if m is None:
+            m = 0
+            get = self.seg_mask.get
+            for t in self.conflicts[sid]:
+                x = get(t)
+                if x:
+                    m |= x
+            self._block[sid] = m
+        return m
+
+    def blocked_by(self, segs: tuple[int, ...]) -> int:
+        """Candidates sharing a hex side with a route on ``segs``."""
+        out = 0
+        for sid in segs:
+            out |= self.block(sid)
+        return out
+
+
+def _choose(
+    lists: list[list[tuple[int, int, int]]],
+    rules: list[TrainRule],
+    budget: int,
+    net: Network,
+    routes: list,
+) -> tuple[list[tuple[int, int, int] | None], int, int, int]:
+    """One candidate (or none) per train, sharing no hex side, with the greatest total.
+
+    ``lists[k]``: train k's candidates (value, sides, route index) best first; identical
+    trains (equal rules, side by side) share one list. A greedy choice gives a first total;
+    candidates too poor to beat it whatever the other trains earn are dropped (a solution
+    with one totals less than the greedy one); a branch and bound (:func:`_search`) runs on
+    the rest. Returns (chosen item per train or None, total, upper bound, states used).
+    """
+    n = len(lists)
+    if n == 0:
+        return [], 0, 0, 0
+    g_picks, g_total, g_bound, explored = _greedy(lists, rules)
+    greedy = [None if j is None else lists[k][j] for k, j in enumerate(g_picks)]
+    if budget <= explored:
+        return greedy, g_total, g_bound, explored
+    top = [items[0][0] if items else 0 for items in lists]
+    kept: dict[int, list[tuple[int, int, int]]] = {}
+    for k, items in enumerate(lists):
+        if id(items) not in kept:
+            floor = g_total - (sum(top) - top[k])
+            kept[id(items)] = [x for x in items if x[0] >= floor]
+    shared: dict[int, _Cands] = {}
+    for items in lists:
+        if id(items) not in shared:
+            shared[id(items)] = _Cands(kept[id(items)], net, routes)
+    cand = [shared[id(items)] for items in lists]
+    picks, total, bound, used, _ = _search(cand, rules, budget - explored)
+    explored += used
+    if total < g_total:  # only when the budget ran out
+        return greedy, g_total, max(bound, g_total), explored
+    chosen = [None if j is None else cand[k].items[j] for k, j in enumerate(picks)]
+    return chosen, total, bound, explored
+
+
+def _greedy(
+    lists: list[list[tuple[int, int, int]]], rules: list[TrainRule]
+) -> tuple[list[int | None], int, int, int]:
+    """Train by train, the best candidate sharing no side with those taken.
+
+    Returns (positions, total, a valid upper bound: each train's best, states used)."""
+    used = 0
+    total = 0
+    explored = 0
+    picks: list[int | None] = []
+    for k, items in enumerate(lists):
+        start = 0
+        if k and rules[k] == rules[k - 1]:
+            prev = picks[-1]
+            start = len(items) if prev is None else prev + 1
+        pick = None
+        for j in range(start, len(items)):
+            explored += 1
+            if not items[j][1] & used:
+                pick = j
+                used |= items[j][1]
+                total += items[j][0]
+                break
+        picks.append(pick)
+    return picks, total, sum(items[0][0] for items in lists if items), explored
+
+
+def _search(
+    cand: list[_Cands], rules: list[TrainRule], budget: int
+) -> tuple[list[int | None], int, int, int, bool]:
+    """Branch and bound over the trains' candidates.
+
+    Level ``k`` is a train; its candidates are tried best first. ``blocked[m]`` holds the
+    candidates of train ``m`` that share track with the routes chosen above. A node is cut
+    when its revenue plus, for each train left, its best unblocked candidate cannot beat the
+    best total found; a candidate is cut when its value plus the best the trains left could
+    earn (identical trains: the next candidates in the list) cannot; the last train simply
+    takes its best unblocked candidate. Identical trains take candidates in increasing
+    positions. Each node counts as one state.
+
+    Returns (positions, total, upper bound, states used, finished within the budget).
     """
     n = len(cand)
-    vals = [[c[0] for c in cl] for cl in cand]
-    sides = [[c[1] for c in cl] for cl in cand]
-    top = [v[0] if v else 0 for v in vals]
-    suffix = [0] * (n + 1)
-    for k in range(n - 1, -1, -1):
-        suffix[k] = suffix[k + 1] + top[k]
+    top = [c.vals[0] if c.n else 0 for c in cand]
     same = [k > 0 and rules[k] == rules[k - 1] for k in range(n)]
+    # twins[k]: how many of the next trains are identical to train k, in a row
+    twins = [0] * n
+    for k in range(n - 2, -1, -1):
+        twins[k] = twins[k + 1] + 1 if same[k + 1] else 0
     chosen: list[int | None] = [None] * n
     best: list[int | None] = [None] * n
     best_total = -1
@@ -478,92 +670,69 @@ def _choose(
     open_bound = -1  # bound of the subtrees left unexplored when the budget ran out
     out = False
 
-    def promising(k: int, used: int, total: int) -> bool:
-        """May trains k.. lift ``total`` above the best? Each takes, in turn, its best
-        candidate sharing no side with ``used`` (a bound: they may share with each other);
-        a scan stops as soon as the bound cannot beat the best."""
-        nonlocal explored
-        bound = total + suffix[k]
-        if bound <= best_total:
-            return False
-        for m in range(k, n):
-            base = bound - top[m]
-            vm, sm = vals[m], sides[m]
-            for j in range(len(vm)):
-                explored += 1
-                if base + vm[j] <= best_total:
-                    return False
-                if not sm[j] & used:
-                    bound = base + vm[j]
-                    break
-            else:
-                bound = base
-                if bound <= best_total:
-                    return False
-        return True
+    def lowest(x: int) -> int:
+        return (x & -x).bit_length() - 1
 
-    def rec(k: int, used: int, total: int, start: int) -> None:
+    def rec(k: int, blocked: list[int], total: int, start: int) -> None:
         nonlocal best_total, best, open_bound, out, explored
-        vm, sm = vals[k], sides[k]
-        first = start if same[k] else 0
-        if k == n - 1:  # the last train takes its best compatible route
-            floor = best_total - total
-            for j in range(first, len(vm)):
-                explored += 1
-                if vm[j] <= floor:
-                    return
-                if not sm[j] & used:
-                    best_total = total + vm[j]
+        explored += 1
+        c = cand[k]
+        avail = c.all & ~blocked[k]
+        if same[k] and start:
+            avail &= ~((1 << start) - 1)
+        if k == n - 1:  # the last train takes its best unblocked route
+            if avail:
+                j = lowest(avail)
+                if total + c.vals[j] > best_total:
+                    best_total = total + c.vals[j]
                     chosen[k] = j
                     best = list(chosen)
                     chosen[k] = None
-                    return
-            if total > best_total:
+            elif total > best_total:
                 best_total = total
                 best = list(chosen)
             return
-        if not promising(k, used, total):
+        # bound: every train left takes its best unblocked candidate
+        bound = total + (c.vals[lowest(avail)] if avail else 0)
+        for m in range(k + 1, n):
+            free = cand[m].all & ~blocked[m]
+            bound += cand[m].vals[lowest(free)] if free else 0
+        if bound <= best_total:
             return
-        rest = suffix[k + 1]
-        for j in range(first, len(vm)):
-            v = vm[j]
+        tw = twins[k]
+        others = sum(top[k + 1 + tw :])
+        vals = c.vals
+        while avail:
+            low = avail & -avail
+            avail ^= low
+            j = low.bit_length() - 1
+            v = vals[j]
+            rest = others + sum(vals[j + 1 : j + 1 + tw])
             if total + v + rest <= best_total:
                 return  # nor can any later candidate, nor running nothing
-            if sm[j] & used:
-                continue
-            explored += 1
-            if explored > budget:
+            if explored >= budget:
                 out = True
             if not out:
+                segs = c.segs[j]
+                below = list(blocked)
+                done: dict[int, int] = {}
+                for m in range(k + 1, n):
+                    cm = cand[m]
+                    extra = done.get(id(cm))
+                    if extra is None:
+                        extra = done[id(cm)] = cm.blocked_by(segs)
+                    below[m] |= extra
                 chosen[k] = j
-                rec(k + 1, used | sm[j], total + v, j + 1)
+                rec(k + 1, below, total + v, j + 1)
                 chosen[k] = None
             if out:  # what is left at this level: later candidates (<= v) or nothing
                 open_bound = max(open_bound, total + v + rest)
                 return
-        rec(k + 1, used, total, len(vm))  # train k runs nothing (nor do its twins)
+        rec(k + 1, blocked, total, c.n)  # train k runs nothing (nor do its twins)
 
-    if n == 0:
-        return [], 0, 0, 0
-    if budget <= 0:
-        used = 0
-        total = 0
-        for k in range(n):
-            start = 0
-            if same[k]:
-                prev = best[k - 1]
-                start = len(vals[k]) if prev is None else prev + 1
-            for j in range(start, len(vals[k])):
-                explored += 1
-                if not sides[k][j] & used:
-                    best[k] = j
-                    used |= sides[k][j]
-                    total += vals[k][j]
-                    break
-        return best, total, suffix[0], explored
-    rec(0, 0, 0, 0)
+    rec(0, [0] * n, 0, 0)
     bound = max(best_total, open_bound) if out else best_total
-    return best, max(best_total, 0), bound, explored
+    return best, max(best_total, 0), bound, explored, not out
 
 
 # ---------------------------------------------------------------------------------------
@@ -578,10 +747,13 @@ def all_routes(
     distance: TrainDistance,
     revenue_key: str,
     bonuses: Sequence[Bonus] = (),
+    *,
+    stations: Collection[str] = (),
+    excluded: Collection[str] = (),
 ) -> list[Route]:
     """Every legal route of one train, best first (revenue desc, then stop ids, track)."""
     rule = TrainRule.of(distance)
-    net = network(board, state, corp)
+    net = network(board, state, corp, stations, excluded)
     enum = net.enumerate(rule.max_stops, 1 << 62)
     revs = net.revenues(revenue_key)
     return [
@@ -590,7 +762,14 @@ def all_routes(
     ]
 
 
-def has_route(board: Board, state: MapState, corp: str) -> bool:
+def has_route(
+    board: Board,
+    state: MapState,
+    corp: str,
+    *,
+    stations: Collection[str] = (),
+    excluded: Collection[str] = (),
+) -> bool:
     """Can the corporation run any route at all (a station joined by track to another stop)?"""
-    net = network(board, state, corp)
+    net = network(board, state, corp, stations, excluded)
     return any(net.adj[t] for t in net.tokens)

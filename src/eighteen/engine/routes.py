@@ -28,7 +28,7 @@ found by :mod:`eighteen.engine.routefinder` (:func:`best_routes` here is a short
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -333,8 +333,10 @@ def _make_route(
     paths: Sequence[int],
     revenue_key: str,
     bonuses: Sequence[Bonus] = (),
+    stations: Collection[str] = (),
 ) -> Route:
-    """Build a Route in canonical direction, with its revenue for ``rule``."""
+    """Build a Route in canonical direction, with its revenue for ``rule`` (``stations``:
+    hexes where the corporation has a virtual station)."""
     if tuple(stop_ids) > tuple(reversed(stop_ids)):
         stop_ids = list(reversed(stop_ids))
         paths = list(reversed(paths))
@@ -344,7 +346,7 @@ def _make_route(
         hexes,
         [g.requires_visit(s) for s in stop_ids],
     )
-    toks = [g.has_token(s, corp) for s in stop_ids]
+    toks = [g.has_token(s, corp) or h in stations for s, h in zip(stop_ids, hexes, strict=True)]
     total, counted, earned = route_value(rule, revs, toks, hexes, bonuses)
     stops = tuple(
         Stop(*g.stops[s], revenue=r, counted=c)  # type: ignore[misc]
@@ -361,6 +363,8 @@ def _check(
     paths: Sequence[Path | str],
     revenue_key: str,
     bonuses: Sequence[Bonus] = (),
+    stations: Collection[str] = (),
+    excluded: Collection[str] = (),
 ) -> tuple[Route, int]:
     """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses."""
     rule = TrainRule.of(distance)
@@ -416,8 +420,11 @@ def _check(
         raise RouteError(
             f"{len(stop_ids)} stops ({towns} towns) is more than the train's {rule.describe()}"
         )
-    if not any(g.has_token(s, corp) for s in stop_ids):
+    if not any(g.has_token(s, corp) or g.stops[s][0] in stations for s in stop_ids):
         raise RouteError(f"the route includes no station of {corp}")
+    for s in stop_ids:
+        if g.stops[s][0] in excluded:
+            raise RouteError(f"{corp} may not run to {g.stops[s][0]}")
     groups = [x for x in (g.group(s) for s in stop_ids) if x is not None]
     if len(groups) != len(set(groups)):
         raise RouteError("the route visits two off-boards of the same group")
@@ -425,7 +432,8 @@ def _check(
     for pid in pids:
         if not g.path_sides[pid]:
             sides |= 1 << (len(g.board.sides) + pid)
-    return _make_route(g, corp, train, rule, stop_ids, pids, revenue_key, bonuses), sides
+    route = _make_route(g, corp, train, rule, stop_ids, pids, revenue_key, bonuses, stations)
+    return route, sides
 
 
 def _sid(g: TrackGraph, s: int) -> str:
@@ -442,15 +450,22 @@ def check_route(
     paths: Sequence[Path | str],
     revenue_key: str,
     bonuses: Sequence[Bonus] = (),
+    *,
+    stations: Collection[str] = (),
+    excluded: Collection[str] = (),
 ) -> Route:
     """Check one route given as its track pieces in order (either direction).
 
     ``paths`` are :class:`Path` objects or strings like ``"H12:c0-e4"``;
-    ``train_distance`` anything :meth:`TrainRule.of` reads. Returns the route (canonical
-    direction, revenue for ``revenue_key`` and ``bonuses``) or raises :class:`RouteError`.
+    ``train_distance`` anything :meth:`TrainRule.of` reads; ``stations``: hexes where the
+    corporation has a virtual station (its stops count as the corporation's stations);
+    ``excluded``: hexes it may not run to. Returns the route (canonical direction, revenue
+    for ``revenue_key`` and ``bonuses``) or raises :class:`RouteError`.
     """
     g = board.graph(state)
-    return _check(g, corp, train, train_distance, paths, revenue_key, bonuses)[0]
+    return _check(g, corp, train, train_distance, paths, revenue_key, bonuses, stations, excluded)[
+        0
+    ]
 
 
 def check_routes(
@@ -460,9 +475,12 @@ def check_routes(
     runs: Sequence[tuple[str, TrainDistance, Sequence[Path | str]]],
     revenue_key: str,
     bonuses: Sequence[Bonus] = (),
+    *,
+    stations: Collection[str] = (),
+    excluded: Collection[str] = (),
 ) -> list[Route]:
     """Check a corporation's whole run: each (train, distance, paths) and that no two
-    routes share track or a train. Raises :class:`RouteError`."""
+    routes share track or a train (see :func:`check_route`). Raises :class:`RouteError`."""
     g = board.graph(state)
     used = 0
     trains: set[str] = set()
@@ -471,7 +489,9 @@ def check_routes(
         if train in trains:
             raise RouteError(f"train {train} runs twice")
         trains.add(train)
-        route, sides = _check(g, corp, train, distance, paths, revenue_key, bonuses)
+        route, sides = _check(
+            g, corp, train, distance, paths, revenue_key, bonuses, stations, excluded
+        )
         if used & sides:
             raise RouteError(f"the route of train {train} shares track with another route")
         used |= sides
@@ -538,6 +558,9 @@ def route_from_connections(
     revenue_key: str,
     nodes: Sequence[str] | None = None,
     bonuses: Sequence[Bonus] = (),
+    *,
+    stations: Collection[str] = (),
+    excluded: Collection[str] = (),
 ) -> Route:
     """Read an 18xx.games ``run_routes`` route (its ``connections``; reference format doc).
 
@@ -569,7 +592,17 @@ def route_from_connections(
                 return None
             try:
                 route_paths = [g.paths[p] for p in pids]
-                return _check(g, corp, train, train_distance, route_paths, revenue_key, bonuses)[0]
+                return _check(
+                    g,
+                    corp,
+                    train,
+                    train_distance,
+                    route_paths,
+                    revenue_key,
+                    bonuses,
+                    stations,
+                    excluded,
+                )[0]
             except RouteError as exc:
                 errors.append(exc.reason)
                 return None
@@ -601,11 +634,24 @@ def best_routes(
     trains: Sequence[tuple[str, TrainDistance]],
     revenue_key: str,
     bonuses: Sequence[Bonus] = (),
+    *,
+    stations: Collection[str] = (),
+    excluded: Collection[str] = (),
 ) -> list[Route]:
     """The most valuable set of routes (see :func:`eighteen.engine.routefinder.optimize`):
     at most one per train, no shared track, in the order of ``trains``, idle trains left
     out."""
-    return list(optimize(board, state, corp, trains, revenue_key, bonuses=bonuses).routes)
+    result = optimize(
+        board,
+        state,
+        corp,
+        trains,
+        revenue_key,
+        bonuses=bonuses,
+        stations=stations,
+        excluded=excluded,
+    )
+    return list(result.routes)
 
 
 def optimize(
@@ -617,12 +663,22 @@ def optimize(
     *,
     bonuses: Sequence[Bonus] = (),
     budget: int | None = None,
+    stations: Collection[str] = (),
+    excluded: Collection[str] = (),
 ) -> RouteResult:
     """:func:`eighteen.engine.routefinder.optimize` (the best routes, with proof)."""
     from eighteen.engine import routefinder
 
     return routefinder.optimize(
-        board, state, corp, trains, revenue_key, bonuses=bonuses, budget=budget
+        board,
+        state,
+        corp,
+        trains,
+        revenue_key,
+        bonuses=bonuses,
+        budget=budget,
+        stations=stations,
+        excluded=excluded,
     )
 
 
