@@ -481,10 +481,13 @@ def _optimize(
     enum = net.enumerate(limit, budget)
     explored = enum.explored
     revs = net.revenues(revenue_key)
-    lists = {r: _values(net, enum.routes, r, revs, bonuses) for _, r in trains}
+    lists: dict[TrainRule, list[tuple[int, int, int]]] = {}
+    for _, r in trains:
+        if r not in lists:
+            lists[r] = _values(net, enum.routes, r, revs, bonuses)
     # trains with the most valuable routes first, then in the given order; identical
     # trains side by side
-    first = {}
+    first: dict[TrainRule, int] = {}
     for i, (_, r) in enumerate(trains):
         first.setdefault(r, i)
     order = sorted(
