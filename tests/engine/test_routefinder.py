@@ -420,3 +420,21 @@ def test_budget_reports_the_bound() -> None:
     assert not cut.optimal and cut.upper_bound >= 60 and cut.total <= 60
     assert "search stopped" in cut.explain()[-1]
     assert cut.to_json()["optimal"] is False
+
+
+def test_caches_follow_the_position() -> None:
+    """One track graph per tile layout; results follow tile and token changes of the same
+    MapState object."""
+    board, state = line()
+    g1 = board.graph(state)
+    other = MapState(tokens={"B8": [["Y"]]})
+    assert board.graph(other).paths is g1.paths  # same tiles: the graph is shared
+    assert board.graph(other).state is other  # ... bound to each position's tokens
+    before = optimize(board, state, "X", [("2", 2)], "yellow")
+    assert before.total == 30
+    board.place_token(state, "X", "B8", 0)  # the same object changes: new answer
+    after = optimize(board, state, "X", [("2", 2)], "yellow")
+    assert after.total == 70 and [s.id for s in after.routes[0].stops] == ["B10-c0", "B8-c0"]
+    assert board.reach(state, "X").cities >= {("B4", 0), ("B8", 0)}
+    state.tokens["B8"] = [[]]
+    assert optimize(board, state, "X", [("2", 2)], "yellow") == before
