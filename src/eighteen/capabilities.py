@@ -67,6 +67,7 @@ RULES: dict[str, set[Any] | None] = {
     "private_sellers": {"any_player", "president", None},
     "auction_all_pass_revenue": None,
     "auction_first_bid_at_face": None,
+    "must_own_train_always": None,
     "bank_reserve": None,
     "lay_cost_rule": {"add", None},
 }

@@ -49,6 +49,7 @@ EXTENSION_DEFAULTS: dict[str, Any] = {
     "private_sellers": None,
     "auction_all_pass_revenue": None,
     "auction_first_bid_at_face": None,
+    "must_own_train_always": None,
     "bank_reserve": None,
     "lay_cost_rule": None,
 }

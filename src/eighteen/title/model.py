@@ -530,6 +530,11 @@ class Rules(Strict):
         description="May the first bid on a private that is not on offer equal its face "
         "value (later bids still raise by auction_min_raise)?",
     )
+    must_own_train_always: bool | None = Field(
+        None,
+        description="With must_own_train: a corporation must own a train even when it has "
+        "no route (absent: only with a route).",
+    )
     bank_reserve: Money | Unlimited | None = Field(
         None,
         description="Money held back from the bank and added once it runs out, so the game "
@@ -562,6 +567,7 @@ class Rules(Strict):
             "private_sellers",
             "auction_all_pass_revenue",
             "auction_first_bid_at_face",
+            "must_own_train_always",
             "bank_reserve",
             "lay_cost_rule",
         }

@@ -5,11 +5,16 @@ buy privates from players, and the anytime private exchange (seed 002, "buying t
 Trains come from the bank (the cheapest type on sale, types made available early, trade-
 ins, discarded trains at list price) or from another corporation at any price of at least
 rules.train_buy_from_corporation_min.  A corporation over the phase's train limit discards
-down at once.  A corporation without a train that has a route must buy one
-(rules.must_own_train): if its treasury is short of the cheapest bank train, the president
-adds his cash (for a train from another corporation, at most its list price), and may sell
-shares first, only as many as needed and never giving away this corporation's presidency;
-if that cannot raise the money, he is bankrupt (rules.bankruptcy).
+down at once (phased-out trains do not count with rules.obsolete_trains_count_for_limit
+false).  A corporation without a train that has a route (any corporation without a train,
+with rules.must_own_train_always) must buy one (rules.must_own_train): if its treasury is
+short of the cheapest bank train, the president adds his cash (for a train from another
+corporation, at most its list price), and may sell shares first, only as many as needed
+and never giving away this corporation's presidency; if that cannot raise the money, he is
+bankrupt (rules.bankruptcy).  With rules.emergency_money naming ``issue_shares`` (seed 003)
+the corporation must first make an emergency issue (finance.emergency_issue); the
+president's money buys only the cheapest side on sale; with
+rules.emergency_buy_from_bank_only the compulsory train comes from the bank.
 """
 
 from __future__ import annotations
@@ -38,8 +43,12 @@ if TYPE_CHECKING:
 
 
 def must_buy(g: Game, corp: str) -> bool:
+    """Must the corporation buy a train: it owns none and has a route (rules.must_own_train),
+    or whatever its route (rules.must_own_train_always, seed 003)?"""
     cs = g.state.corporations[corp]
-    return bool(g.rules.must_own_train) and not cs.trains and network.can_run(g, corp)
+    if not g.rules.must_own_train or cs.trains:
+        return False
+    return bool(g.rules.must_own_train_always) or network.can_run(g, corp)
 
 
 def _room(g: Game, corp: str, exchange: str | None) -> bool:
