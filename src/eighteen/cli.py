@@ -75,6 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument(
         "--check", action="store_true", help="exit 1 unless every value and the end match"
     )
+    im.add_argument(
+        "--routes",
+        action="store_true",
+        help="run the route optimiser at every run and report money left on the table",
+    )
 
     ex = sub.add_parser("export-18xx", help="write a save in the 18xx.games export format")
     ex.add_argument("save", help="our save (JSON)")
@@ -135,7 +140,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         from eighteen.commands import import18xx
 
         if args.command == "import-18xx":
-            return import18xx.cmd_import(args.game, save=args.save, check=args.check)
+            return import18xx.cmd_import(
+                args.game, save=args.save, check=args.check, routes=args.routes
+            )
         return import18xx.cmd_export(args.save, out=args.out, force=args.force)
     if args.command in ("new", "fmt", "diff"):
         from eighteen.commands import authoring

@@ -71,17 +71,35 @@ def print_report(path: str, res: ImportResult, out: TextIO) -> None:
     print(f"  end: ours {ours_end}, file {file_end}", file=out)
 
 
-def cmd_import(path: str, *, save: str | None = None, check: bool = False) -> int:
+def print_route_report(res: ImportResult, out: TextIO) -> None:
+    """Per corporation turn: logged revenue beside the optimum, and the total left behind."""
+    print("routes: logged vs optimal revenue per run", file=out)
+    left = 0
+    for aid, corp, logged, best, proven in res.route_report:
+        gap = best - logged
+        left += max(gap, 0)
+        mark = "" if gap == 0 else f"   left ${gap}"
+        bound = "" if proven else " (budget ran out: best found, not proven)"
+        print(f"  action {aid:>5} {corp:<6} ${logged:>5}  best ${best:>5}{mark}{bound}", file=out)
+    runs = len(res.route_report)
+    print(f"  {runs} runs; money left on the table: ${left}", file=out)
+
+
+def cmd_import(
+    path: str, *, save: str | None = None, check: bool = False, routes: bool = False
+) -> int:
     """Import and replay an 18xx.games export; see the module doc for exit codes."""
     try:
         data = read_export(path)
     except ExportError as exc:  # the message names the file
         return _err(str(exc))
     try:
-        res = import_game(data)
+        res = import_game(data, optimal_routes=routes)
     except ExportError as exc:
         return _err(f"{path}: {exc}")
     print_report(path, res, sys.stdout)
+    if routes:
+        print_route_report(res, sys.stdout)
     if res.divergence is not None:
         print_divergence(res.divergence, sys.stdout)
     if save:

@@ -219,6 +219,8 @@ class ImportResult:
     routes_checked: int
     divergence: Divergence | None = None
     notes: list[str] = field(default_factory=list)
+    #: with ``optimal_routes``: (action id, corporation, logged revenue, optimal, proven)
+    route_report: list[tuple[int | str, str, int, int, bool]] = field(default_factory=list)
 
     def values(self) -> dict[str, int]:
         """Our value of each player (name -> value)."""
@@ -257,16 +259,24 @@ class ImportResult:
 
 
 def import_game(
-    data: dict[str, Any], tables: Tables | None = None, *, check_routes: bool = True
+    data: dict[str, Any],
+    tables: Tables | None = None,
+    *,
+    check_routes: bool = True,
+    optimal_routes: bool = False,
 ) -> ImportResult:
     """Replay an export (a parsed JSON object) in our engine.
 
     Raises :class:`ExportError` for bad input.  A divergence does not raise: the replay
     stops there and ``result.divergence`` says where and why (the game is left after the
-    last action that applied).
+    last action that applied).  With ``optimal_routes`` the route optimiser runs at every
+    logged run_routes and ``result.route_report`` compares logged and optimal revenue.
     """
     imp = Importer(data, tables)
-    return imp.run(check_routes=check_routes)
+    imp.optimal_routes = optimal_routes
+    res = imp.run(check_routes=check_routes)
+    res.route_report = imp.route_report
+    return res
 
 
 def _settings(data: dict[str, Any]) -> dict[str, Any]:
@@ -288,6 +298,8 @@ class Importer:
             except TitleNotFound:
                 raise ExportError(f"unknown title {title!r}: no compiled tables") from None
         self.tables = tables
+        self.optimal_routes = False
+        self.route_report: list[tuple[int | str, str, int, int, bool]] = []
         self.mapping: dict[str, Any] = tables.data.get("import_18xx") or {}
         self.raw = _action_list(data)
         self.names, self.result_keys = self._players()
@@ -747,6 +759,9 @@ def _run_routes(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         raise Divergence(aid, a, f"{corp} has no route to run in our engine")
     specs = [_route_spec(imp, aid, a, corp, i, rt) for i, rt in enumerate(routes)]
     imp.last_revenue[corp] = sum(s.revenue for s in specs)
+    if imp.optimal_routes:
+        best = network.optimal_revenue(g, corp)
+        imp.route_report.append((aid, corp, imp.last_revenue[corp], best.total, bool(best.optimal)))
     imp.apply(aid, a, lambda: RunRoutes(corp, tuple(specs)))
 
 
