@@ -85,13 +85,12 @@ ABILITIES = {
     "ferry_multiplier",
     "bonus_multiplier",
     "restrict_corporation",
+    "virtual_station",
+    "exclusive_hexes",
 }
 
-#: Abilities the engine accepts but does not play yet (the route side lacks them).
-APPROXIMATED_ABILITIES = {
-    "virtual_station": "the owner's station on an off-board (routes and track from it)",
-    "exclusive_hexes": "hexes only the owner may run to",
-}
+#: Abilities the engine accepts but does not play yet.
+APPROXIMATED_ABILITIES: dict[str, str] = {}
 
 #: Phase and train events the engine runs.
 EVENTS = {"close_privates", "close_player_privates"}

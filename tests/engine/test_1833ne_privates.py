@@ -157,3 +157,19 @@ def test_first_bid_may_equal_face_value() -> None:
     act(g, Bid("B", "P1", 15), Bid("C", "P2", 40))
     # P3 is next on offer and has one bid: it goes to A for $50
     assert g.state.privates["P3"].owner == "A" and g.state.player("A").cash == 400
+
+
+def test_ogdensburg_virtual_station_for_track() -> None:
+    g = opening()
+    act(g, Pass("B&W"))  # no issue: at the track step
+    far = {"B5", "B9"}  # beyond the gray track leaving the Ogdensburg off-board (A6)
+    assert not far & {a.hex for a in g.legal_actions() if isinstance(a, LayTile)}
+    act(g, BuyCompany("B&W", "P4", 60))
+    assert privates.virtual_stations(g, "B&W")[0]["hex"] == "A6"
+    assert far & {a.hex for a in g.legal_actions() if isinstance(a, LayTile)}
+    # only the owner of the D&H private may run to A12
+    assert privates.excluded_hexes(g, "B&W") == {"A12"}
+    _give(g, "P6", "B&W")
+    assert privates.excluded_hexes(g, "B&W") == set() and privates.excluded_hexes(g, "RR") == {
+        "A12"
+    }

@@ -121,7 +121,9 @@ def lay_options(
     distinct: bool = True,
 ) -> list[TileLay]:
     """Legal tile lays for ``corp`` in the current phase (``distinct``: one rotation per
-    distinct track layout)."""
+    distinct track layout); its network also starts at its virtual stations that allow
+    laying track (privates' virtual_station ``lay_track``)."""
+    stations = [ab["hex"] for ab in privates.virtual_stations(g, corp) if ab.get("lay_track")]
     return board(g).lay_options(
         g.state.map,
         corp,
@@ -132,6 +134,7 @@ def lay_options(
         hexes=hexes,
         tiles=tiles,
         distinct=distinct,
+        stations=stations,
     )
 
 

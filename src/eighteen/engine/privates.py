@@ -11,9 +11,9 @@ receives a share, or the president's certificate and must set the par),
 ``no_sale_to_corporation``, ``purchase_fee`` (a buying corporation pays the bank more),
 ``restrict_corporation`` (while no corporation owns it, a corporation lays no track in
 some phases and runs no route until a hex is upgraded), ``bonus_multiplier`` and
-``ferry_multiplier`` (engine.ferries).  ``virtual_station`` and ``exclusive_hexes`` are
-read here (:func:`virtual_stations`, :func:`excluded_hexes`) for the route side, which
-does not play them yet.
+``ferry_multiplier`` (engine.ferries), ``virtual_station`` and ``exclusive_hexes``
+(read here by :func:`virtual_stations` and :func:`excluded_hexes`; the track step and the
+route side use them).
 
 A private's ``closes_on`` phase closes it; from its ``flips_on`` phase it pays no revenue
 and keeps its powers; the ``close_player_privates`` event closes those players own
