@@ -18,10 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from eighteen.commands.play import load_save, write_save
-from eighteen.engine.actions import IllegalAction
-from eighteen.engine.game import Game
-from eighteen.engine.tables import TitleNotFound, load_title
+from eighteen.commands.play import SaveError, open_save, write_save
 from eighteen.io.games18xx import (
     END_REASONS,
     Divergence,
@@ -31,7 +28,6 @@ from eighteen.io.games18xx import (
     import_game,
     read_export,
 )
-from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
 
 def _err(msg: str) -> int:
@@ -123,13 +119,10 @@ def cmd_import(
 def cmd_export(path: str, *, out: str | None = None, force: bool = False) -> int:
     """Write one of our saves in the 18xx.games export format (stdout without --out)."""
     try:
-        data = load_save(path)
-        tables = load_title(str(data["title"]))
-        for warning in check_save_title(data, tables.data, force):
-            print(f"eighteen: warning: {warning}", file=sys.stderr)
-        game = Game.from_json(data, tables=tables)
-        doc = export_game(game)
-    except (ValueError, TitleNotFound, IllegalAction, SaveTitleMismatch, KeyError) as exc:
+        doc = export_game(open_save(path, force=force))
+    except SaveError as exc:
+        return _err(str(exc))
+    except ExportError as exc:
         return _err(f"{path}: {exc}")
     text = json.dumps(doc, separators=(",", ":")) + "\n"
     if out is None:

@@ -144,14 +144,21 @@ def load_save(path: str) -> dict[str, Any]:
     return data
 
 
-def cmd_replay(path: str, *, force: bool = False) -> int:
-    """Replay a save and print the same ranking `play` printed."""
+class SaveError(ValueError):
+    """A save that cannot be opened: unreadable, not a save, other tables, illegal action."""
+
+
+def open_save(path: str, *, force: bool = False) -> Game:
+    """Read a save, check its title tables (warn with ``force``), and replay it.
+
+    Raises SaveError with a one-line message naming the file.
+    """
     try:
         data = load_save(path)
         tables = load_title(str(data["title"]))
         for warning in check_save_title(data, tables.data, force):
             print(f"eighteen: warning: {warning}", file=sys.stderr)
-        game = Game.from_json(data, tables=tables)
+        return Game.from_json(data, tables=tables)
     except (
         ValueError,
         TitleNotFound,
@@ -160,6 +167,14 @@ def cmd_replay(path: str, *, force: bool = False) -> int:
         KeyError,
         TypeError,
     ) as exc:
-        return _err(f"{path}: {exc}")
+        raise SaveError(f"{path}: {exc}") from None
+
+
+def cmd_replay(path: str, *, force: bool = False) -> int:
+    """Replay a save and print the same ranking `play` printed."""
+    try:
+        game = open_save(path, force=force)
+    except SaveError as exc:
+        return _err(str(exc))
     print_ranking(game)
     return 0

@@ -11,11 +11,8 @@ import sys
 from typing import TextIO
 
 from eighteen.engine import network, phases
-from eighteen.engine.actions import IllegalAction
 from eighteen.engine.game import Game
 from eighteen.engine.routes import TrainRule
-from eighteen.engine.tables import TitleNotFound, load_title
-from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
 
 def _err(msg: str) -> int:
@@ -58,23 +55,12 @@ def cmd_routes(save_path: str, corporation: str | None = None, *, force: bool = 
     """Replay a save and print the best routes of ``corporation`` (default: the one
     operating now). Exit 1 on an unreadable save or an unknown corporation. ``force``
     replays a save made with other title tables (with a warning)."""
-    from eighteen.commands.play import load_save
+    from eighteen.commands.play import SaveError, open_save
 
     try:
-        data = load_save(save_path)
-        tables = load_title(str(data["title"]))
-        for warning in check_save_title(data, tables.data, force):
-            print(f"eighteen: warning: {warning}", file=sys.stderr)
-        game = Game.from_json(data, tables=tables)
-    except (
-        ValueError,
-        TitleNotFound,
-        IllegalAction,
-        SaveTitleMismatch,
-        KeyError,
-        TypeError,
-    ) as exc:
-        return _err(f"{save_path}: {exc}")
+        game = open_save(save_path, force=force)
+    except SaveError as exc:
+        return _err(str(exc))
     corp = corporation or operating_corporation(game)
     if corp is None:
         return _err(f"{save_path}: no corporation is operating now; name one with --corporation")
