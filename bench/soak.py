@@ -1,0 +1,52 @@
+"""Soak test: many bot games of one title to the end, the invariants of
+tests/engine/test_random_games.py checked after every action.
+
+Run: .venv/bin/python bench/soak.py [TITLE] [FIRST_SEED] [LAST_SEED]
+(default: 1833ne, seeds 0-99). Even seeds use greedy bots, odd ones random bots; the
+player count cycles through the title's range. Prints each failure and a summary of how
+the games ended; exits 1 if any game failed.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "engine"))
+
+from test_random_games import check_invariants  # noqa: E402
+
+import eighteen  # noqa: E402
+from eighteen.engine.bots import make_bots, play  # noqa: E402
+from eighteen.engine.game import Game  # noqa: E402
+
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
+
+
+def main(argv: list[str]) -> int:
+    title = eighteen.load_title(argv[0] if argv else "1833ne")
+    first = int(argv[1]) if len(argv) > 1 else 0
+    last = int(argv[2]) if len(argv) > 2 else 99
+    lo, hi = title.players_min, title.players_max
+    ends: Counter[str] = Counter()
+    failed = 0
+    for seed in range(first, last + 1):
+        players = NAMES[: lo + seed % (hi - lo + 1)]
+        kind = "greedy" if seed % 2 == 0 else "random"
+        g = Game.new(title, players, seed=seed)
+        try:
+            for _ in play(g, make_bots(kind, players, seed), max_actions=30_000):
+                check_invariants(g)
+            ends[str(g.state.end_reason)] += 1
+        except Exception:
+            failed += 1
+            print(f"seed {seed} ({kind}, {len(players)} players) failed:")
+            traceback.print_exc()
+    print(f"{title.id}: {sum(ends.values())} games ended {dict(ends)}; {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
