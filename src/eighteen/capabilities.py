@@ -1,10 +1,10 @@
 """What the generic engine can run: one table shared by the engine and the compiler.
 
 ``Game`` refuses compiled tables for which :func:`unsupported` finds anything, and
-``eighteen validate`` warns (W198) about the same findings and about :func:`approximated`
-ones: mechanics the engine accepts but does not play yet (it runs the game without them).
-Both read the compiled form (docs/compiled-format.md), so a title is judged exactly as the
-engine will see it.
+``eighteen validate`` warns (W198) about the same findings, located in the title's files
+(:func:`findings`). :func:`approximated` lists what the engine accepts but does not play
+yet (it runs the game without it: interconnection bonuses). Both read the compiled form
+(docs/compiled-format.md), so a title is judged exactly as the engine will see it.
 """
 
 from __future__ import annotations
