@@ -185,6 +185,29 @@ class BuySellPar(Step):
             out.append(Pass(who))
         return out
 
+    def can_trade(self, g: Game) -> bool:
+        """Does ``legal`` hold anything besides passing and exchanging a private?  (The
+        same answer, stopping at the first sale, buy or par found.)"""
+        who = self.actor(g)
+        assert who is not None
+        if who in g.state.eliminated:
+            return False
+        for corp in shares.player_corps(g, who):
+            held = shares.percent_of(g, corp, who)
+            for pct in range(10, held + 1, 10):
+                if sale_problem(g, who, corp, pct) is None:
+                    return True
+        prices = g.tables.par_prices()
+        for c in g.tables.corporations:
+            cid = c["id"]
+            for src in ("ipo", "pool"):
+                if buy_problem(g, who, cid, src) is None:
+                    return True
+            for price in prices:
+                if par_problem(g, who, cid, price) is None:
+                    return True
+        return False
+
     def process(self, g: Game, action: Action) -> None:
         if isinstance(action, ExchangePrivate):
             # an exchange is allowed at any time of the round, by the private's owner
@@ -243,8 +266,7 @@ class BuySellPar(Step):
         r = _r(g)
         r.acted = True
         r.last_actor = who
-        rest = self.legal(g)
-        if all(isinstance(a, Pass | ExchangePrivate) for a in rest):
+        if not self.can_trade(g):
             self._end_turn(g, passed=False)
 
     def _end_turn(self, g: Game, passed: bool) -> None:
@@ -275,7 +297,7 @@ class StockRoundSteps(Round):
         # a player who can do nothing but pass (or exchange a private, which he may do at
         # any time) is passed automatically
         while r.passes < len(g.state.players) and not r.acted:
-            if any(not isinstance(a, Pass | ExchangePrivate) for a in step.legal(g)):
+            if step.can_trade(g):
                 break
             g.note(f"{step.actor(g)} can do nothing")
             step._end_turn(g, passed=True)
