@@ -275,6 +275,4 @@ def close(g: Game, corp: str) -> None:
     for port, owner in list(s.ferries.items()):
         if owner == corp:
             s.ferries[port] = ""
-    g.note(f"{corp} closes")
-    if hasattr(s.round, "order") and corp in s.round.order:
-        pass  # the operating round skips closed corporations
+    g.note(f"{corp} closes")  # the operating round skips it from now on

@@ -36,10 +36,12 @@ def card_of(g: Game, tid: str) -> str:
     return str(g.tables.train(train_type(tid)).get("card") or train_type(tid))
 
 
-def distance(g: Game, tid: str) -> int | None:
+def distance(g: Game, tid: str) -> int | dict[str, int | None] | None:
+    """The train's reach as the tables write it: N stops, None for unlimited, or the
+    ``{"pay", "visit"}`` (N/M) / ``{"cities", "towns"}`` (N+s) forms (routes.TrainRule)."""
     d = g.tables.train(train_type(tid))["distance"]
     if isinstance(d, dict):
-        return None  # N/M and N+s trains: see network.corp_trains
+        return dict(d)
     return None if d is None or d == "unlimited" else int(d)
 
 
