@@ -2,7 +2,7 @@
 tests/engine/test_random_games.py checked after every action.
 
 Run: .venv/bin/python bench/soak.py [TITLE] [FIRST_SEED] [LAST_SEED]
-(default: 1833ne, seeds 0-99). Even seeds use greedy bots, odd ones random bots; the
+(default: 1833ne, seeds 0-19). Even seeds use greedy bots, odd ones random bots; the
 player count cycles through the title's range. Prints each failure and a summary of how
 the games ended; exits 1 if any game failed.
 """
@@ -28,7 +28,7 @@ NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
 def main(argv: list[str]) -> int:
     title = eighteen.load_title(argv[0] if argv else "1833ne")
     first = int(argv[1]) if len(argv) > 1 else 0
-    last = int(argv[2]) if len(argv) > 2 else 99
+    last = int(argv[2]) if len(argv) > 2 else 19
     lo, hi = title.players_min, title.players_max
     ends: Counter[str] = Counter()
     failed = 0
