@@ -36,6 +36,8 @@ RULES: dict[str, set[Any] | None] = {
     "private_price_min_factor": None,
     "private_price_max_factor": None,
     "privates_count_for_cert_limit": None,
+    "private_trades_between_players": None,
+    "private_trades_in_first_stock_round": None,
     "train_buy_from_corporation_min": None,
     "must_own_train": None,
     "president_may_sell_for_train": None,

@@ -239,6 +239,17 @@ class Bankrupt(Action):
     type: ClassVar[str] = "bankrupt"
 
 
+@dataclass(frozen=True)
+class TradePrivate(Action):
+    """Stock round: the acting player sells one of his privates to another player, or buys
+    one from its owner, at a price both agreed (the engine records the agreement)."""
+
+    type: ClassVar[str] = "trade_private"
+    private: str
+    counterparty: str
+    price: int
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (
@@ -258,6 +269,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         IssueShares,
         RedeemShares,
         BuyFerry,
+        TradePrivate,
         Bankrupt,
     )
 }

@@ -64,6 +64,7 @@ from eighteen.engine.actions import (
     RouteSpec,
     RunRoutes,
     SellShares,
+    TradePrivate,
 )
 from eighteen.engine.game import Game
 from eighteen.engine.map import MapError
@@ -378,6 +379,12 @@ class Importer:
                     f"(known: {', '.join(self.tables.option_ids) or 'none'})"
                 )
             out.append(str(rid))
+        exact = _settings(self.data).get("eighteen_options")
+        if isinstance(exact, list):  # written by our exporter: exactly these options
+            for o in exact:
+                if str(o) not in self.tables.option_ids:
+                    raise ExportError(f"unknown option {o!r} in settings.eighteen_options")
+            return [str(o) for o in exact]
         for o in self.mapping.get("options", []):
             if o not in self.tables.option_ids:
                 raise ExportError(f"title {self.tables.id}: import_18xx names unknown option {o!r}")
@@ -835,6 +842,19 @@ def _discard_train(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
 
 
 def _buy_company(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    kind, _ = imp.entity(aid, a)
+    if kind == "player":  # a player buys a private from another player (stock round)
+        _, buyer = _player(imp, aid, a)
+        private = imp.company(aid, a)
+        price = imp.number(aid, a, "price")
+
+        def trade() -> TradePrivate:  # built when applied: the acting player may change
+            seller = imp.game.state.privates[private].owner or ""
+            acting = imp.game.acting() or buyer
+            return TradePrivate(acting, private, seller if acting == buyer else buyer, price)
+
+        imp.apply(aid, a, trade)
+        return
     corp = _corp_entity(imp, aid, a)
     private = imp.company(aid, a)
     price = imp.number(aid, a, "price")
@@ -910,6 +930,8 @@ class _Exporter:
             "settings": {
                 "seed": src.seed,
                 "optional_rules": [o for o in src.options if o not in self.implicit],
+                # our own key: the exact options, so that a re-import plays the same game
+                "eighteen_options": list(src.options),
             },
             "user_settings": None,
             "status": "finished" if g.is_over else "active",
@@ -993,6 +1015,11 @@ class _Exporter:
             a["train"] = action.train
         elif isinstance(action, BuyCompany):
             a |= {"company": action.private, "price": action.price}
+        elif isinstance(action, TradePrivate):
+            # a player buying a private from another player: buy_company by the buyer
+            a = {"type": "buy_company", "company": action.private, "price": action.price}
+            seller = before.privates[action.private].owner
+            who = action.counterparty if seller == action.actor else action.actor
         return {**a, **self.entity(who)}
 
     def lay(self, hex_id: str, tile: str) -> str:

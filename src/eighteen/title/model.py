@@ -421,6 +421,14 @@ class Rules(Strict):
     private_price_max_factor: float = Field(
         2.0, ge=0, description="Corporation buys a private for at most this x face value."
     )
+    private_trades_between_players: bool = Field(
+        False,
+        description="In a stock round the acting player may sell a private to, or buy one "
+        "from, another player at an agreed price.",
+    )
+    private_trades_in_first_stock_round: bool = Field(
+        False, description="May players trade privates in the first stock round?"
+    )
     privates_count_for_cert_limit: bool = Field(
         True, description="Do private companies count toward the certificate limit?"
     )

@@ -34,6 +34,7 @@ from eighteen.engine.actions import (
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.rounds.auction import set_par
 from eighteen.engine.rounds.base import Round, Step, check_actor
+from eighteen.engine.rounds.private_trades import TradePrivates
 from eighteen.engine.state import IPO, POOL, StockRound
 
 if TYPE_CHECKING:
@@ -285,7 +286,7 @@ class BuySellPar(Step):
 
 class StockRoundSteps(Round):
     kind = "stock"
-    _steps: ClassVar[list[Step]] = [BuySellPar()]
+    _steps: ClassVar[list[Step]] = [BuySellPar(), TradePrivates()]
 
     def steps(self, g: Game) -> list[Step]:
         return self._steps

@@ -1,0 +1,91 @@
+"""Private companies traded between players during a stock round.
+
+Seed 000/002: players may sell a private company to another player at a price both
+agree, in the buyer's or the seller's stock-round turn, but not in the first stock round.
+Enabled by ``rules.private_trades_between_players``; the first stock round by
+``rules.private_trades_in_first_stock_round``. A trade does not use up the turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from eighteen.engine import bank, privates, shares
+from eighteen.engine.actions import Action, IllegalAction, TradePrivate
+from eighteen.engine.rounds.base import Step, check_actor
+
+if TYPE_CHECKING:
+    from eighteen.engine.game import Game
+
+
+def trading_allowed(g: Game) -> bool:
+    """Does this title let players trade privates now (this stock round)?"""
+    r = g.state.round
+    if not g.rules.private_trades_between_players:
+        return False
+    return r.number > 1 or g.rules.private_trades_in_first_stock_round
+
+
+def trade_problem(g: Game, actor: str, pid: str, other: str, price: int) -> str | None:
+    """Why this trade is illegal, or None."""
+    s = g.state
+    if not g.tables.is_private(pid) or not privates.is_open(g, pid):
+        return f"{pid} is not an open private company"
+    if other == actor or not s.is_player(other) or other in s.eliminated:
+        return f"{other!r} is not another player in the game"
+    owner = s.privates[pid].owner
+    if owner not in (actor, other):
+        return f"{pid} belongs to neither {actor} nor {other}"
+    buyer = other if owner == actor else actor
+    if price < 1:
+        return "a private is traded for at least $1"
+    if price > s.player(buyer).cash:
+        return f"{buyer} has only ${s.player(buyer).cash}"
+    if g.rules.privates_count_for_cert_limit and shares.cert_count(
+        g, buyer
+    ) + 1 > shares.cert_limit(g):
+        return f"{buyer} would exceed the certificate limit"
+    return None
+
+
+class TradePrivates(Step):
+    """Anytime step of a stock-round turn: the acting player's private trades."""
+
+    name = "private trades"
+    actions: ClassVar = (TradePrivate,)
+    anytime: ClassVar[bool] = True
+
+    def active(self, g: Game) -> bool:
+        return trading_allowed(g)
+
+    def actor(self, g: Game) -> str | None:
+        return g.state.players[g.state.round.turn].name
+
+    def legal(self, g: Game) -> list[Action]:
+        """Trades at face value with every other player (any agreed price is accepted)."""
+        who = self.actor(g)
+        assert who is not None
+        out: list[Action] = []
+        for pid in privates.open_privates(g):
+            owner = g.state.privates[pid].owner
+            if owner is None or not g.state.is_player(owner):
+                continue
+            value = g.tables.private(pid)["value"]
+            others = [p.name for p in g.state.players if p.name != who] if owner == who else [owner]
+            for other in others:
+                if other != who and trade_problem(g, who, pid, other, value) is None:
+                    out.append(TradePrivate(who, pid, other, value))
+        return out
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, TradePrivate)
+        check_actor(action, self.actor(g))
+        problem = trade_problem(g, action.actor, action.private, action.counterparty, action.price)
+        if problem:
+            raise IllegalAction(problem)
+        seller = g.state.privates[action.private].owner
+        assert seller is not None
+        buyer = action.counterparty if seller == action.actor else action.actor
+        bank.pay(g, buyer, seller, action.price, f"{action.private} from {seller}")
+        g.state.privates[action.private].owner = buyer
+        g.note(f"{buyer} buys {action.private} from {seller} for ${action.price}")
