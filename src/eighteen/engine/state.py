@@ -9,8 +9,7 @@ market positions, the map, the current round).  The static title lives in
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field, is_dataclass
-from dataclasses import replace as dc_replace
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
 # Owners of a certificate besides players
@@ -148,16 +147,11 @@ class State:
 
     def copy(self) -> State:
         """An independent copy (faster than copy.deepcopy for this shape)."""
-        new = copy.copy(self)
-        new.players = [PlayerState(p.name, p.cash) for p in self.players]
-        new.corporations = {
-            k: dc_replace(v, cell=list(v.cell) if v.cell else None, trains=list(v.trains))
-            for k, v in self.corporations.items()
-        }
+        new = _shallow(self)
+        new.players = [_clone(p) for p in self.players]
+        new.corporations = {k: _clone(v) for k, v in self.corporations.items()}
         new.certs = dict(self.certs)
-        new.privates = {
-            k: PrivateState(v.id, v.owner, v.closed, list(v.used)) for k, v in self.privates.items()
-        }
+        new.privates = {k: _clone(v) for k, v in self.privates.items()}
         new.depot = list(self.depot)
         new.minted = dict(self.minted)
         new.train_pool = list(self.train_pool)
@@ -166,7 +160,7 @@ class State:
         new.ferries = dict(self.ferries)
         new.ferry_order = list(self.ferry_order)
         new.ferry_boost = dict(self.ferry_boost)
-        new.round = copy.deepcopy(self.round)
+        new.round = _deep(self.round)
         new.map = self.map.copy() if hasattr(self.map, "copy") else copy.deepcopy(self.map)
         return new
 
@@ -175,6 +169,63 @@ class State:
         out = {k: v for k, v in asdict_shallow(self).items() if k != "map"}
         out["map"] = map_to_dict(self.map)
         return out
+
+
+_ATOMIC = frozenset({str, int, bool, float, type(None)})
+
+
+def _shallow(obj: Any) -> Any:
+    """A shallow copy of a plain object (what copy.copy does, without its dispatch)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
+#: annotations of fields that never hold a container (they need no copying)
+_ATOMIC_TYPES = frozenset(
+    {"str", "int", "bool", "float", "str | None", "int | None", "bool | None", "float | None"}
+)
+_CONTAINER_FIELDS: dict[type, tuple[int, tuple[str, ...]]] = {}
+
+
+def _container_fields(cls: type) -> tuple[int, tuple[str, ...]]:
+    """(number of fields, names of the fields that may hold a container) of a dataclass."""
+    got = _CONTAINER_FIELDS.get(cls)
+    if got is None:
+        fs = fields(cls)
+        names = tuple(f.name for f in fs if str(f.type) not in _ATOMIC_TYPES)
+        got = _CONTAINER_FIELDS[cls] = (len(fs), names)
+    return got
+
+
+def _clone(obj: Any) -> Any:
+    """A deep copy of a dataclass instance holding plain data."""
+    new = object.__new__(type(obj))
+    d = obj.__dict__.copy()
+    n, names = _container_fields(type(obj))
+    if len(d) != n:  # attributes beyond the fields: copy every one
+        names = tuple(d)
+    for k in names:
+        v = d[k]
+        if type(v) not in _ATOMIC:
+            d[k] = _deep(v)
+    new.__dict__ = d
+    return new
+
+
+def _deep(x: Any) -> Any:
+    """copy.deepcopy for the plain data of the state (lists, dicts, dataclasses of them),
+    faster; anything else goes to copy.deepcopy."""
+    t = type(x)
+    if t in _ATOMIC:
+        return x
+    if t is list:
+        return [v if type(v) in _ATOMIC else _deep(v) for v in x]
+    if t is dict:
+        return {k: v if type(v) in _ATOMIC else _deep(v) for k, v in x.items()}
+    if is_dataclass(x) and hasattr(x, "__dict__") and not hasattr(x, "__slots__"):
+        return _clone(x)
+    return copy.deepcopy(x)
 
 
 def asdict_shallow(state: State) -> dict[str, Any]:
