@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
@@ -639,7 +639,11 @@ class Board:
                 out.append((new, sorted(set(rots)), True))
         return out
 
-    def lay_options(
+    def lay_options(self, *args: Any, **kw: Any) -> list[TileLay]:
+        """Every legal tile lay, as a list (see :meth:`iter_lay_options`)."""
+        return list(self.iter_lay_options(*args, **kw))
+
+    def iter_lay_options(
         self,
         state: MapState,
         corp: str | None,
@@ -652,8 +656,9 @@ class Board:
         tiles: set[str] | None = None,
         distinct: bool = False,
         stations: Iterable[str] = (),
-    ) -> list[TileLay]:
-        """Every legal tile lay for ``corp`` now, sorted by (hex, tile, rotation).
+    ) -> Iterator[TileLay]:
+        """Every legal tile lay for ``corp`` now, sorted by (hex, tile, rotation), one by
+        one (the caller may stop at the first).
 
         Rules (reference facts §8.2; compiled tables docs/compiled-format.md):
 
@@ -676,7 +681,6 @@ class Board:
         if require_connection and corp is None:
             raise ValueError("lay_options: a connection needs a corporation")
         reach = self.reach(state, corp, stations).edges if require_connection and corp else None
-        out: list[TileLay] = []
         for h in sorted(hexes if hexes is not None else self.hex_ids):
             if h in blocked or h not in self.hexes:
                 continue
@@ -708,8 +712,7 @@ class Board:
                         if sig in seen:
                             continue
                         seen.add(sig)
-                    out.append(TileLay(h, tile, r, cost, upgrade))
-        return out
+                    yield TileLay(h, tile, r, cost, upgrade)
 
     def city_map(self, old: Face, new: Face) -> list[int]:
         """For each city of ``old``, the city of ``new`` that takes its tokens.

@@ -8,6 +8,7 @@ rounds never deal with track themselves.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from eighteen.engine import phases, privates, trains
@@ -110,7 +111,12 @@ def place_joint_tokens(g: Game, hex_id: str) -> None:
         g.note(f"the joint station of {' and '.join(owners)} is placed in {hex_id}")
 
 
-def lay_options(
+def lay_options(g: Game, corp: str, **kw: Any) -> list[TileLay]:
+    """Legal tile lays for ``corp``, as a list (see :func:`iter_lay_options`)."""
+    return list(iter_lay_options(g, corp, **kw))
+
+
+def iter_lay_options(
     g: Game,
     corp: str,
     *,
@@ -119,12 +125,12 @@ def lay_options(
     connected: bool = True,
     blocked: bool = True,
     distinct: bool = True,
-) -> list[TileLay]:
-    """Legal tile lays for ``corp`` in the current phase (``distinct``: one rotation per
-    distinct track layout); its network also starts at its virtual stations that allow
-    laying track (privates' virtual_station ``lay_track``)."""
+) -> Iterator[TileLay]:
+    """Legal tile lays for ``corp`` in the current phase, one by one (``distinct``: one
+    rotation per distinct track layout); its network also starts at its virtual stations
+    that allow laying track (privates' virtual_station ``lay_track``)."""
     stations = [ab["hex"] for ab in privates.virtual_stations(g, corp) if ab.get("lay_track")]
-    return board(g).lay_options(
+    return board(g).iter_lay_options(
         g.state.map,
         corp,
         phases.tile_colors(g),

@@ -13,6 +13,7 @@ reservation holds.  The first tile on a hex places the joint stations set there.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from eighteen.engine import network, privates
@@ -125,7 +126,12 @@ def lay_options(
     g: Game, distinct: bool = True
 ) -> list[tuple[TileLay, int, str | None, int | None]]:
     """(lay, total cost, private used, ability index) for every tile lay possible now."""
-    return g.memo(("lays", distinct), lambda: _lay_options(g, distinct))
+    return g.memo(("lays", distinct), lambda: list(_lay_options(g, distinct)))
+
+
+def can_lay(g: Game) -> bool:
+    """Is any tile lay possible now?  (``bool(lay_options(g))``, stopping at the first.)"""
+    return g.memo(("can_lay",), lambda: next(_lay_options(g, True), None) is not None)
 
 
 def _faces(g: Game, lay: TileLay, targets: list[str]) -> bool:
@@ -136,18 +142,17 @@ def _faces(g: Game, lay: TileLay, targets: list[str]) -> bool:
     return all(t in toward for t in targets)
 
 
-def _lay_options(g: Game, distinct: bool) -> list[tuple[TileLay, int, str | None, int | None]]:
+def _lay_options(g: Game, distinct: bool) -> Iterator[tuple[TileLay, int, str | None, int | None]]:
     corp = operating(g)
     if privates.track_restricted(g, corp):
-        return []
+        return
     cash = g.state.corporations[corp].cash
-    out: list[tuple[TileLay, int, str | None, int | None]] = []
     if any(_slot_for(g, k) is not None for k in ("new", "upgrade")):
         for lay in _options(g, corp, distinct):
             slot = _slot_for(g, _kind(lay))
             cost = lay.cost + _slot_fee(g, slot)
             if slot is not None and cost <= cash:
-                out.append((lay, cost, None, None))
+                yield (lay, cost, None, None)
     r = _r(g)
     for pid, idx, ab in privates.tile_lay_abilities(g, corp):
         if pid in r.ability_lays:
@@ -170,10 +175,9 @@ def _lay_options(g: Game, distinct: bool) -> list[tuple[TileLay, int, str | None
             if not ab.get("waives_lay_cost"):
                 cost += _slot_fee(g, slot)
             if cost <= cash:
-                out.append((lay, cost, pid, idx))
+                yield (lay, cost, pid, idx)
     for pid, idx, ab in privates.planned_lay_abilities(g, corp, r.ability_lays):
-        out.extend(_planned(g, corp, distinct, pid, idx, ab, cash))
-    return out
+        yield from _planned(g, corp, distinct, pid, idx, ab, cash)
 
 
 def _planned(
@@ -204,10 +208,8 @@ def _planned(
     return out
 
 
-def _options(g: Game, corp: str, distinct: bool, **kw: Any) -> list[TileLay]:
-    if distinct:
-        return network.lay_options(g, corp, **kw)
-    return network.lay_options_all(g, corp, **kw)
+def _options(g: Game, corp: str, distinct: bool, **kw: Any) -> Iterator[TileLay]:
+    return network.iter_lay_options(g, corp, distinct=distinct, **kw)
 
 
 class Track(ORStep):
@@ -215,7 +217,7 @@ class Track(ORStep):
     actions: ClassVar = (LayTile, Pass)
 
     def active(self, g: Game) -> bool:
-        return self.is_current(g) and bool(lay_options(g))
+        return self.is_current(g) and can_lay(g)
 
     def legal(self, g: Game) -> list[Action]:
         corp = operating(g)
