@@ -21,10 +21,13 @@ if TYPE_CHECKING:
 
 
 def cert_ids(g: Game, corp: str) -> list[str]:
-    return [f"{corp}_{i}" for i in range(len(g.tables.corporation(corp)["shares"]))]
+    return [c for c, _ in g.tables.cert_table[corp]]
 
 
 def cert_percent(g: Game, cert: str) -> int:
+    pct = g.tables.cert_percents.get(cert)
+    if pct is not None:
+        return pct
     corp, i = cert.rsplit("_", 1)
     return int(g.tables.corporation(corp)["shares"][int(i)])
 
@@ -39,11 +42,13 @@ def president_cert(corp: str) -> str:
 
 def certs_of(g: Game, corp: str, owner: str) -> list[str]:
     """The owner's certificates of ``corp``, president's first, then by index."""
-    return [c for c in cert_ids(g, corp) if g.state.certs[c] == owner]
+    certs = g.state.certs
+    return [c for c, _ in g.tables.cert_table[corp] if certs[c] == owner]
 
 
 def percent_of(g: Game, corp: str, owner: str) -> int:
-    return sum(cert_percent(g, c) for c in certs_of(g, corp, owner))
+    certs = g.state.certs
+    return sum(p for c, p in g.tables.cert_table[corp] if certs[c] == owner)
 
 
 def ordinary_certs_of(g: Game, corp: str, owner: str) -> list[str]:

@@ -234,6 +234,19 @@ class Tables:
         return math.floor(self._private[pid]["value"] * self._rules["private_price_max_factor"])
 
     @cached_property
+    def cert_table(self) -> dict[str, tuple[tuple[str, int], ...]]:
+        """Corporation -> its certificates ``<corp>_<i>`` with their percents, in order."""
+        return {
+            c["id"]: tuple((f"{c['id']}_{i}", int(p)) for i, p in enumerate(c["shares"]))
+            for c in self.corporations
+        }
+
+    @cached_property
+    def cert_percents(self) -> dict[str, int]:
+        """Certificate id -> its percent."""
+        return {cert: p for certs in self.cert_table.values() for cert, p in certs}
+
+    @cached_property
     def train_order(self) -> list[str]:
         return [t["id"] for t in self.trains]
 
