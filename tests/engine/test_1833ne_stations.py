@@ -48,3 +48,25 @@ def test_joint_station_placed_by_the_first_tile() -> None:
     rot = g.tables.data["upgrades"]["N11"][up][0]
     network.lay_tile(g, "F5", up, rot)
     assert sorted(t for c in g.state.map.tokens["F5"] for t in c) == ["A&StL", "StL&A"]
+
+
+def test_boston_reservation_holds_one_slot_of_the_hex() -> None:
+    g = opening()  # B&W's home station is in Boston
+    g.state.bought_types.append("3/5")
+    phases.on_train_bought(g, "3/5")
+    network.lay_tile(g, "G22", "N23", 4)  # green Boston: B&W's station moves with its city
+    b = network.board(g)
+    bw_city = next(i for i, t in enumerate(g.state.map.tokens["G22"]) if "B&W" in t)
+    other = 1 - bw_city
+    anywhere = {"hexes": {"G22"}, "connected": False}
+    # B&L's home (not placed yet) holds a slot of its city and B&P one slot of the hex:
+    # nothing is left for the others
+    g.invalidate_caches()
+    assert network.token_options(g, "FRR", **anywhere) == []
+    g.state.map.tokens["G22"][other].append("B&L")
+    g.state.corporations["B&L"].home_placed = True
+    g.invalidate_caches()
+    cities = b.face(g.state.map, "G22").cities
+    assert sum(b.free_slots(g.state.map, "G22", k) for k in range(len(cities))) == 1
+    assert network.token_options(g, "FRR", **anywhere) == []  # the last slot is B&P's
+    assert network.token_options(g, "B&P", **anywhere) == [("G22", other)]

@@ -177,9 +177,34 @@ def _joint_pairs(g: Game, hex_id: str) -> list[tuple[int, str, str]]:
 def token_options(
     g: Game, corp: str, *, hexes: set[str] | None = None, connected: bool = True
 ) -> list[tuple[str, int]]:
-    return board(g).token_options(
-        g.state.map, corp, reserved=reserved(g), require_connection=connected, hexes=hexes
+    """Cities where ``corp`` may place a station now.  A reservation naming no city on a
+    hex with several cities (not a home) holds one free slot anywhere on the hex: others
+    may take a slot there only while enough free slots remain for its holders."""
+    held = reserved(g)
+    spread = {h: [c for c in cs if _spread(g, c, h)] for h, cs in held.items()}
+    to_map = {h: [c for c in cs if c not in spread[h]] for h, cs in held.items()}
+    out = board(g).token_options(
+        g.state.map, corp, reserved=to_map, require_connection=connected, hexes=hexes
     )
+    keep = []
+    for h, i in out:
+        holders = [c for c in spread.get(h, []) if c != corp]
+        face = board(g).face(g.state.map, h)
+        free = sum(board(g).free_slots(g.state.map, h, k) for k in range(len(face.cities)))
+        free -= sum(1 for c in to_map.get(h, []) if c != corp)  # slots held by the others
+        if free - 1 >= len(holders):
+            keep.append((h, i))
+    return keep
+
+
+def _spread(g: Game, corp: str, hex_id: str) -> bool:
+    """Is ``corp``'s reservation on ``hex_id`` one slot anywhere on a multi-city hex?"""
+    row = g.tables.corporation(corp)
+    if row.get("home") == hex_id:
+        return False
+    res = [r for r in row.get("reservations") or [] if r["hex"] == hex_id]
+    face = board(g).face(g.state.map, hex_id)
+    return bool(res) and res[0].get("city") is None and len(face.cities) > 1
 
 
 def place_token(g: Game, corp: str, hex_id: str, city: int) -> None:
