@@ -105,11 +105,11 @@ def buy_problem(g: Game, player: str, corp: str, source: str) -> str | None:
     return None
 
 
-def par_problem(g: Game, player: str, corp: str, price: int) -> str | None:
-    """Why the player may not start ``corp`` at ``price`` now."""
+def start_problem(g: Game, player: str, corp: str) -> str | None:
+    """Why the player may not start ``corp`` now at any price (the checks of
+    :func:`par_problem` that do not depend on the price, made first there)."""
     if not g.tables.is_corporation(corp):
         return f"unknown corporation {corp}"
-    r = _r(g)
     cs = g.state.corporations[corp]
     if cs.closed:
         return f"{corp} has closed"
@@ -117,8 +117,16 @@ def par_problem(g: Game, player: str, corp: str, price: int) -> str | None:
         return f"{corp} is already started"
     if g.state.certs[shares.president_cert(corp)] != IPO:
         return f"the president's certificate of {corp} is not for sale"
-    if r.bought:
+    if _r(g).bought:
         return f"{player} has already bought this turn"
+    return None
+
+
+def par_problem(g: Game, player: str, corp: str, price: int) -> str | None:
+    """Why the player may not start ``corp`` at ``price`` now."""
+    why = start_problem(g, player, corp)
+    if why:
+        return why
     cell = g.tables.par_cell(price)
     if cell is None:
         return f"${price} is not a par price ({g.tables.par_prices()})"
@@ -179,6 +187,8 @@ class BuySellPar(Step):
                 for src in ("ipo", "pool"):
                     if buy_problem(g, who, cid, src) is None:
                         out.append(BuyShares(who, cid, src))
+                if start_problem(g, who, cid) is not None:
+                    continue
                 for price in g.tables.par_prices():
                     if par_problem(g, who, cid, price) is None:
                         out.append(Par(who, cid, price))
@@ -204,6 +214,8 @@ class BuySellPar(Step):
             for src in ("ipo", "pool"):
                 if buy_problem(g, who, cid, src) is None:
                     return True
+            if start_problem(g, who, cid) is not None:
+                continue
             for price in prices:
                 if par_problem(g, who, cid, price) is None:
                     return True
