@@ -70,8 +70,15 @@ def cert_count(g: Game, player: str) -> int:
     """Certificates the player holds that count toward the limit (privates included
     when rules.privates_count_for_cert_limit)."""
     n = 0
+    counts: dict[str, bool] = {}  # corporation -> counts_for_limit, asked once each
     for cert, owner in g.state.certs.items():
-        if owner == player and counts_for_limit(g, cert_corp(cert)):
+        if owner != player:
+            continue
+        corp = cert_corp(cert)
+        ok = counts.get(corp)
+        if ok is None:
+            ok = counts[corp] = counts_for_limit(g, corp)
+        if ok:
             n += 1
     if g.rules.privates_count_for_cert_limit:
         n += sum(1 for p in g.state.privates.values() if p.owner == player and not p.closed)
