@@ -19,6 +19,7 @@ rules.emergency_buy_from_bank_only the compulsory train comes from the bank.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from eighteen.engine import ferries, finance, market, network, phases, privates, shares, trains
@@ -195,18 +196,23 @@ class BuyTrains(ORStep):
         if not self.is_current(g):
             return False
         corp = operating(g)
-        return must_buy(g, corp) or any(not isinstance(a, Pass) for a in self.legal(g))
+        return must_buy(g, corp) or any(not isinstance(a, Pass) for a in self._legal(g))
 
     def legal(self, g: Game) -> list[Action]:
+        return list(self._legal(g))
+
+    def _legal(self, g: Game) -> Iterator[Action]:
+        """The legal actions one by one (``active`` stops at the first that is not a pass)."""
         corp = operating(g)
         cs = g.state.corporations[corp]
-        out: list[Action] = []
         em = emergency(g, corp)
         issue = emergency_issue_options(g, corp)
         if issue:
             if hopeless(g, corp):
-                return [Bankrupt(corp)]
-            return [IssueShares(corp, n) for n in issue]
+                yield Bankrupt(corp)
+                return
+            yield from [IssueShares(corp, n) for n in issue]
+            return
         pres_cash = president_funds(g, corp) if em else 0
         budget = cs.cash + pres_cash
         low = cheapest_bank_price(g, corp)
@@ -214,7 +220,7 @@ class BuyTrains(ORStep):
             if not _room(g, corp, o.exchange):
                 continue
             if o.price <= cs.cash or (em and o.exchange is None and o.price == low <= budget):
-                out.append(BuyTrain(corp, o.train, o.price, o.exchange))
+                yield BuyTrain(corp, o.train, o.price, o.exchange)
         if _room(g, corp, None) and not (em and g.rules.emergency_buy_from_bank_only):
             lo = g.rules.train_buy_from_corporation_min
             for t in other_trains(g, corp):
@@ -222,14 +228,13 @@ class BuyTrains(ORStep):
                 if em and hi <= cs.cash:
                     hi = cs.cash
                 for p in _train_prices(lo, hi, trains.list_price(g, t)):
-                    out.append(BuyTrain(corp, t, p))
+                    yield BuyTrain(corp, t, p)
         if em and cs.president:
-            out.extend(_sales(g, cs.president))
+            yield from _sales(g, cs.president)
             if hopeless(g, corp):
-                out.append(Bankrupt(corp))
+                yield Bankrupt(corp)
         if not must_buy(g, corp):
-            out.append(Pass(corp))
-        return out
+            yield Pass(corp)
 
     def process(self, g: Game, action: Action) -> None:
         corp = operating(g)
