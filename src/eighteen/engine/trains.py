@@ -232,7 +232,13 @@ def rust(g: Game, t: str) -> None:
 def over_limit(g: Game) -> list[str]:
     """Corporations holding more trains than the phase allows, in table order."""
     limit = phases.train_limit(g)
-    return [c["id"] for c in g.tables.corporations if len(counted(g, c["id"])) > limit]
+    corps = g.state.corporations
+    # the counted trains are some of its trains: a corporation with few trains is skipped
+    return [
+        c["id"]
+        for c in g.tables.corporations
+        if len(corps[c["id"]].trains) > limit and len(counted(g, c["id"])) > limit
+    ]
 
 
 def discard(g: Game, corp: str, tid: str) -> None:
