@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_map import OFFSETS, grid, tables_for, xy
 
+from eighteen.engine.ferries import FerryBonus
 from eighteen.engine.map import Board, MapState
 from eighteen.engine.routefinder import RouteResult, optimize
 from eighteen.engine.routes import (
@@ -161,7 +162,9 @@ def brute_best(
     **access: Any,
 ) -> int:
     """Best total over every combination of one route or none per train whose routes share
-    no hex side (combinations are grown train by train, dropping ones that share track)."""
+    no hex side (combinations are grown train by train, dropping ones that share track). A
+    once-per-run bonus counts the most any chosen route earns of it, once."""
+    once = {b.id for b in bonuses if getattr(b, "once", False)}
 
     def sides(r: Route) -> frozenset:
         out: set = set()
@@ -172,22 +175,30 @@ def brute_best(
         return frozenset(out)
 
     per_train = [
-        [(r.revenue, sides(r)) for r in brute_routes(board, state, corp, d, bonuses, **access)]
+        [
+            (
+                r.revenue - sum(v for b, v in r.bonuses if b in once),
+                sides(r),
+                {b: v for b, v in r.bonuses if b in once},
+            )
+            for r in brute_routes(board, state, corp, d, bonuses, **access)
+        ]
         for _, d in trains
     ]
     best = 0
 
-    def grow(k: int, used: frozenset, total: int) -> None:
+    def grow(k: int, used: frozenset, total: int, earned: dict) -> None:
         nonlocal best
         if k == len(per_train):
-            best = max(best, total)
+            best = max(best, total + sum(earned.values()))
             return
-        grow(k + 1, used, total)
-        for value, ss in per_train[k]:
+        grow(k + 1, used, total, earned)
+        for value, ss, got in per_train[k]:
             if not ss & used:
-                grow(k + 1, used | ss, total + value)
+                e = {b: max(earned.get(b, 0), got.get(b, 0)) for b in {*earned, *got}}
+                grow(k + 1, used | ss, total + value, e)
 
-    grow(0, frozenset(), 0)
+    grow(0, frozenset(), 0, {})
     return best
 
 
@@ -256,6 +267,25 @@ def test_optimum_with_a_connection_bonus_equals_brute_force(rng: random.Random) 
     assert res.optimal
     assert_legal(board, state, "X", trains, res, bonuses)
     assert res.total == brute_best(board, state, "X", trains, bonuses)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_optimum_with_once_per_run_ferries_equals_brute_force(rng: random.Random) -> None:
+    """Ferries count once per run, whatever the number of routes through their port."""
+    board, state = random_board(rng)
+    stops = sorted({h for h, _, _ in board.graph(state).stops})
+    ports = rng.sample(stops, min(2, len(stops)))
+    bonuses = tuple(FerryBonus(f"ferry {p}", p, rng.choice([10, 40, 90])) for p in ports)
+    bonuses += (ConnectionBonus("AB", (frozenset([ports[0]]), frozenset([stops[-1]])), 30),)
+    n = rng.randint(2, 3)
+    trains = [(f"t{i}", rng.choice(DISTANCES)) for i in range(n)]
+    res = optimize(board, state, "X", trains, "yellow", bonuses=bonuses)
+    assert res.optimal
+    assert_legal(board, state, "X", trains, res, bonuses)
+    assert res.total == brute_best(board, state, "X", trains, bonuses)
+    for b in bonuses[:-1]:
+        assert sum(1 for r in res.routes for x, _ in r.bonuses if x == b.id) <= 1
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -358,6 +388,36 @@ def test_connection_bonus_from_the_tables() -> None:
     assert lines[0] == "train D: B10-c0 - B8-c0 - B6-t0 - B4-c0 - B2-c0"
     assert "  bonus    W-E      $ 100" in lines
     assert lines[-1] == "total $210"
+
+
+def test_a_ferry_pays_once_per_run() -> None:
+    """B2 city 60 - B4 city 20 (X) - B6 town 10 - B8 city 30 (port) - B10 city 40 (X): a
+    2-train and a 3-train. Counted on every route, the ferry would make B8-B10 + B4-B6-B8
+    best (70 + 60 + 2 x 50 = 230); counted once, B2 is worth more (210)."""
+    hexes = {
+        "B2": {"color": "gray", "cities": [{"revenue": 60, "slots": 1, "exits": [4]}]},
+        "B4": {"color": "gray", "cities": [{"revenue": 20, "slots": 1, "exits": [1, 4]}]},
+        "B6": {"color": "gray", "towns": [{"revenue": 10, "exits": [1, 4]}]},
+        "B8": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
+        "B10": {"color": "gray", "cities": [{"revenue": 40, "slots": 1, "exits": [1]}]},
+    }
+    board = Board(tables_for(grid(hexes)))
+    state = MapState(tokens={"B4": [["X"]], "B10": [["X"]]})
+    trains = [("2", 2), ("3", 3)]
+    every = (FerryBonus("ferry B8", "B8", 50, once=False),)
+    res = optimize(board, state, "X", trains, "yellow", bonuses=every)
+    assert res.total == 230
+    assert [r.bonuses for r in res.routes] == [(("ferry B8", 50),)] * 2
+    # both trains through the port, the ferry counted once: on the first route only
+    once = (FerryBonus("ferry B8", "B8", 50),)
+    both = [(r.train, dict(trains)[r.train], r.paths) for r in res.routes]
+    checked = check_routes(board, state, "X", both, "yellow", once)
+    assert [r.revenue for r in checked] == [120, 60]
+    assert [r.bonuses for r in checked] == [(("ferry B8", 50),), ()]
+    res = optimize(board, state, "X", trains, "yellow", bonuses=once)
+    assert res.optimal and res.total == 210
+    assert sum(len(r.bonuses) for r in res.routes) == 1
+    assert_legal(board, state, "X", trains, res, once)
 
 
 def test_offboard_paid_only_via_a_required_hex() -> None:

@@ -113,11 +113,13 @@ def value(g: Game, port: str) -> int:
 
 @dataclass(frozen=True)
 class FerryBonus:
-    """A ferry as a route bonus: its value for a route stopping at its port."""
+    """A ferry as a route bonus: its value for a route stopping at its port, once per
+    operating turn (``once``: one route of the run earns it)."""
 
     id: str
     port: str
     value: int
+    once: bool = True
 
     @property
     def most(self) -> int:
@@ -141,6 +143,10 @@ class ScaledBonus:
     @property
     def most(self) -> int:
         return int(self.base.most) * self.factor
+
+    @property
+    def once(self) -> bool:
+        return bool(getattr(self.base, "once", False))
 
     def amount(self, hexes: frozenset[str]) -> int:
         return int(self.base.amount(hexes)) * self.factor

@@ -23,7 +23,9 @@ Algorithm (exact; see :func:`optimize`):
    valuable routes first, each train's candidates best first. The bound of a node is its
    revenue plus, for every train still to place, its best route sharing no track with the
    routes already chosen; the last train simply takes its best compatible route. Identical
-   trains take candidates in increasing order (no permutations).
+   trains take candidates in increasing order (no permutations). A bonus counting once per
+   run (:func:`~eighteen.engine.routes.is_once`, a ferry) is in every candidate's value (an
+   upper bound); the search takes off what a chosen route would count twice.
 
 Determinism: stops are numbered in sorted (hex, kind, index) order; candidates are ordered
 by revenue (descending), then stop ids, then segment ids; the search keeps the first optimal
@@ -48,7 +50,9 @@ from eighteen.engine.routes import (
     TrainDistance,
     TrainRule,
     _make_route,
+    is_once,
     route_value,
+    share_once,
     visit_revenues,
 )
 
@@ -501,7 +505,10 @@ def _optimize(
     )
     cand = [lists[trains[i][1]] for i in order]
     left = budget - explored if enum.complete else 0
-    picks, total, bound, used = _choose(cand, [trains[i][1] for i in order], left, net, enum.routes)
+    once_of = _once_amounts(net, enum.routes, bonuses)
+    picks, total, bound, used = _choose(
+        cand, [trains[i][1] for i in order], left, net, enum.routes, once_of
+    )
     explored += used
     optimal = enum.complete and bound <= total
     if not enum.complete:
@@ -513,9 +520,46 @@ def _optimize(
             tid, rule = trains[i]
             raw = enum.routes[item[2]]
             routes[i] = net.to_route(raw, tid, rule, revenue_key, bonuses)
-    chosen = tuple(routes[i] for i in sorted(routes))
+    chosen = tuple(share_once([routes[i] for i in sorted(routes)], bonuses))
     assert sum(r.revenue for r in chosen) == total
     return RouteResult(chosen, total, optimal, max(bound, total), explored)
+
+
+#: Per enumerated route, the once-per-run bonuses it earns: ((bonus number, amount), ...);
+#: None when no bonus counts once.
+_OnceOf = list[tuple[tuple[int, int], ...]] | None
+
+
+def _once_amounts(
+    net: Network,
+    routes: list[tuple[tuple[int, ...], tuple[int, ...], int]],
+    bonuses: Sequence[Bonus],
+) -> _OnceOf:
+    """What each route earns of the bonuses counting once per run (:func:`is_once`)."""
+    once = [b for b in bonuses if is_once(b)]
+    if not once:
+        return None
+    hexes = [h for h, _, _ in net.g.stops]
+    out: list[tuple[tuple[int, int], ...]] = []
+    for stops, _, _ in routes:
+        hs = frozenset(hexes[s] for s in stops)
+        out.append(tuple((k, a) for k, b in enumerate(once) if (a := b.amount(hs))))
+    return out
+
+
+def _gain(pairs: tuple[tuple[int, int], ...], earned: dict[int, int]) -> tuple[int, dict[int, int]]:
+    """(what a route's once-per-run bonuses ``pairs`` would count twice given the most of
+    each the run earns already, ``earned``; ``earned`` with the route added). A once bonus
+    counts the most any route of the run earns of it."""
+    if not pairs:
+        return 0, earned
+    e = dict(earned)
+    twice = 0
+    for k, a in pairs:
+        had = e.get(k, 0)
+        twice += min(had, a)
+        e[k] = max(had, a)
+    return twice, e
 
 
 def _bits(x: int) -> list[int]:
@@ -536,9 +580,17 @@ class _Cands:
     its segments (:attr:`Network.conflicts`).
     """
 
-    def __init__(self, items: list[tuple[int, int, int]], net: Network, routes: list) -> None:
+    def __init__(
+        self,
+        items: list[tuple[int, int, int]],
+        net: Network,
+        routes: list,
+        once_of: _OnceOf = None,
+    ) -> None:
         self.items = items
         self.vals = [v for v, _, _ in items]
+        #: per candidate, its once-per-run bonuses (see _once_amounts), or None
+        self.once = None if once_of is None else [once_of[i] for _, _, i in items]
         self.segs = [routes[i][1] for _, _, i in items]
         self.n = len(items)
         self.all = (1 << self.n) - 1
@@ -582,6 +634,7 @@ def _choose(
     budget: int,
     net: Network,
     routes: list,
+    once_of: _OnceOf = None,
 ) -> tuple[list[tuple[int, int, int] | None], int, int, int]:
     """One candidate (or none) per train, sharing no hex side, with the greatest total.
 
@@ -589,12 +642,14 @@ def _choose(
     trains (equal rules, side by side) share one list. A greedy choice gives a first total;
     candidates too poor to beat it whatever the other trains earn are dropped (a solution
     with one totals less than the greedy one); a branch and bound (:func:`_search`) runs on
-    the rest. Returns (chosen item per train or None, total, upper bound, states used).
+    the rest. Candidate values count every bonus in full (an upper bound); a once-per-run
+    bonus (``once_of``) earned by several chosen routes is taken off all but once in the
+    totals. Returns (chosen item per train or None, total, upper bound, states used).
     """
     n = len(lists)
     if n == 0:
         return [], 0, 0, 0
-    g_picks, g_total, g_bound, explored = _greedy(lists, rules)
+    g_picks, g_total, g_bound, explored = _greedy(lists, rules, once_of)
     greedy = [None if j is None else lists[k][j] for k, j in enumerate(g_picks)]
     if budget <= explored:
         return greedy, g_total, g_bound, explored
@@ -607,7 +662,7 @@ def _choose(
     shared: dict[int, _Cands] = {}
     for items in lists:
         if id(items) not in shared:
-            shared[id(items)] = _Cands(kept[id(items)], net, routes)
+            shared[id(items)] = _Cands(kept[id(items)], net, routes, once_of)
     cand = [shared[id(items)] for items in lists]
     picks, total, bound, used, _ = _search(cand, rules, budget - explored)
     explored += used
@@ -618,7 +673,7 @@ def _choose(
 
 
 def _greedy(
-    lists: list[list[tuple[int, int, int]]], rules: list[TrainRule]
+    lists: list[list[tuple[int, int, int]]], rules: list[TrainRule], once_of: _OnceOf = None
 ) -> tuple[list[int | None], int, int, int]:
     """Train by train, the best candidate sharing no side with those taken.
 
@@ -627,6 +682,7 @@ def _greedy(
     total = 0
     explored = 0
     picks: list[int | None] = []
+    earned: dict[int, int] = {}
     for k, items in enumerate(lists):
         start = 0
         if k and rules[k] == rules[k - 1]:
@@ -639,6 +695,9 @@ def _greedy(
                 pick = j
                 used |= items[j][1]
                 total += items[j][0]
+                if once_of is not None:
+                    twice, earned = _gain(once_of[items[j][2]], earned)
+                    total -= twice
                 break
         picks.append(pick)
     return picks, total, sum(items[0][0] for items in lists if items), explored
@@ -655,7 +714,9 @@ def _search(
     best total found; a candidate is cut when its value plus the best the trains left could
     earn (identical trains: the next candidates in the list) cannot; the last train simply
     takes its best unblocked candidate. Identical trains take candidates in increasing
-    positions. Each node counts as one state.
+    positions. Each node counts as one state. With once-per-run bonuses (``_Cands.once``)
+    the candidate values are upper bounds: a chosen route adds its value less what it
+    counts twice (:func:`_gain`), and the last train scans its candidates for the best.
 
     Returns (positions, total, upper bound, states used, finished within the budget).
     """
@@ -676,7 +737,7 @@ def _search(
     def lowest(x: int) -> int:
         return (x & -x).bit_length() - 1
 
-    def rec(k: int, blocked: list[int], total: int, start: int) -> None:
+    def rec(k: int, blocked: list[int], total: int, start: int, earned: dict[int, int]) -> None:
         nonlocal best_total, best, open_bound, out, explored
         explored += 1
         c = cand[k]
@@ -686,8 +747,21 @@ def _search(
         if k == n - 1:  # the last train takes its best unblocked route
             if avail:
                 j = lowest(avail)
-                if total + c.vals[j] > best_total:
-                    best_total = total + c.vals[j]
+                v = c.vals[j]
+                if c.once is not None:  # values are upper bounds: scan while they may win
+                    v -= _gain(c.once[j], earned)[0]
+                    x = avail ^ (1 << j)
+                    while x:
+                        low = x & -x
+                        x ^= low
+                        i = low.bit_length() - 1
+                        if c.vals[i] <= v:
+                            break
+                        w = c.vals[i] - _gain(c.once[i], earned)[0]
+                        if w > v:
+                            j, v = i, w
+                if total + v > best_total:
+                    best_total = total + v
                     chosen[k] = j
                     best = list(chosen)
                     chosen[k] = None
@@ -726,14 +800,18 @@ def _search(
                         extra = done[id(cm)] = cm.blocked_by(segs)
                     below[m] |= extra
                 chosen[k] = j
-                rec(k + 1, below, total + v, j + 1)
+                if c.once is None:
+                    rec(k + 1, below, total + v, j + 1, earned)
+                else:
+                    twice, e2 = _gain(c.once[j], earned)
+                    rec(k + 1, below, total + v - twice, j + 1, e2)
                 chosen[k] = None
             if out:  # what is left at this level: later candidates (<= v) or nothing
                 open_bound = max(open_bound, total + v + rest)
                 return
-        rec(k + 1, blocked, total, c.n)  # train k runs nothing (nor do its twins)
+        rec(k + 1, blocked, total, c.n, earned)  # train k runs nothing (nor do its twins)
 
-    rec(0, [0] * n, 0, 0)
+    rec(0, [0] * n, 0, 0, {})
     bound = max(best_total, open_bound) if out else best_total
     return best, max(best_total, 0), bound, explored, not out
 

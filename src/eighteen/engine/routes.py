@@ -29,7 +29,7 @@ found by :mod:`eighteen.engine.routefinder` (:func:`best_routes` here is a short
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from eighteen.engine.map import Board, MapState, Path, TrackGraph
@@ -238,10 +238,13 @@ TrainDistance = int | str | Mapping[str, Any] | TrainRule | None
 
 
 class Bonus(Protocol):
-    """Extra revenue a route may earn (connection bonuses; later ferries).
+    """Extra revenue a route may earn (connection bonuses, ferries).
 
     ``amount(hexes)`` is what a route visiting stops on ``hexes`` earns (0: nothing);
-    ``most`` is an upper bound of ``amount`` (for the optimiser's bounds).
+    ``most`` is an upper bound of ``amount`` (for the optimiser's bounds). A bonus with a
+    true ``once`` attribute (see :func:`is_once`; a ferry) counts at most once in a
+    corporation's run: only the route earning the most of it keeps it (the first such
+    route in train order), see :func:`share_once`.
     """
 
     id: str
@@ -265,6 +268,36 @@ class ConnectionBonus:
 
     def amount(self, hexes: frozenset[str]) -> int:
         return self.value if all(hexes & end for end in self.ends) else 0
+
+
+def is_once(bonus: Bonus) -> bool:
+    """Does ``bonus`` count at most once per run (its ``once`` attribute; default no)?"""
+    return bool(getattr(bonus, "once", False))
+
+
+def share_once(routes: Sequence[Route], bonuses: Sequence[Bonus]) -> list[Route]:
+    """The routes of one run with each once-per-run bonus (:func:`is_once`) kept only by
+    the route earning the most of it (the first such route, in the given order): the others
+    lose it from their ``bonuses`` and ``revenue``."""
+    once = {b.id for b in bonuses if is_once(b)}
+    if not once:
+        return list(routes)
+    keeper: dict[str, tuple[int, int]] = {}  # bonus id -> (amount, route index)
+    for i, r in enumerate(routes):
+        for bid, v in r.bonuses:
+            if bid in once and (bid not in keeper or v > keeper[bid][0]):
+                keeper[bid] = (v, i)
+    out = []
+    for i, r in enumerate(routes):
+        drop = [(b, v) for b, v in r.bonuses if b in once and keeper[b][1] != i]
+        if drop:
+            r = replace(
+                r,
+                bonuses=tuple(x for x in r.bonuses if x not in drop),
+                revenue=r.revenue - sum(v for _, v in drop),
+            )
+        out.append(r)
+    return out
 
 
 def table_bonuses(tables: Mapping[str, Any], phase: str | None) -> list[Bonus]:
@@ -480,7 +513,8 @@ def check_routes(
     excluded: Collection[str] = (),
 ) -> list[Route]:
     """Check a corporation's whole run: each (train, distance, paths) and that no two
-    routes share track or a train (see :func:`check_route`). Raises :class:`RouteError`."""
+    routes share track or a train (see :func:`check_route`); a once-per-run bonus counts
+    on one route only (:func:`share_once`). Raises :class:`RouteError`."""
     g = board.graph(state)
     used = 0
     trains: set[str] = set()
@@ -496,7 +530,7 @@ def check_routes(
             raise RouteError(f"the route of train {train} shares track with another route")
         used |= sides
         out.append(route)
-    return out
+    return share_once(out, bonuses)
 
 
 def _chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[int]]]:
