@@ -167,7 +167,8 @@ def open_save(path: str, *, force: bool = False) -> Game:
         KeyError,
         TypeError,
     ) as exc:
-        raise SaveError(f"{path}: {exc}") from None
+        message = str(exc)
+        raise SaveError(message if message.startswith(path) else f"{path}: {message}") from None
 
 
 def cmd_replay(path: str, *, force: bool = False) -> int:
