@@ -606,3 +606,17 @@ def test_1830_deterministic(c1830: dict[str, Any]) -> None:
         assert again is not c1830
         assert to_json(again) == to_json(c1830)
     assert render_markdown(again) == render_markdown(c1830)
+
+
+def test_rule_values_read_as_text() -> None:
+    from eighteen.title.compile import plain_text
+
+    assert plain_text(True) == "true"
+    assert plain_text(None) == "—"
+    assert plain_text({"issue_offset": -1, "moves_price": False}) == (
+        "issue_offset -1; moves_price false"
+    )
+    assert plain_text([{"at_least": 0.5, "steps": 0}, {"at_least": 1.0, "steps": 1}]) == (
+        "(at_least 0.5; steps 0), (at_least 1.0; steps 1)"
+    )
+    assert plain_text(["treasury", "president_cash"]) == "treasury, president_cash"

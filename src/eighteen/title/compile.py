@@ -371,6 +371,19 @@ def natural_key(text: str) -> tuple[int, int, str]:
     return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
+def plain_text(value: Any) -> str:
+    """A rule value as people write it: records as ``key value`` pairs, lists joined."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {plain_text(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(
+            f"({plain_text(v)})" if isinstance(v, dict) else plain_text(v) for v in value
+        )
+    return "—" if value is None else str(value)
+
+
 def money(value: Any) -> str:
     """Dollar amount with thousands separators: 12000 -> "$12,000"."""
     return f"${value:,}" if isinstance(value, int) else "—"
@@ -499,6 +512,7 @@ def _jinja_env() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["money"] = money
+    env.filters["plain"] = plain_text
     env.filters["distance"] = distance_text
     env.filters["or_list"] = or_list
     env.filters["stops"] = stops_text
