@@ -716,6 +716,8 @@ def test_first_tiles(compiled: dict[str, Any]) -> None:
     for at in ONE_CITY:
         assert set(first[at]) == {"57"}, at
     assert len(first) == 67
+    assert first["E7"] == {"3": [1, 2], "58": [1]}  # London: only rotations inside edges 1-3
+    assert first["E19"] == {"57": [0, 1, 2, 3, 4, 5]}
 
 
 def test_upgrades(compiled: dict[str, Any]) -> None:
@@ -727,6 +729,7 @@ def test_upgrades(compiled: dict[str, Any]) -> None:
     assert upgrades["E11"] == {"59": [0, 2, 3, 4]}
     assert upgrades["H18"] == {"59": [0, 1, 3, 5]}
     assert upgrades["G19"] == {"54": [0]}
+    assert upgrades["57"] == {"14": [0, 2, 3, 5], "15": [0, 3]}  # relative rotations
     for at, exits in (("I15", {0, 2, 4}), ("E23", {1, 3, 5})):
         assert set(upgrades[at]) == {"53"}, at
         assert upgrades[at]["53"], at

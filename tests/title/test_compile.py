@@ -436,54 +436,6 @@ def c1830() -> dict[str, Any]:
     return compile_title(title)
 
 
-# facts §7.6: hexes with fewer than six usable sides
-FACTS_USABLE = """
-B10,0 2 3 4 5
-B12,0 1 2 4 5
-B14,0 1 4
-B16,0 1 3 4
-B20,0 1 2 4 5
-B22,0 1 4 5
-C7,0 4 5
-C9,0 1 3 4 5
-C11,0 1 2 3 4
-C13,1 2 3 4
-C17,0 3 4 5
-C23,0 1 2 3
-D4,0 1 4 5
-D6,0 1 3 4 5
-D12,0 1 4 5
-D16,0 1 3 4 5
-E3,0 2 3 4 5
-E5,0 1 2 3 4
-E7,1 2 3
-E11,0 2 3 4 5
-E15,0 1 3 4 5
-E23,0 1 2 3 5
-F4,0 1 2 3 5
-F8,0 4 5
-F10,0 1 3 4 5
-F20,0 1 2 3 4
-F22,1 2 3 4
-G3,0 2 3 4 5
-G11,0 1 2 3 4
-G13,1 2 3 4 5
-G19,0 1 2 3
-H2,3 4 5
-H18,0 1 2 3 5
-I11,0 1 2 4 5
-I13,0 1 3 4 5
-I15,0 1 2 3 4
-I17,1 2 3 4
-J4,1 2 3 4
-J6,1 2 3 4
-J8,1 2 3 4
-J10,1 2 3 4
-J12,1 2 3 4 5
-J14,0 1 2 3 5
-"""
-
-
 def test_1830_e19(c1830: dict[str, Any]) -> None:
     e19 = c1830["hexes"]["E19"]
     assert e19["neighbors"] == ["F18", "E17", "D18", "D20", "E21", "F20"]
@@ -492,98 +444,8 @@ def test_1830_e19(c1830: dict[str, Any]) -> None:
     assert len(c1830["hexes"]) == 93
 
 
-def test_1830_usable_edges(c1830: dict[str, Any]) -> None:
-    expected = {
-        row.split(",")[0]: [int(e) for e in row.split(",")[1].split()]
-        for row in FACTS_USABLE.strip().splitlines()
-    }
-    for hid, h in c1830["hexes"].items():
-        if h["color"] in ("white", "yellow"):
-            assert h["usable_edges"] == expected.get(hid, [0, 1, 2, 3, 4, 5]), hid
-
-
-def test_1830_first_tiles(c1830: dict[str, Any]) -> None:
-    first = c1830["first_tiles"]
-    towns = {"B20", "D4", "E7", "F10"}
-    two_towns = {"F20", "G7", "G17"}
-    cities = {"B10", "B16", "E19", "F4", "F16", "F22", "H4", "H10", "H16", "J14"}
-    assert len(first) == 67
-    for hid, row in first.items():
-        if hid == "E7":
-            assert row == {"3": [1, 2], "58": [1]}
-        elif hid in towns:
-            assert sorted(row, key=int) == ["3", "4", "58"], hid
-        elif hid in two_towns:
-            assert sorted(row, key=int) == ["1", "2", "55", "56", "69"], hid
-        elif hid in cities:
-            assert list(row) == ["57"], hid
-        elif hid in {"C7", "F8", "H2"}:
-            assert sorted(row, key=int) == ["7", "8"], hid
-        else:
-            assert sorted(row, key=int) == ["7", "8", "9"], hid
-    assert first["E19"] == {"57": [0, 1, 2, 3, 4, 5]}
-
-
-def test_1830_preprinted_upgrades(c1830: dict[str, Any]) -> None:
-    up = c1830["upgrades"]
-    assert up["G19"] == {"54": [0]}
-    assert up["E11"] == {"59": [0, 2, 3, 4]}
-    assert up["E5"] == {"59": [0, 1, 2, 4]}
-    assert up["H18"] == {"59": [0, 1, 3, 5]}
-    assert up["D10"] == {"59": [0, 1, 2, 3, 4, 5]}
-    assert up["I15"] == {"53": [0, 2, 4]}
-    assert up["E23"] == {"53": [1, 3, 5]}
-
-
-# facts §8.1 "Upgrades to" column (tiles not listed upgrade to nothing)
-FACTS_CHART = """
-7: 18 26 27 28 29
-8: 16 19 23 24 25 28 29
-9: 18 19 20 23 24 26 27
-57: 14 15
-14: 63
-15: 63
-16: 43 70
-18: 43
-19: 45 46
-20: 44 47
-23: 41 43 45 47
-24: 42 43 46 47
-25: 40 45 46
-26: 42 44 45
-27: 41 44 46
-28: 39 43 46 70
-29: 39 43 45 70
-53: 61
-54: 62
-59: 64 65 66 67 68
-"""
-
-
-def test_1830_upgrade_chart(c1830: dict[str, Any]) -> None:
-    expected = {
-        line.split(":")[0]: line.split(":")[1].split() for line in FACTS_CHART.strip().splitlines()
-    }
-    chart = {
-        old: sorted(row, key=int)
-        for old, row in c1830["upgrades"].items()
-        if row and old in c1830["tiles"]
-    }
-    assert chart == expected
-    assert c1830["upgrades"]["57"] == {"14": [0, 2, 3, 5], "15": [0, 3]}
-
-
-def test_1830_market_moves(c1830: dict[str, Any]) -> None:
-    cells = c1830["market"]["cells"]
-    assert cells[0][18]["price"] == 350 and cells[0][18]["pay"] == [0, 18]
-    assert cells[0][0]["withhold"] == [1, 0]
-    assert cells[7][0]["withhold"] == [7, 0]
-    assert cells[0][5]["up"] == [0, 5]
-    assert cells[2][15]["pay"] == [1, 15]
-    assert cells[8][1]["withhold"] == [8, 1]  # no cell left, none below
-    assert cells[8][2]["withhold"] == [8, 1]
-    assert c1830["market"]["par"] == [[0, 6], [1, 6], [2, 6], [3, 6], [4, 6], [5, 6]]
-    assert cells[6][6]["par"] is False
+# The 1830 tables against the facts reference (usable edges, first tiles, the upgrade chart,
+# preprinted upgrades, market moves) are tests/title/test_1830_facts.py.
 
 
 def test_1830_trains_and_corporations(c1830: dict[str, Any]) -> None:
