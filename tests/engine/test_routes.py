@@ -10,6 +10,7 @@ import pytest
 from test_map import grid, tables_for
 
 from eighteen.engine.map import Board, MapState
+from eighteen.engine.routefinder import optimize
 from eighteen.engine.routes import (
     Route,
     RouteError,
@@ -19,7 +20,6 @@ from eighteen.engine.routes import (
     check_route,
     check_routes,
     has_route,
-    optimize,
     route_from_connections,
     total_revenue,
 )

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from eighteen.engine.map import Board, MapState, Path, TrackGraph
 
 if TYPE_CHECKING:
-    from eighteen.engine.routefinder import RouteResult
+    pass
 
 
 class RouteError(ValueError):
@@ -675,6 +675,8 @@ def best_routes(
     """The most valuable set of routes (see :func:`eighteen.engine.routefinder.optimize`):
     at most one per train, no shared track, in the order of ``trains``, idle trains left
     out."""
+    from eighteen.engine.routefinder import optimize  # routefinder imports this module
+
     result = optimize(
         board,
         state,
@@ -686,34 +688,6 @@ def best_routes(
         excluded=excluded,
     )
     return list(result.routes)
-
-
-def optimize(
-    board: Board,
-    state: MapState,
-    corp: str,
-    trains: Sequence[tuple[str, TrainDistance]],
-    revenue_key: str,
-    *,
-    bonuses: Sequence[Bonus] = (),
-    budget: int | None = None,
-    stations: Collection[str] = (),
-    excluded: Collection[str] = (),
-) -> RouteResult:
-    """:func:`eighteen.engine.routefinder.optimize` (the best routes, with proof)."""
-    from eighteen.engine import routefinder
-
-    return routefinder.optimize(
-        board,
-        state,
-        corp,
-        trains,
-        revenue_key,
-        bonuses=bonuses,
-        budget=budget,
-        stations=stations,
-        excluded=excluded,
-    )
 
 
 def all_routes(
