@@ -9,10 +9,11 @@ holds strictly more, the two swap it for ordinary certificates of the same total
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from eighteen.engine import market
-from eighteen.engine.actions import IllegalAction
+from eighteen.engine.actions import IllegalAction, SellShares
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.state import IPO, POOL
 
@@ -299,3 +300,16 @@ def sell(g: Game, player: str, corp: str, percent: int, close: bool = True) -> N
         from eighteen.engine import finance
 
         finance.check_closing(g, corp)
+
+
+def sale_options(
+    g: Game, player: str, problem: Callable[[Game, str, str, int], str | None]
+) -> list[SellShares]:
+    """Every sale (corporation, 10% steps up to the holding) that ``problem`` allows."""
+    out = []
+    for corp in player_corps(g, player):
+        held = percent_of(g, corp, player)
+        for pct in range(10, held + 1, 10):
+            if problem(g, player, corp, pct) is None:
+                out.append(SellShares(player, corp, pct))
+    return out

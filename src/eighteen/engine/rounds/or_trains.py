@@ -178,16 +178,6 @@ def hopeless(g: Game, corp: str) -> bool:
     return budget < low
 
 
-def _sales(g: Game, player: str) -> list[SellShares]:
-    out = []
-    for corp in shares.player_corps(g, player):
-        held = shares.percent_of(g, corp, player)
-        for pct in range(10, held + 1, 10):
-            if emergency_sale_problem(g, player, corp, pct) is None:
-                out.append(SellShares(player, corp, pct))
-    return out
-
-
 class BuyTrains(ORStep):
     name = "trains"
     actions: ClassVar = (BuyTrain, Pass, SellShares, Bankrupt, IssueShares)
@@ -230,7 +220,7 @@ class BuyTrains(ORStep):
                 for p in _train_prices(lo, hi, trains.list_price(g, t)):
                     yield BuyTrain(corp, t, p)
         if em and cs.president:
-            yield from _sales(g, cs.president)
+            yield from shares.sale_options(g, cs.president, emergency_sale_problem)
             if hopeless(g, corp):
                 yield Bankrupt(corp)
         if not must_buy(g, corp):

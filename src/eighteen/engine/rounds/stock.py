@@ -152,14 +152,9 @@ def sale_problem(g: Game, player: str, corp: str, percent: int) -> str | None:
     return shares.sale_problem(g, player, corp, percent)
 
 
-def sale_options(g: Game, player: str, problem=sale_problem) -> list[SellShares]:
-    out = []
-    for corp in shares.player_corps(g, player):
-        held = shares.percent_of(g, corp, player)
-        for pct in range(10, held + 1, 10):
-            if problem(g, player, corp, pct) is None:
-                out.append(SellShares(player, corp, pct))
-    return out
+def sale_options(g: Game, player: str) -> list[SellShares]:
+    """The stock-round sales open to ``player`` now."""
+    return shares.sale_options(g, player, sale_problem)
 
 
 class BuySellPar(Step):
