@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_random_games import check_all_legal_apply, check_invariants, check_rejection
+from test_random_games import play_checked
 
 import eighteen
-from eighteen.engine.bots import make_bots, play
+from eighteen.engine.bots import make_bots
 from eighteen.engine.game import Game
 
 TITLE = eighteen.load_title("1833ne")
@@ -25,20 +25,7 @@ def test_random_1833ne_game_to_the_end(seed: int) -> None:
     players = NAMES[:n]
     g = Game.new(TITLE, players=players, seed=seed)
     bots = make_bots("greedy" if seed % 2 == 0 else "random", players, seed)
-    rng = random.Random(seed)
-    prev_hash = ""
-    for k, _ in enumerate(play(g, bots, max_actions=20_000)):
-        check_invariants(g)
-        if k % 25 == 0 and not g.is_over:
-            check_rejection(g)
-            check_all_legal_apply(g, rng)
-        if k % 97 == 1 and prev_hash:
-            last_hash = g.state_hash()
-            action = g.undo()
-            assert g.state_hash() == prev_hash
-            g.apply(action)
-            assert g.state_hash() == last_hash
-        prev_hash = g.state_hash() if k % 97 == 0 else ""
+    play_checked(g, bots, random.Random(seed))
     assert g.is_over
     assert g.state.end_reason in {"bank broken", "bankruptcy", "no one can act any more"}
     if g.state.end_reason == "bankruptcy":

@@ -88,13 +88,9 @@ def check_all_legal_apply(g: Game, rng: random.Random) -> None:
         g.clone().apply(a)  # must not raise
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_random_game_to_the_end(seed: int) -> None:
-    n = 2 + seed % 5
-    players = [f"P{i}" for i in range(n)]
-    g = Game.new(TITLE, players=players, seed=seed)
-    bots = make_bots("greedy" if seed % 3 == 0 else "random", players, seed)
-    rng = random.Random(seed)
+def play_checked(g: Game, bots: dict, rng: random.Random) -> None:
+    """Play to the end, checking invariants after every action, rejections and every
+    legal action every 25th, and undo against the previous state every 97th."""
     prev_hash = ""
     for k, _ in enumerate(play(g, bots, max_actions=20_000)):
         check_invariants(g)
@@ -108,6 +104,15 @@ def test_random_game_to_the_end(seed: int) -> None:
             g.apply(action)
             assert g.state_hash() == last_hash
         prev_hash = g.state_hash() if k % 97 == 0 else ""
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_game_to_the_end(seed: int) -> None:
+    n = 2 + seed % 5
+    players = [f"P{i}" for i in range(n)]
+    g = Game.new(TITLE, players=players, seed=seed)
+    bots = make_bots("greedy" if seed % 3 == 0 else "random", players, seed)
+    play_checked(g, bots, random.Random(seed))
     assert g.is_over
     assert g.state.end_reason in {"bank broken", "bankruptcy"}
     loaded = Game.from_json(g.to_json(), tables=TITLE)
