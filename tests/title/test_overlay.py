@@ -141,6 +141,8 @@ revenue = 5
         "value": 25,
         "revenue": 5,
         "abilities": [],
+        "closes_on": None,
+        "flips_on": None,
     }
     assert [p["id"] for p in var["privates"]][0] == "CS"
 

@@ -15,45 +15,6 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-#: Rule switches the engine reads with the value used when the tables do not give them
-#: (tables compiled before the switch existed).
-ENGINE_RULE_DEFAULTS: dict[str, Any] = {
-    "auction_forced_price": 0,
-    "brown_multiple_buy_from_ipo": False,
-    # a bankrupt president's shares are sold before the game ends (18xx.games); seed 002
-    # keeps them unsold for the final score.  Not a title field yet.
-    "bankrupt_sells_shares": False,
-}
-
-#: Defaults of the later rule extensions: absent from older tables (and dropped from
-#: compiled tables while unset), each default gives the classic behaviour.
-EXTENSION_DEFAULTS: dict[str, Any] = {
-    "treasury_share_price": None,
-    "sell_before_operated": None,
-    "president_certificate_to_market": None,
-    "stock_round_end_market_drop": None,
-    "issue_redeem": None,
-    "emergency_issue": None,
-    "emergency_money": None,
-    "president_may_fund_dearer_variant": None,
-    "emergency_sales_keep_president": None,
-    "emergency_buy_from_bank_only": None,
-    "bankrupt_shares_unmoved": None,
-    "dividend_options": None,
-    "half_pay_retain_multiple": None,
-    "by_ratio": None,
-    "obsolete_trains_count_for_limit": None,
-    "obsolete_trains_tradable": None,
-    "paid_stops_include_station": None,
-    "private_price_min": None,
-    "private_sellers": None,
-    "auction_all_pass_revenue": None,
-    "auction_first_bid_at_face": None,
-    "must_own_train_always": None,
-    "bank_reserve": None,
-    "lay_cost_rule": None,
-}
-
 
 class TitleNotFound(FileNotFoundError):
     """No compiled tables for the requested title."""
@@ -96,11 +57,7 @@ class Tables:
         self.players_min: int = int(data["players"]["min"])
         self.players_max: int = int(data["players"]["max"])
         self.option_ids: list[str] = [o["id"] for o in data.get("options", [])]
-        self._rules: dict[str, Any] = {
-            **EXTENSION_DEFAULTS,
-            **ENGINE_RULE_DEFAULTS,
-            **data["rules"],
-        }
+        self._rules: dict[str, Any] = dict(data["rules"])  # every field, defaults filled
         self.privates: list[dict[str, Any]] = list(data.get("privates", []))
         self.corporations: list[dict[str, Any]] = list(data["corporations"])
         self.trains: list[dict[str, Any]] = list(data["trains"])

@@ -8,14 +8,12 @@ description and every closed choice is an enum: authors get completion in their 
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializerFunctionWrapHandler,
-    model_serializer,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -26,30 +24,6 @@ class Strict(BaseModel):
     """Base of every model: unknown keys are errors, never silently ignored."""
 
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
-
-    #: Fields added for later titles (1833NE and on). A dump leaves each out while it holds
-    #: its default, so titles that do not use it compile byte-identically.
-    optional_extensions: ClassVar[frozenset[str]] = frozenset()
-
-    @model_serializer(mode="wrap")
-    def _omit_unused_extensions(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        if isinstance(data, dict) and self.optional_extensions:
-            for name in self.optional_extensions:
-                if getattr(self, name) is None:
-                    data.pop(name, None)
-        return data
-
-
-_DEFAULTS: dict[tuple[type[BaseModel], str], Any] = {}
-
-
-def _default_of(cls: type[BaseModel], name: str) -> Any:
-    """Default value of a field (factories called once per class and field, then kept)."""
-    key = (cls, name)
-    if key not in _DEFAULTS:
-        _DEFAULTS[key] = cls.model_fields[name].get_default(call_default_factory=True)
-    return _DEFAULTS[key]
 
 
 class Color(str, Enum):
@@ -155,8 +129,6 @@ class Offboard(Strict):
         "of these hexes, else $0 (1833NE: D&H only via Montreal).",
     )
 
-    optional_extensions: ClassVar[frozenset[str]] = frozenset({"requires_visit"})
-
 
 Track = Annotated[
     list[Edge],
@@ -182,8 +154,6 @@ class TileFace(Strict):
         description="Edges whose track ends inside the hex at no stop (a dead end): no route "
         "runs on it; an upgrade must keep track on that edge.",
     )
-
-    optional_extensions: ClassVar[frozenset[str]] = frozenset({"stubs"})
 
 
 # ---------------------------------------------------------------------------------------
@@ -552,35 +522,6 @@ class Rules(Strict):
         None, description="How a lay's fee combines with terrain cost; absent: add."
     )
 
-    optional_extensions: ClassVar[frozenset[str]] = frozenset(
-        {
-            "treasury_share_price",
-            "sell_before_operated",
-            "president_certificate_to_market",
-            "stock_round_end_market_drop",
-            "issue_redeem",
-            "emergency_issue",
-            "emergency_money",
-            "president_may_fund_dearer_variant",
-            "emergency_sales_keep_president",
-            "emergency_buy_from_bank_only",
-            "bankrupt_shares_unmoved",
-            "dividend_options",
-            "half_pay_retain_multiple",
-            "by_ratio",
-            "obsolete_trains_count_for_limit",
-            "obsolete_trains_tradable",
-            "paid_stops_include_station",
-            "private_price_min",
-            "private_sellers",
-            "auction_all_pass_revenue",
-            "auction_first_bid_at_face",
-            "must_own_train_always",
-            "bank_reserve",
-            "lay_cost_rule",
-        }
-    )
-
 
 class PlayerCount(Strict):
     """Players allowed."""
@@ -926,10 +867,6 @@ class FreeTileLay(Strict):
         False, description="Usable only in the operating round the corporation bought it."
     )
 
-    optional_extensions: ClassVar[frozenset[str]] = frozenset(
-        {"waives_lay_cost", "only_round_bought"}
-    )
-
 
 class GrantShare(Strict):
     """Whoever buys the private receives a share of a corporation for free."""
@@ -1096,8 +1033,6 @@ class Private(Strict):
         "(a corporation owns it; player-owned ones close by the phase event).",
     )
 
-    optional_extensions: ClassVar[frozenset[str]] = frozenset({"closes_on", "flips_on"})
-
 
 class PrivatesFile(Strict):
     """privates.toml: private companies, in auction order."""
@@ -1166,10 +1101,6 @@ class Corporation(Strict):
     )
     joint_token: JointToken | None = Field(
         None, description="A station shared with another corporation."
-    )
-
-    optional_extensions: ClassVar[frozenset[str]] = frozenset(
-        {"reservations", "station_costs", "joint_token"}
     )
 
 
