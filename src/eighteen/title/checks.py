@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from eighteen.title.aggregate import Title
 from eighteen.title.geometry import hex_to_xy
@@ -60,6 +60,15 @@ def run_checks(title: Title, sources: Sources) -> list[Problem]:
 # helpers
 
 _HEX_RE = re.compile(r"^([A-Z]{1,2})([0-9]+)$")
+
+
+def repeated(ids: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(index, id) of every id that already appeared earlier in ``ids``."""
+    seen: set[str] = set()
+    for i, x in enumerate(ids):
+        if x in seen:
+            yield i, x
+        seen.add(x)
 
 
 def hex_entries(title: Title) -> Iterator[tuple[str, tuple[str | int, ...], int]]:
@@ -144,11 +153,8 @@ def money_per_player_count(title: Title, s: Sources) -> Iterator[Problem]:
 @check
 def duplicate_options(title: Title, s: Sources) -> Iterator[Problem]:
     """E155: option ids are unique."""
-    seen: set[str] = set()
-    for i, o in enumerate(title.title.options):
-        if o.id in seen:
-            yield s.locate("title", ("options", i, "id"), "E155", f"duplicate option '{o.id}'")
-        seen.add(o.id)
+    for i, oid in repeated(o.id for o in title.title.options):
+        yield s.locate("title", ("options", i, "id"), "E155", f"duplicate option '{oid}'")
 
 
 @check
@@ -371,11 +377,8 @@ def manifest_counts(title: Title, s: Sources) -> Iterator[Problem]:
 @check
 def duplicate_tile_defs(title: Title, s: Sources) -> Iterator[Problem]:
     """E113: a tile id is defined once per file."""
-    seen: set[str] = set()
-    for i, t in enumerate(title.tiles.tiles):
-        if t.id in seen:
-            yield s.locate("tiles", ("tiles", i, "id"), "E113", f"tile '{t.id}' defined twice")
-        seen.add(t.id)
+    for i, tid in repeated(t.id for t in title.tiles.tiles):
+        yield s.locate("tiles", ("tiles", i, "id"), "E113", f"tile '{tid}' defined twice")
 
 
 def placeable_tiles(title: Title) -> set[str] | None:
@@ -683,11 +686,8 @@ def home_token_free(title: Title, s: Sources) -> Iterator[Problem]:
 @check
 def private_ids_unique(title: Title, s: Sources) -> Iterator[Problem]:
     """E160: private ids are unique."""
-    seen: set[str] = set()
-    for i, p in enumerate(title.privates.privates):
-        if p.id in seen:
-            yield s.locate("privates", ("privates", i, "id"), "E160", f"duplicate '{p.id}'")
-        seen.add(p.id)
+    for i, pid in repeated(p.id for p in title.privates.privates):
+        yield s.locate("privates", ("privates", i, "id"), "E160", f"duplicate '{pid}'")
 
 
 @check
@@ -880,11 +880,8 @@ def extension_phases_exist(title: Title, s: Sources) -> Iterator[Problem]:
 @check
 def bonus_ids_unique(title: Title, s: Sources) -> Iterator[Problem]:
     """E192: bonus ids are unique."""
-    seen: set[str] = set()
-    for i, b in enumerate(title.map.bonuses):
-        if b.id in seen:
-            yield s.locate("map", ("bonuses", i, "id"), "E192", f"duplicate bonus '{b.id}'")
-        seen.add(b.id)
+    for i, bid in repeated(b.id for b in title.map.bonuses):
+        yield s.locate("map", ("bonuses", i, "id"), "E192", f"duplicate bonus '{bid}'")
 
 
 @check
