@@ -25,6 +25,7 @@ RULES: dict[str, set[Any] | None] = {
     "sell_drop": {"row_per_share", "step_if_president"},
     "dividend_move": {"right_left", "by_ratio"},
     "sold_out_rise": None,
+    "sell_drop_before_float": None,
     "buy_after_sell_same_corporation": None,
     "operating_order": {"share_price", "first_ascending_then_price"},
     "tile_lays": None,

@@ -202,3 +202,15 @@ def test_brown_zone_buys_from_the_ipo_with_the_option() -> None:
     run(g, BuyShares("B", "B&M", "ipo"), BuyShares("B", "B&M", "ipo"))
     assert shares.percent_of(g, "B&M", "B") == 20
     assert g.state.player("B").cash == 313 - 2 * 100  # IPO shares cost par
+
+
+def test_sales_before_float_follow_the_title_rule() -> None:
+    """rules.sell_drop_before_float chooses the reading; 1830's title keeps the price."""
+    g = second_stock_round()
+    assert g.rules.sell_drop_before_float is False
+    run(g, SellShares("B", "NYC", 10))
+    assert g.state.corporations["NYC"].cell == [5, 6]  # $67 par cell: no move
+    g = second_stock_round()
+    g.rules.sell_drop_before_float = True  # the other reading of seed 002
+    run(g, SellShares("B", "NYC", 10))
+    assert g.state.corporations["NYC"].cell == [6, 6]  # one row down (also $67)

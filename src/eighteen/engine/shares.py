@@ -291,7 +291,7 @@ def sell(g: Game, player: str, corp: str, percent: int, close: bool = True) -> N
     pay(g, BANK, player, amount, f"{player} sells {corp}")
     g.note(f"{player} sells {percent}% of {corp} for ${amount}")
     if g.rules.sell_drop == "row_per_share":
-        if cs.floated:
+        if cs.floated or g.rules.sell_drop_before_float:
             market.move(g, corp, "down", len(sold))
     elif g.rules.sell_drop == "step_if_president" and was_president:
         market.move(g, corp, "down", 1)

@@ -359,6 +359,11 @@ class Rules(Strict):
         SellBuyOrder.sell_buy_sell, description="Order of sales and the buy within a turn."
     )
     sell_drop: SellDrop = Field(SellDrop.row_per_share, description="Price move on sales.")
+    sell_drop_before_float: bool = Field(
+        False,
+        description="With row_per_share: do sales of a corporation that has not floated yet "
+        "move its price down too? (false: the price stays until it floats)",
+    )
     dividend_move: DividendMove = Field(
         DividendMove.right_left, description="Price move on pay-out or withhold."
     )
