@@ -3,7 +3,7 @@
 ``Game`` refuses compiled tables for which :func:`unsupported` finds anything, and
 ``eighteen validate`` warns (W198) about the same findings, located in the title's files
 (:func:`findings`). :func:`approximated` lists what the engine accepts but does not play
-yet (it runs the game without it: interconnection bonuses). Both read the compiled form
+yet (it runs the game without it). Both read the compiled form
 (docs/compiled-format.md), so a title is judged exactly as the engine will see it.
 """
 
@@ -99,7 +99,7 @@ APPROXIMATED_ABILITIES: dict[str, str] = {}
 EVENTS = {"close_privates", "close_player_privates"}
 
 #: Bonus kinds the route side scores.
-BONUS_KINDS = {"connection"}
+BONUS_KINDS = {"connection", "interconnection"}
 
 
 def _bad_value(value: Any, ok: set[Any] | None) -> bool:

@@ -21,6 +21,7 @@ from eighteen.engine.map import Board, MapState
 from eighteen.engine.routefinder import RouteResult, optimize
 from eighteen.engine.routes import (
     ConnectionBonus,
+    InterconnectionBonus,
     Route,
     RouteError,
     Stop,
@@ -380,7 +381,10 @@ def test_connection_bonus_from_the_tables() -> None:
     }
     assert table_bonuses(tables, "II") == [] and table_bonuses(tables, None) == []
     bonuses = table_bonuses(tables, "I")
-    assert bonuses == [ConnectionBonus("W-E", (frozenset({"B2"}), frozenset({"B10"})), 100)]
+    assert bonuses == [
+        ConnectionBonus("W-E", (frozenset({"B2"}), frozenset({"B10"})), 100),
+        InterconnectionBonus("X", (), 5),
+    ]
     res = optimize(board, state, "X", [("D", None), ("2", 2)], "yellow", bonuses=bonuses)
     # the D takes all the track: the 2-train is idle
     assert res.total == 210 and [r.bonuses for r in res.routes] == [(("W-E", 100),)]

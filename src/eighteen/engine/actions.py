@@ -134,12 +134,15 @@ class PlaceToken(Action):
 class RouteSpec:
     """One train's route: the train id, its track pieces in order (``"H12:c0-e4"``: hex,
     then the two ends of one path, see engine.map.Path), and the revenue claimed.
-    ``stops`` (``"G19-c1"``) is informational: the engine derives stops from the paths."""
+    ``stops`` (``"G19-c1"``) is informational: the engine derives stops from the paths.
+    ``extension``: track pieces continuing the route outwards from its first or last stop
+    to an interconnection bonus end (engine.routes.check_extension)."""
 
     train: str
     paths: tuple[str, ...]
     revenue: int
     stops: tuple[str, ...] = ()
+    extension: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -149,6 +152,8 @@ class RouteSpec:
         }
         if self.stops:
             out["stops"] = list(self.stops)
+        if self.extension:
+            out["extension"] = list(self.extension)
         return out
 
     @classmethod
@@ -158,6 +163,7 @@ class RouteSpec:
             paths=tuple(str(p) for p in d["paths"]),
             revenue=int(d["revenue"]),
             stops=tuple(str(x) for x in d.get("stops", [])),
+            extension=tuple(str(p) for p in d.get("extension", [])),
         )
 
 

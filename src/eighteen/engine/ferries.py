@@ -10,13 +10,15 @@ every ferry is sold, the last one sold keeps ``last_bonus`` for good.  A private
 ``with_bonuses``); it is bound to the owner's first ferry and never moves.
 
 A private's ``bonus_multiplier`` multiplies the named connection bonuses of its owner in
-the listed phases.  :func:`route_bonuses` gives the route side everything a corporation's
+the listed phases.  A ferry also links its port by sea to the port's ``sea_link`` hexes:
+its owner's interconnection bonuses (engine.routes.InterconnectionBonus) treat a route or
+extension reaching the port as reaching those hexes.  :func:`route_bonuses` gives the route side everything a corporation's
 routes may earn on top of their stops.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from eighteen.engine import phases, privates
@@ -148,13 +150,34 @@ class ScaledBonus:
     def once(self) -> bool:
         return bool(getattr(self.base, "once", False))
 
+    @property
+    def reaches(self) -> bool:
+        return bool(getattr(self.base, "reaches", False))
+
     def amount(self, hexes: frozenset[str]) -> int:
         return int(self.base.amount(hexes)) * self.factor
 
+    def extended(self, hexes: frozenset[str], end: str | None) -> int:
+        return int(self.base.extended(hexes, end)) * self.factor
+
+
+def sea_links(g: Game, corp: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(port, hexes it links to by sea) for each ferry the corporation owns, in port order."""
+    t = table(g)
+    if t is None:
+        return ()
+    mine = set(owned(g, corp))
+    return tuple(
+        (p["hex"], frozenset(p["sea_link"]))
+        for p in t["ports"]
+        if p["hex"] in mine and p.get("sea_link")
+    )
+
 
 def route_bonuses(g: Game, corp: str, base: list[Bonus]) -> list[Bonus]:
-    """The corporation's route bonuses: ``base`` (the phase's connection bonuses) with
-    its bonus_multiplier privates applied, plus its ferries."""
+    """The corporation's route bonuses: ``base`` (the phase's connection and
+    interconnection bonuses; the latter with its ferries' sea links) with its
+    bonus_multiplier privates applied, plus its ferries."""
     ph = _phase_id(g)
     factors: dict[str, int] = {}
     for pid in privates.owned_by(g, corp):
@@ -163,6 +186,9 @@ def route_bonuses(g: Game, corp: str, base: list[Bonus]) -> list[Bonus]:
                 continue
             for b in ab["bonuses"]:
                 factors[b] = factors.get(b, 1) * int(ab.get("factor", 2))
+    links = sea_links(g, corp)
+    if links:
+        base = [replace(b, links=links) if getattr(b, "reaches", False) else b for b in base]  # type: ignore[type-var]
     out: list[Any] = [ScaledBonus(b, factors[b.id]) if b.id in factors else b for b in base]
     for port in owned(g, corp):
         v = value(g, port)

@@ -231,7 +231,8 @@ def corp_trains(g: Game, corp: str) -> list[tuple[str, TrainRule]]:
 
 
 def bonuses(g: Game) -> list[Bonus]:
-    """The route bonuses of the current phase (compiled ``bonuses``; connection kind)."""
+    """The route bonuses of the current phase (compiled ``bonuses``: connection and
+    interconnection)."""
     phase = phases.current(g).get("id")
     return g.memo(("bonuses", phase), lambda: table_bonuses(g.tables.data, phase))
 
@@ -290,6 +291,7 @@ def spec(route: Route) -> RouteSpec:
         paths=tuple(str(p) for p in route.paths),
         revenue=route.revenue,
         stops=tuple(s.id for s in route.stops),
+        extension=tuple(str(p) for p in route.extension),
     )
 
 
@@ -311,6 +313,7 @@ def check(g: Game, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
         bonuses=corp_bonuses(g, corp),
         stations=stations,
         excluded=excluded,
+        extensions={r.train: r.extension for r in routes if r.extension},
     )
 
 

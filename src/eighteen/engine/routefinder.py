@@ -43,6 +43,7 @@ from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from eighteen.engine.extensions import Extender
 from eighteen.engine.map import Board, MapState, TrackGraph
 from eighteen.engine.routes import (
     Bonus,
@@ -51,9 +52,11 @@ from eighteen.engine.routes import (
     TrainRule,
     _make_route,
     is_once,
+    reaches,
     route_value,
     share_once,
     visit_revenues,
+    with_extension,
 )
 
 #: Default work budget (explored states) of :func:`optimize`: about a second of search and
@@ -141,6 +144,8 @@ class Network:
     conflicts: list[tuple[int, ...]] = field(default_factory=list)
     stations: frozenset[str] = frozenset()
     excluded: list[bool] = field(default_factory=list)
+    #: per segment, its hex-side bits in the board's numbering (as routes.check_routes)
+    gsides: list[int] = field(default_factory=list)
     _enumerations: dict[int, _Enumeration] = field(default_factory=dict)
 
     @classmethod
@@ -193,6 +198,7 @@ class Network:
                     todo.append(b)
         # number segments in a fixed order (independent of the walk order)
         self.segs.sort(key=lambda x: (min(x[0], x[1]), max(x[0], x[1]), tuple(sorted(x[2]))))
+        self.gsides = [sides for _, _, _, sides in self.segs]
         # renumber the hex sides the segments use 0, 1, ... (small bitmasks)
         local: dict[int, int] = {}
         for _, _, _, sides in self.segs:
@@ -393,8 +399,10 @@ def _values(
     rule: TrainRule,
     revs: Sequence[int],
     bonuses: Sequence[Bonus],
+    ext: Extender | None = None,
 ) -> list[tuple[int, int, int]]:
-    """(value, sides, route index) of every route the train may run, best first."""
+    """(value, sides, route index) of every route the train may run, best first. With
+    interconnection bonuses (``ext``) a value counts the most an extension may add."""
     town = net.town
     out: list[tuple[int, int, int]] = []
     g = net.g
@@ -418,6 +426,8 @@ def _values(
                 hs,
                 bonuses,
             )[0]
+        if ext is not None:
+            value += ext.optimistic(i)
         out.append((value, sides, i))
     out.sort(key=lambda x: -x[0])  # stable: ties keep the canonical route order
     return out
@@ -485,10 +495,12 @@ def _optimize(
     enum = net.enumerate(limit, budget)
     explored = enum.explored
     revs = net.revenues(revenue_key)
+    exact = _Exact(net, enum.routes, bonuses) if any(reaches(b) for b in bonuses) else None
+    ext = None if exact is None else exact.ext
     lists: dict[TrainRule, list[tuple[int, int, int]]] = {}
     for _, r in trains:
         if r not in lists:
-            lists[r] = _values(net, enum.routes, r, revs, bonuses)
+            lists[r] = _values(net, enum.routes, r, revs, bonuses, ext)
     # trains with the most valuable routes first, then in the given order; identical
     # trains side by side
     first: dict[TrainRule, int] = {}
@@ -506,13 +518,18 @@ def _optimize(
     cand = [lists[trains[i][1]] for i in order]
     left = budget - explored if enum.complete else 0
     once_of = _once_amounts(net, enum.routes, bonuses)
+    if exact is not None:
+        exact.ext.limit = left
     picks, total, bound, used = _choose(
-        cand, [trains[i][1] for i in order], left, net, enum.routes, once_of
+        cand, [trains[i][1] for i in order], left, net, enum.routes, once_of, exact
     )
     explored += used
     optimal = enum.complete and bound <= total
     if not enum.complete:
         bound = max(total, sum(net.bound(r, revs, bonuses) for _, r in trains))
+    elif exact is not None and exact.ext.incomplete:  # some extension search was cut short
+        optimal = False
+        bound = max(total, sum(items[0][0] for items in cand if items))
     routes: dict[int, Route] = {}
     for k, item in enumerate(picks):
         if item is not None:
@@ -520,6 +537,16 @@ def _optimize(
             tid, rule = trains[i]
             raw = enum.routes[item[2]]
             routes[i] = net.to_route(raw, tid, rule, revenue_key, bonuses)
+    if exact is not None:
+        index = {i: item[2] for i, item in zip(order, picks, strict=True) if item is not None}
+        walks = exact.walks(list(index.values()))
+        g = net.g
+        for i, route in routes.items():
+            walk = walks.get(index[i])
+            if walk is not None:
+                end, pids, _ = walk
+                paths = [g.paths[p] for p in pids]
+                routes[i] = with_extension(route, paths, g.stops[end][0], bonuses)
     chosen = tuple(share_once([routes[i] for i in sorted(routes)], bonuses))
     assert sum(r.revenue for r in chosen) == total
     return RouteResult(chosen, total, optimal, max(bound, total), explored)
@@ -628,6 +655,57 @@ class _Cands:
         return out
 
 
+class _Exact:
+    """Exact values of chosen routes with interconnection bonuses: the candidates count
+    the most an extension may add to each (:meth:`Extender.optimistic`); ``deficit``
+    says how much less the routes chosen together really earn (their extensions must
+    share no track with each other nor with the routes)."""
+
+    def __init__(
+        self,
+        net: Network,
+        routes: list[tuple[tuple[int, ...], tuple[int, ...], int]],
+        bonuses: Sequence[Bonus],
+    ) -> None:
+        self.masks: dict[int, int] = {}
+        self.routes = routes
+        self.gsides = net.gsides
+        self.ext = Extender(net.g, bonuses, self._route)
+
+    def _route(self, i: int) -> tuple[tuple[int, ...], int]:
+        m = self.masks.get(i)
+        if m is None:
+            m = 0
+            for sid in self.routes[i][1]:
+                m |= self.gsides[sid]
+            self.masks[i] = m
+        return self.routes[i][0], m
+
+    def _used(self, idxs: Sequence[int]) -> int:
+        used = 0
+        for i in idxs:
+            used |= self._route(i)[1]
+        return used
+
+    def deficit(self, idxs: Sequence[int]) -> int:
+        """What routes ``idxs`` chosen together earn less than their candidate values."""
+        opt = self.ext.optimistic
+        most = sum(opt(i) for i in idxs)
+        if not most:
+            return 0
+        return most - self.ext.best(idxs, self._used(idxs))[0]
+
+    def walks(self, idxs: Sequence[int]) -> dict[int, tuple[int, tuple[int, ...], int]]:
+        """The extensions of routes ``idxs`` chosen together (by route index)."""
+        if not any(self.ext.optimistic(i) for i in idxs):
+            return {}
+        return self.ext.best(idxs, self._used(idxs))[1]
+
+    @property
+    def explored(self) -> int:
+        return self.ext.explored
+
+
 def _choose(
     lists: list[list[tuple[int, int, int]]],
     rules: list[TrainRule],
@@ -635,6 +713,7 @@ def _choose(
     net: Network,
     routes: list,
     once_of: _OnceOf = None,
+    exact: _Exact | None = None,
 ) -> tuple[list[tuple[int, int, int] | None], int, int, int]:
     """One candidate (or none) per train, sharing no hex side, with the greatest total.
 
@@ -644,12 +723,13 @@ def _choose(
     with one totals less than the greedy one); a branch and bound (:func:`_search`) runs on
     the rest. Candidate values count every bonus in full (an upper bound); a once-per-run
     bonus (``once_of``) earned by several chosen routes is taken off all but once in the
-    totals. Returns (chosen item per train or None, total, upper bound, states used).
+    totals, and so is what extensions for interconnection bonuses cannot earn together
+    (``exact``). Returns (chosen item per train or None, total, upper bound, states used).
     """
     n = len(lists)
     if n == 0:
         return [], 0, 0, 0
-    g_picks, g_total, g_bound, explored = _greedy(lists, rules, once_of)
+    g_picks, g_total, g_bound, explored = _greedy(lists, rules, once_of, exact)
     greedy = [None if j is None else lists[k][j] for k, j in enumerate(g_picks)]
     if budget <= explored:
         return greedy, g_total, g_bound, explored
@@ -664,7 +744,7 @@ def _choose(
         if id(items) not in shared:
             shared[id(items)] = _Cands(kept[id(items)], net, routes, once_of)
     cand = [shared[id(items)] for items in lists]
-    picks, total, bound, used, _ = _search(cand, rules, budget - explored)
+    picks, total, bound, used, _ = _search(cand, rules, budget - explored, exact)
     explored += used
     if total < g_total:  # only when the budget ran out
         return greedy, g_total, max(bound, g_total), explored
@@ -673,7 +753,10 @@ def _choose(
 
 
 def _greedy(
-    lists: list[list[tuple[int, int, int]]], rules: list[TrainRule], once_of: _OnceOf = None
+    lists: list[list[tuple[int, int, int]]],
+    rules: list[TrainRule],
+    once_of: _OnceOf = None,
+    exact: _Exact | None = None,
 ) -> tuple[list[int | None], int, int, int]:
     """Train by train, the best candidate sharing no side with those taken.
 
@@ -700,11 +783,13 @@ def _greedy(
                     total -= twice
                 break
         picks.append(pick)
+    if exact is not None:
+        total -= exact.deficit([lists[k][j][2] for k, j in enumerate(picks) if j is not None])
     return picks, total, sum(items[0][0] for items in lists if items), explored
 
 
 def _search(
-    cand: list[_Cands], rules: list[TrainRule], budget: int
+    cand: list[_Cands], rules: list[TrainRule], budget: int, exact: _Exact | None = None
 ) -> tuple[list[int | None], int, int, int, bool]:
     """Branch and bound over the trains' candidates.
 
@@ -717,6 +802,8 @@ def _search(
     positions. Each node counts as one state. With once-per-run bonuses (``_Cands.once``)
     the candidate values are upper bounds: a chosen route adds its value less what it
     counts twice (:func:`_gain`), and the last train scans its candidates for the best.
+    With interconnection bonuses (``exact``) the values count the most extensions may add:
+    every leaf (the last train's candidates while they may win, or none) is valued exactly.
 
     Returns (positions, total, upper bound, states used, finished within the budget).
     """
@@ -744,6 +831,29 @@ def _search(
         avail = c.all & ~blocked[k]
         if same[k] and start:
             avail &= ~((1 << start) - 1)
+        if k == n - 1 and exact is not None:  # value each leaf that may win exactly
+            prefix = [cand[m].items[j][2] for m, j in enumerate(chosen) if j is not None]
+            w = total - exact.deficit(prefix)
+            if w > best_total:
+                best_total = w
+                best = list(chosen)
+            x = avail
+            while x:
+                low = x & -x
+                x ^= low
+                i = low.bit_length() - 1
+                if total + c.vals[i] <= best_total:
+                    break
+                v = c.vals[i]
+                if c.once is not None:
+                    v -= _gain(c.once[i], earned)[0]
+                w = total + v - exact.deficit([*prefix, c.items[i][2]])
+                if w > best_total:
+                    best_total = w
+                    chosen[k] = i
+                    best = list(chosen)
+                    chosen[k] = None
+            return
         if k == n - 1:  # the last train takes its best unblocked route
             if avail:
                 j = lowest(avail)
@@ -787,7 +897,7 @@ def _search(
             rest = others + sum(vals[j + 1 : j + 1 + tw])
             if total + v + rest <= best_total:
                 return  # nor can any later candidate, nor running nothing
-            if explored >= budget:
+            if explored + (exact.explored if exact is not None else 0) >= budget:
                 out = True
             if not out:
                 segs = c.segs[j]

@@ -19,6 +19,12 @@ Rules (seed 002, "routes" and "revenue"; the engine's reading):
 * Two routes of one corporation share no track: no hex side (and so no path) is used twice.
   They may visit the same stops.
 * Bonuses (:class:`ConnectionBonus`) add to a route that visits both of their ends.
+* Interconnection bonuses (:class:`InterconnectionBonus`, seed 003) add to a route that
+  visits one end and reaches another by an *extension*: track continuing the route from
+  one of its end stops past the train's reach, used by no other route of the run, passing
+  through any city or town (blocked ones too) but no off-board, its stops unpaid. A
+  corporation's ferry links its port to other hexes by sea (``links``): a route or
+  extension reaching the port reaches them too. See :func:`check_extension`.
 
 Representation: a route is the sequence of its track pieces (:class:`Path`, one hex each)
 from one end to the other; its stops follow. Routes are written in a canonical direction
@@ -79,6 +85,8 @@ class Route:
     paths: tuple[Path, ...]
     revenue: int
     bonuses: tuple[tuple[str, int], ...] = ()
+    #: track beyond the route's last or first stop, outwards, for interconnection bonuses
+    extension: tuple[Path, ...] = ()
 
     @property
     def hexes(self) -> list[str]:
@@ -99,6 +107,8 @@ class Route:
         }
         if self.bonuses:
             out["bonuses"] = [[b, v] for b, v in self.bonuses]
+        if self.extension:
+            out["extension"] = [str(p) for p in self.extension]
         return out
 
     def explain(self) -> list[str]:
@@ -114,6 +124,12 @@ class Route:
                 lines.append(f"  {what} ${s.revenue:>4}")
             else:
                 lines.append(f"  {what} ${0:>4}  (${s.revenue}, not counted)")
+        if self.extension:
+            hexes: list[str] = []
+            for p in self.extension:
+                if not hexes or hexes[-1] != p.hex:
+                    hexes.append(p.hex)
+            lines.append(f"  {'extended':<8} {' '.join(hexes)}")
         for b, v in self.bonuses:
             lines.append(f"  {'bonus':<8} {b:<8} ${v:>4}")
         lines.append(f"  {'total':<17} ${self.revenue:>4}")
@@ -270,6 +286,57 @@ class ConnectionBonus:
         return self.value if all(hexes & end for end in self.ends) else 0
 
 
+@dataclass(frozen=True)
+class InterconnectionBonus:
+    """Compiled ``bonuses`` row of kind "interconnection": a route visiting a stop on one
+    end, and not on another, earns ``value`` when it *reaches* that other end: its
+    extension (see :func:`check_extension`) ends there, or a port on the route or at the
+    extension's end links there by sea (``links``: (port hex, hexes), the corporation's
+    ferries, set per corporation by engine.ferries)."""
+
+    id: str
+    ends: tuple[frozenset[str], ...]
+    value: int
+    links: tuple[tuple[str, frozenset[str]], ...] = ()
+    #: marks a bonus read with :meth:`extended` (see :func:`reaches`)
+    reaches: bool = True
+
+    @property
+    def most(self) -> int:
+        return self.value
+
+    def amount(self, hexes: frozenset[str]) -> int:
+        """What a route on ``hexes`` earns with no extension (by sea links alone)."""
+        return self.extended(hexes, None)
+
+    def extended(self, hexes: frozenset[str], end: str | None) -> int:
+        """What a route on ``hexes`` earns with an extension ending at hex ``end``."""
+        reached: set[str] = set() if end is None else {end}
+        for port, to in self.links:
+            if port in hexes or port == end:
+                reached |= to
+        if not reached:
+            return 0
+        for a in self.ends:
+            if hexes & a:
+                for b in self.ends:
+                    if b is not a and not hexes & b and not reached.isdisjoint(b):
+                        return self.value
+        return 0
+
+
+def reaches(bonus: Bonus) -> bool:
+    """Is ``bonus`` earned by reaching past a route (an interconnection bonus, read with
+    its ``extended(hexes, end)``)?"""
+    return bool(getattr(bonus, "reaches", False))
+
+
+def extension_value(bonuses: Sequence[Bonus], hexes: frozenset[str], end: str | None) -> int:
+    """What the interconnection bonuses among ``bonuses`` pay a route on ``hexes`` whose
+    extension ends at ``end`` (None: no extension)."""
+    return sum(b.extended(hexes, end) for b in bonuses if reaches(b))  # type: ignore[attr-defined]
+
+
 def is_once(bonus: Bonus) -> bool:
     """Does ``bonus`` count at most once per run (its ``once`` attribute; default no)?"""
     return bool(getattr(bonus, "once", False))
@@ -303,18 +370,22 @@ def share_once(routes: Sequence[Route], bonuses: Sequence[Bonus]) -> list[Route]
 def table_bonuses(tables: Mapping[str, Any], phase: str | None) -> list[Bonus]:
     """The route bonuses of a compiled title for phase ``phase`` (id), in table order.
 
-    Only "connection" bonuses are read; "interconnection" bonuses (a route extended beyond
-    its train's length) are not implemented yet and are left out. Bonuses worth nothing in
-    the phase are left out.
+    "connection" bonuses read as :class:`ConnectionBonus`, "interconnection" ones as
+    :class:`InterconnectionBonus` (with no sea links: those belong to a corporation's
+    ferries). Bonuses worth nothing in the phase are left out.
     """
     out: list[Bonus] = []
     for b in tables.get("bonuses", []) or []:
-        if b.get("kind") != "connection" or phase is None:
+        if phase is None:
             continue
         value = int((b.get("values") or {}).get(phase, 0) or 0)
-        if value:
-            ends = tuple(frozenset(e["hexes"]) for e in b["between"])
+        if not value:
+            continue
+        ends = tuple(frozenset(e["hexes"]) for e in b["between"])
+        if b.get("kind") == "connection":
             out.append(ConnectionBonus(b["id"], ends, value))
+        elif b.get("kind") == "interconnection":
+            out.append(InterconnectionBonus(b["id"], ends, value))
     return out
 
 
@@ -511,14 +582,18 @@ def check_routes(
     *,
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
+    extensions: Mapping[str, Sequence[Path | str]] | None = None,
 ) -> list[Route]:
     """Check a corporation's whole run: each (train, distance, paths) and that no two
     routes share track or a train (see :func:`check_route`); a once-per-run bonus counts
-    on one route only (:func:`share_once`). Raises :class:`RouteError`."""
+    on one route only (:func:`share_once`). ``extensions`` gives, by train, the track
+    extending its route for interconnection bonuses (see :func:`check_extension`); an
+    extension must earn one. Raises :class:`RouteError`."""
     g = board.graph(state)
     used = 0
     trains: set[str] = set()
     out = []
+    stop_ids: list[list[int]] = []
     for train, distance, paths in runs:
         if train in trains:
             raise RouteError(f"train {train} runs twice")
@@ -530,7 +605,103 @@ def check_routes(
             raise RouteError(f"the route of train {train} shares track with another route")
         used |= sides
         out.append(route)
+        stop_ids.append([g.stop_id[(s.hex, s.kind, s.index)] for s in route.stops])
+    for train in extensions or {}:
+        if train not in trains:
+            raise RouteError(f"train {train} has an extension but no route")
+    for k, route in enumerate(out):
+        ext = (extensions or {}).get(route.train)
+        if not ext:
+            continue
+        end, sides, ext_paths = check_extension(g, stop_ids[k], used, ext)
+        used |= sides
+        longer = with_extension(route, ext_paths, g.stops[end][0], bonuses)
+        if longer.revenue <= route.revenue:
+            raise RouteError(
+                f"the extension of train {route.train} to {g.stops[end][0]} earns no "
+                "interconnection bonus"
+            )
+        out[k] = longer
     return share_once(out, bonuses)
+
+
+def check_extension(
+    g: TrackGraph, route_stops: Sequence[int], used: int, paths: Sequence[Path | str]
+) -> tuple[int, int, tuple[Path, ...]]:
+    """Check the extension of a route (stop ids ``route_stops`` in order) on graph ``g``
+    given as its track pieces outwards from the route's first or last stop.
+
+    The extension is continuous, never reverses at a junction, uses no hex side twice nor
+    one in ``used`` (the run's routes and other extensions), passes through no off-board
+    and no stop of the route or of itself, and ends at a stop. Returns (its end stop, the
+    bitmask of the hex sides it uses, its paths) or raises :class:`RouteError`."""
+    if not paths:
+        raise RouteError("an extension needs track")
+    pids: list[int] = []
+    for p in paths:
+        path = Path.parse(p) if isinstance(p, str) else p
+        if path not in g.path_id:
+            raise RouteError(f"no track {path} on the board")
+        pids.append(g.path_id[path])
+    first = g.ends[pids[0]]
+    starts = [s for s in (route_stops[0], route_stops[-1]) if (True, s) in first]
+    if not starts:
+        raise RouteError(f"the extension does not leave an end of its route at {paths[0]}")
+    node: tuple[bool, int] = (True, starts[0])
+    if not _through(g, node[1]):
+        raise RouteError(f"an extension may not leave the off-board {_sid(g, node[1])}")
+    seen = set(route_stops)
+    sides = 0
+    prev_hex: str | None = None
+    free = len(g.board.sides)
+    for k, pid in enumerate(pids):
+        p = g.paths[pid]
+        if node not in g.ends[pid]:
+            raise RouteError(f"track {p} does not continue the extension")
+        if not node[0] and p.hex == prev_hex:
+            raise RouteError(f"the extension reverses at a junction in {p.hex}")
+        if node[0] and k > 0 and not _through(g, node[1]):
+            raise RouteError(f"an extension may not pass through {_sid(g, node[1])}")
+        node = g.other_end(pid, node)
+        if node[0]:
+            if node[1] in seen:
+                raise RouteError(f"the extension visits {_sid(g, node[1])} again")
+            seen.add(node[1])
+            if not g.path_sides[pid]:
+                bit = 1 << (free + pid)
+                if (used | sides) & bit:
+                    raise RouteError(f"the extension reuses the track {p}")
+                sides |= bit
+        else:
+            bit = 1 << node[1]
+            if (used | sides) & bit:
+                raise RouteError(f"the extension reuses the side {p.hex} edge of {p}")
+            sides |= bit
+        prev_hex = p.hex
+    if not node[0]:
+        raise RouteError("an extension must end at a stop")
+    return node[1], sides, tuple(g.paths[p] for p in pids)
+
+
+def _through(g: TrackGraph, stop: int) -> bool:
+    """May an extension pass through (or leave) this stop? Any city or town; no off-board."""
+    return g.stops[stop][1] != "offboard"
+
+
+def with_extension(
+    route: Route, paths: Sequence[Path], end: str, bonuses: Sequence[Bonus]
+) -> Route:
+    """``route`` extended by ``paths`` to hex ``end``: its interconnection bonuses
+    (:func:`reaches`) worked out again for that end, in the order of ``bonuses``."""
+    hs = frozenset(route.hexes)
+    have = dict(route.bonuses)
+    earned = tuple(
+        (b.id, v)
+        for b in bonuses
+        if (v := b.extended(hs, end) if reaches(b) else have.get(b.id, 0))  # type: ignore[attr-defined]
+    )
+    revenue = route.revenue - sum(have.values()) + sum(v for _, v in earned)
+    return replace(route, bonuses=earned, revenue=revenue, extension=tuple(paths))
 
 
 def _chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[int]]]:

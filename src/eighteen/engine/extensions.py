@@ -1,0 +1,289 @@
+"""Finding route extensions for interconnection bonuses (the rules are in
+:mod:`eighteen.engine.routes`: :class:`~eighteen.engine.routes.InterconnectionBonus` and
+:func:`~eighteen.engine.routes.check_extension`).
+
+A route earns an interconnection bonus by visiting one end and *reaching* another: its
+extension, track continuing it from its first or last stop past the train's reach, ends
+there (or at a port linked there by sea). An extension uses no hex side of any route of
+the run nor of another extension, passes through any city or town (blocked ones too) but
+no off-board, and visits no stop of its route or of itself. A route has at most one
+extension; it earns every interconnection bonus pairing an end it visits with an end it
+reaches.
+
+:class:`Extender` serves the optimiser (:mod:`eighteen.engine.routefinder`):
+
+* :meth:`Extender.optimistic`: an upper bound of what an extension can add to a route: the
+  best end stop in the same track component as one of the route's ends (track joined
+  through cities and towns, ignoring the other routes);
+* :meth:`Extender.best`: exactly the most a set of routes earns from extensions together,
+  and the extensions: each route tries its end stops best first; for a route, a walk is
+  searched depth first, guided (and pruned) by breadth-first distances to the wanted stops
+  over the unused track; with several routes, every walk of one is tried against the
+  others. Each step counts as one explored state (:attr:`Extender.explored`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+
+from eighteen.engine.map import TrackGraph
+from eighteen.engine.routes import Bonus, extension_value, reaches
+
+
+class _Stop(Exception):
+    """The work limit of :meth:`Extender.best` is reached."""
+
+
+#: An extension found: (end stop, path ids outwards from the route's end, hex-side bits).
+Walk = tuple[int, tuple[int, ...], int]
+
+
+class Extender:
+    """Extensions on one track graph for one corporation's bonuses.
+
+    ``routes(i) = (stop ids in order, hex-side bits)`` of route ``i``, the bits numbered like
+    :func:`eighteen.engine.routes.check_routes` (board sides, then one bit per track piece
+    with no side: ``1 << (len(board.sides) + path id)``).
+    """
+
+    def __init__(
+        self,
+        g: TrackGraph,
+        bonuses: Sequence[Bonus],
+        routes: Callable[[int], tuple[tuple[int, ...], int]],
+        limit: int = 1 << 62,
+    ) -> None:
+        self.g = g
+        self.bonuses = [b for b in bonuses if reaches(b)]
+        self.route = routes
+        self.explored = 0
+        #: most states :meth:`best` may explore; past it, it answers with what it found
+        #: and sets :attr:`incomplete`
+        self.limit = limit
+        self.incomplete = False
+        n_stops = len(g.stops)
+        self.n_stops = n_stops
+        free = len(g.board.sides)
+        self.bits = [g.path_sides[p] or 1 << (free + p) for p in range(len(g.paths))]
+        self.through = [kind != "offboard" for _, kind, _ in g.stops]
+        self.hexes = [h for h, _, _ in g.stops]
+        wanted: set[str] = set()
+        for b in self.bonuses:
+            core = getattr(b, "base", b)  # a bonus multiplied for its owner wraps the table's
+            for end in core.ends:
+                wanted |= end
+            for port, to in core.links:
+                wanted.add(port)
+                wanted |= to
+        self.wanted = wanted
+        #: stops an extension could usefully end at (on a bonus end or a port)
+        self.ends = [s for s in range(n_stops) if self.hexes[s] in wanted]
+        # nodes: stops 0..n_stops-1, then hex sides; adjacency (path, other node)
+        self.adj: list[list[tuple[int, int]]] = [[] for _ in range(n_stops + len(g.board.sides))]
+        for pid, (a, b) in enumerate(g.ends):
+            na, nb = self._node(a), self._node(b)
+            self.adj[na].append((pid, nb))
+            self.adj[nb].append((pid, na))
+        self._comp = self._components()
+        self._targets: dict[frozenset[str], list[tuple[int, list[int]]]] = {}
+        self._optimistic: dict[int, int] = {}
+        self._best: dict[tuple[int, ...], tuple[int, dict[int, Walk]]] = {}
+
+    def _node(self, end: tuple[bool, int]) -> int:
+        return end[1] if end[0] else self.n_stops + end[1]
+
+    def _components(self) -> list[int]:
+        """Track components joined through cities, towns and sides (not off-boards)."""
+        parent = list(range(len(self.adj)))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for a, nbrs in enumerate(self.adj):
+            if a < self.n_stops and not self.through[a]:
+                continue
+            for _, b in nbrs:
+                if b < self.n_stops and not self.through[b]:
+                    continue
+                ra, rb = find(a), find(b)
+                if ra != rb:
+                    parent[max(ra, rb)] = min(ra, rb)
+        return [find(x) for x in range(len(self.adj))]
+
+    def _joined(self, start: int, stop: int) -> bool:
+        """Could an extension from ``start`` end at ``stop`` (same component, or an
+        off-board touching it)?"""
+        c = self._comp[start]
+        if self.through[stop]:
+            return self._comp[stop] == c
+        return any(self._comp[b] == c for _, b in self.adj[stop])
+
+    def targets(self, stops: Sequence[int]) -> list[tuple[int, list[int]]]:
+        """(gain, end stops) best first: what ending an extension of a route on ``stops``
+        at each stop adds to the route (stops of the route left out; gains > 0 only)."""
+        hs = frozenset(self.hexes[s] for s in stops)
+        if hs.isdisjoint(self.wanted):
+            return []
+        got = self._targets.get(hs)
+        if got is None:
+            base = extension_value(self.bonuses, hs, None)
+            by_gain: dict[int, list[int]] = {}
+            for s in self.ends:
+                if self.hexes[s] in hs:
+                    continue
+                v = extension_value(self.bonuses, hs, self.hexes[s]) - base
+                if v > 0:
+                    by_gain.setdefault(v, []).append(s)
+            got = self._targets[hs] = sorted(by_gain.items(), key=lambda x: -x[0])
+        on_route = set(stops)
+        return [(v, [s for s in ss if s not in on_route]) for v, ss in got]
+
+    def starts(self, stops: Sequence[int]) -> list[int]:
+        """The route's end stops an extension may leave from."""
+        ends = [stops[0]] if stops[0] == stops[-1] else [stops[0], stops[-1]]
+        return [s for s in ends if self.through[s]]
+
+    def optimistic(self, i: int) -> int:
+        """An upper bound of what an extension adds to route ``i``."""
+        got = self._optimistic.get(i)
+        if got is None:
+            got = 0
+            stops = self.route(i)[0]
+            starts = self.starts(stops)
+            for v, ss in self.targets(stops):
+                if any(self._joined(a, s) for a in starts for s in ss):
+                    got = v
+                    break
+            self._optimistic[i] = got
+        return got
+
+    # -- exact -------------------------------------------------------------------------
+
+    def _distances(self, targets: Sequence[int], used: int, avoid: set[int]) -> list[int]:
+        """Breadth-first distances (in track pieces) to the nearest of ``targets`` over
+        track using no side in ``used``, through cities and towns not in ``avoid``
+        (ignoring the no-reversing rule: a lower bound, and -1 means unreachable)."""
+        dist = [-1] * len(self.adj)
+        q: deque[int] = deque()
+        for t in targets:
+            dist[t] = 0
+            q.append(t)
+        bits, adj, n_stops, through = self.bits, self.adj, self.n_stops, self.through
+        while q:
+            x = q.popleft()
+            self.explored += 1
+            if x < n_stops and dist[x] > 0 and (not through[x] or x in avoid):
+                continue  # reached, but not passed through
+            d = dist[x] + 1
+            for pid, y in adj[x]:
+                if dist[y] < 0 and not bits[pid] & used:
+                    dist[y] = d
+                    q.append(y)
+        return dist
+
+    def walks(
+        self, start: int, targets: Sequence[int], used: int, avoid: set[int]
+    ) -> Iterator[Walk]:
+        """Every extension from stop ``start`` ending at the first of ``targets`` it meets,
+        using no side in ``used`` and no stop in ``avoid`` (besides leaving ``start``);
+        nearest-first. The sides it yields include ``used``."""
+        dist = self._distances(targets, used, avoid)
+        if dist[start] < 0:
+            return
+        g, bits, n_stops, through = self.g, self.bits, self.n_stops, self.through
+        goal = set(targets)
+        seen = set(avoid)
+        pids: list[int] = []
+
+        def step(node: tuple[bool, int], prev_hex: str | None, sides: int) -> Iterator[Walk]:
+            self.explored += 1
+            if self.explored > self.limit:
+                raise _Stop
+            if node[0]:
+                nxt = g.stop_paths[node[1]]
+            else:
+                nxt = [p for h, p in g.side_paths.get(node[1], []) if h != prev_hex]
+            here = 0 if node[0] else 1 << node[1]
+            order = []
+            for pid in nxt:
+                end = g.other_end(pid, node)
+                d = dist[end[1] if end[0] else n_stops + end[1]]
+                if d >= 0 and not (bits[pid] & ~here) & sides:
+                    order.append((d, pid, end))
+            order.sort(key=lambda x: x[0])
+            for _, pid, end in order:
+                s2 = sides | bits[pid]
+                pids.append(pid)
+                if end[0]:
+                    s = end[1]
+                    if s in goal:
+                        yield (s, tuple(pids), s2)
+                    elif s not in seen and through[s]:
+                        seen.add(s)
+                        yield from step(end, None, s2)
+                        seen.discard(s)
+                else:
+                    yield from step(end, g.paths[pid].hex, s2)
+                pids.pop()
+
+        yield from step((True, start), None, used)
+
+    def best(self, idxs: Sequence[int], used: int) -> tuple[int, dict[int, Walk]]:
+        """The most the routes ``idxs`` (chosen together; their sides and any others'
+        are ``used``) earn from extensions, and an extension per route earning it."""
+        key = tuple(sorted(idxs))
+        got = self._best.get(key)
+        if got is not None:
+            return got
+        claims = [i for i in key if self.optimistic(i)]
+        if not claims:
+            self._best[key] = (0, {})
+            return self._best[key]
+        top = [self.optimistic(i) for i in claims]
+        best_total = 0
+        best_walks: dict[int, Walk] = {}
+        chosen: dict[int, Walk] = {}
+
+        def solve(k: int, used: int, total: int) -> bool:
+            """Search claims k.. ; True when the optimistic total is met (stop)."""
+            nonlocal best_total, best_walks
+            if k == len(claims):
+                if total > best_total:
+                    best_total, best_walks = total, dict(chosen)
+                return best_total == sum(top)
+            rest = sum(top[k + 1 :])
+            i = claims[k]
+            stops = self.route(i)[0]
+            avoid = set(stops)
+            last = k == len(claims) - 1
+            for gain, ss in self.targets(stops):
+                if total + gain + rest <= best_total:
+                    break
+                if not ss:
+                    continue
+                for a in self.starts(stops):
+                    for walk in self.walks(a, ss, used, avoid):
+                        chosen[i] = walk
+                        done = solve(k + 1, walk[2], total + gain)
+                        del chosen[i]
+                        if done:
+                            return True
+                        if last:
+                            break  # any walk to these stops is as good for the last one
+                    else:
+                        continue
+                    break
+            if total + rest > best_total:
+                return solve(k + 1, used, total)
+            return False
+
+        try:
+            solve(0, used, 0)
+        except _Stop:
+            self.incomplete = True
+        self._best[key] = (best_total, best_walks)
+        return self._best[key]

@@ -1,0 +1,385 @@
+"""Interconnection bonuses: routes extended past their train's reach (seed 003 §6).
+
+The optimiser is checked against brute force on small random maps: every legal route (as
+in test_routefinder), every legal extension of it (every track-piece sequence from its
+end stops accepted by ``check_extension``), and every combination of one option or none
+per train whose track (extensions included) is disjoint. Hand-made lines pin the rule's
+details with exact values.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_map import grid, tables_for
+from test_routefinder import DISTANCES, brute_routes, random_board
+
+from eighteen.engine.map import Board, MapState
+from eighteen.engine.routefinder import optimize
+from eighteen.engine.routes import (
+    ConnectionBonus,
+    InterconnectionBonus,
+    Route,
+    RouteError,
+    check_extension,
+    check_routes,
+    with_extension,
+)
+
+# ---------------------------------------------------------------------------------------
+# brute force
+
+
+def path_bits(board: Board, state: MapState, route: Route | tuple) -> int:
+    g = board.graph(state)
+    free = len(board.sides)
+    out = 0
+    for p in route:
+        pid = g.path_id[p]
+        out |= g.path_sides[pid] or 1 << (free + pid)
+    return out
+
+
+def brute_extensions(
+    board: Board, state: MapState, route: Route, bonuses: tuple
+) -> list[tuple[Route, int]]:
+    """Every legal extension of ``route`` that earns more: (extended route, its bits)."""
+    g = board.graph(state)
+    stops = [g.stop_id[(s.hex, s.kind, s.index)] for s in route.stops]
+    used = path_bits(board, state, route.paths)
+    out: dict[tuple, tuple[Route, int]] = {}
+
+    def walk(node: tuple[bool, int], pids: list[int]) -> None:
+        if node[0] and pids:
+            try:
+                end, sides, paths = check_extension(g, stops, used, [g.paths[p] for p in pids])
+            except RouteError:
+                pass
+            else:
+                longer = with_extension(route, paths, g.stops[end][0], bonuses)
+                if longer.revenue > route.revenue:
+                    out[paths] = (longer, used | sides)
+        if len(pids) >= 40:
+            return
+        nxt = g.stop_paths[node[1]] if node[0] else [p for _, p in g.side_paths.get(node[1], [])]
+        for pid in nxt:
+            if pid not in pids:
+                walk(g.other_end(pid, node), [*pids, pid])
+
+    for s in {stops[0], stops[-1]}:
+        walk((True, s), [])
+    return list(out.values())
+
+
+def brute_best(
+    board: Board, state: MapState, corp: str, trains: list[tuple[str, Any]], bonuses: tuple
+) -> int:
+    """Best total over every combination of one option (a route, or a route with an
+    extension) or none per train, sharing no hex side."""
+    per_train = []
+    for _, d in trains:
+        options = []
+        for r in brute_routes(board, state, corp, d, bonuses):
+            options.append((r.revenue, path_bits(board, state, r.paths)))
+            options.extend(
+                (x.revenue, bits) for x, bits in brute_extensions(board, state, r, bonuses)
+            )
+        per_train.append(options)
+    best = 0
+
+    def grow(k: int, used: int, total: int) -> None:
+        nonlocal best
+        if k == len(per_train):
+            best = max(best, total)
+            return
+        grow(k + 1, used, total)
+        for value, bits in per_train[k]:
+            if not bits & used:
+                grow(k + 1, used | bits, total + value)
+
+    grow(0, 0, 0)
+    return best
+
+
+def check_result(board: Board, state: MapState, trains: list, res: Any, bonuses: tuple) -> None:
+    """The optimiser's routes and extensions pass the rule checker with the same values."""
+    dist = dict(trains)
+    runs = [(r.train, dist[r.train], r.paths) for r in res.routes]
+    ext = {r.train: r.extension for r in res.routes if r.extension}
+    checked = check_routes(board, state, "X", runs, "yellow", bonuses, extensions=ext)
+    assert checked == list(res.routes)
+    assert sum(r.revenue for r in res.routes) == res.total
+
+
+def random_bonuses(rng: random.Random, board: Board, state: MapState) -> tuple:
+    """An interconnection bonus from one of X's stations to two random stop hexes,
+    sometimes a sea link, a connection bonus and a second interconnection."""
+    g = board.graph(state)
+    stops = sorted({h for s, (h, _, _) in enumerate(g.stops) if g.stop_paths[s]})  # on track
+    a = g.stops[rng.choice(g.station_stops("X") or [0])][0]  # an end X's routes visit
+    b, c = (rng.choice(stops) for _ in range(2))
+    links: tuple = ()
+    if rng.random() < 0.4:
+        links = ((rng.choice(stops), frozenset([c])),)
+    out: tuple = (
+        InterconnectionBonus("I", (frozenset([a]), frozenset([b]), frozenset([c])), 50, links),
+    )
+    if rng.random() < 0.5:
+        out += (ConnectionBonus("C", (frozenset([a]), frozenset([b])), 30),)
+    if rng.random() < 0.5:
+        out += (InterconnectionBonus("J", (frozenset([b]), frozenset([c])), 20, links),)
+    return out
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.data())
+def test_optimum_with_interconnections_equals_brute_force(
+    rng: random.Random, data: st.DataObject
+) -> None:
+    board, state = random_board(rng)
+    bonuses = random_bonuses(rng, board, state)
+    n = data.draw(st.integers(1, 2))
+    trains = [(f"t{i}", data.draw(st.sampled_from(DISTANCES[:5]))) for i in range(n)]
+    res = optimize(board, state, "X", trains, "yellow", bonuses=bonuses)
+    assert res.optimal and res.upper_bound == res.total
+    check_result(board, state, trains, res, bonuses)
+    assert res.total == brute_best(board, state, "X", trains, bonuses)
+
+
+# ---------------------------------------------------------------------------------------
+# by hand
+
+
+def line() -> tuple[Board, MapState]:
+    """B2 city 10 - B4 city 20 (X) - B6 city 30 (filled by Y) - B8 town 10 - B10 city 40,
+    and B12 off-board 50 east of B10; track joins them in a row."""
+    hexes = {
+        "B2": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [4]}]},
+        "B4": {"color": "gray", "cities": [{"revenue": 20, "slots": 1, "exits": [1, 4]}]},
+        "B6": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
+        "B8": {"color": "gray", "towns": [{"revenue": 10, "exits": [1, 4]}]},
+        "B10": {"color": "gray", "cities": [{"revenue": 40, "slots": 1, "exits": [1, 4]}]},
+        "B12": {
+            "color": "red",
+            "offboard": {"revenue": {"yellow": 50}, "exits": [1], "hidden": False},
+        },
+    }
+    board = Board(tables_for(grid(hexes)))
+    state = MapState()
+    board.place_token(state, "X", "B4", 0)
+    board.place_token(state, "Y", "B6", 0)
+    return board, state
+
+
+#: Interconnection of B2 (W) with the off-board B12 (E).
+W_E = InterconnectionBonus("W-E", (frozenset({"B2"}), frozenset({"B12"})), 100)
+
+
+def test_a_2_train_reaches_the_far_end_through_a_blocked_city() -> None:
+    board, state = line()
+    res = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(W_E,))
+    (route,) = res.routes
+    # B2-B4 pays 30; its extension runs past B6 (filled by Y), B8 and B10 to B12
+    assert [s.id for s in route.stops] == ["B2-c0", "B4-c0"]
+    assert [str(p) for p in route.extension] == [
+        "B4:c0-e4",
+        "B6:c0-e1",
+        "B6:c0-e4",
+        "B8:e1-t0",
+        "B8:e4-t0",
+        "B10:c0-e1",
+        "B10:c0-e4",
+        "B12:e1-o0",
+    ]
+    assert route.bonuses == (("W-E", 100),)
+    assert res.total == route.revenue == 130
+    assert "  extended B4 B6 B8 B10 B12" in route.explain()
+
+
+def test_the_extension_may_leave_either_end_and_blocks_other_routes() -> None:
+    """With X also at B10, the best run is one route B10-B12 extended west to B2 (past
+    X's own B4 and Y's B6): 40 + 50 + 100. The other train has no track left: every
+    piece west of B10 is the extension's. Any run of two routes earns at most 90 + 50."""
+    board, state = line()
+    board.place_token(state, "X", "B10", 0)
+    res = optimize(board, state, "X", [("a", 2), ("b", 2)], "yellow", bonuses=(W_E,))
+    (route,) = res.routes
+    assert [s.id for s in route.stops] == ["B10-c0", "B12-o0"]
+    assert [str(p) for p in route.extension] == [
+        "B10:c0-e1",
+        "B8:e4-t0",
+        "B8:e1-t0",
+        "B6:c0-e4",
+        "B6:c0-e1",
+        "B4:c0-e4",
+        "B4:c0-e1",
+        "B2:c0-e4",
+    ]
+    assert res.total == 190 and res.optimal
+
+
+def test_an_extension_leaves_a_blocked_city_at_the_routes_end() -> None:
+    """The D train may not pass Y's B6: its best route B2-B4-B6 ($60) ends there, and its
+    extension carries on from B6 to B12 (+$100)."""
+    board, state = line()
+    res = optimize(board, state, "X", [("D", None)], "yellow", bonuses=(W_E,))
+    (route,) = res.routes
+    assert [s.id for s in route.stops] == ["B2-c0", "B4-c0", "B6-c0"]
+    assert route.extension[0].hex == "B6" and route.extension[-1].hex == "B12"
+    assert res.total == 160
+
+
+def test_a_route_visiting_both_ends_earns_no_interconnection() -> None:
+    """With B6 free the D train can run all six stops ($160) but then earns no
+    interconnection; stopping at B4 and extending to B2 earns 150 + 100."""
+    board, _ = line()
+    free = MapState()
+    board.place_token(free, "X", "B4", 0)
+    whole = [p for p in board.graph(free).paths]
+    whole.sort(key=lambda p: (int(p.hex[1:]), str(p)))
+    (route,) = check_routes(board, free, "X", [("D", None, whole)], "yellow", (W_E,))
+    assert len(route.stops) == 6 and route.bonuses == () and route.revenue == 160
+    res = optimize(board, free, "X", [("D", None)], "yellow", bonuses=(W_E,))
+    (best,) = res.routes
+    assert [s.hex for s in best.stops] == ["B12", "B10", "B8", "B6", "B4"]
+    assert [p.hex for p in best.extension] == ["B4", "B2"]
+    assert best.bonuses == (("W-E", 100),) and res.total == 250
+
+
+def test_sea_links_reach_without_track() -> None:
+    """A ferry port on the route links to the far end: no extension needed."""
+    board, state = line()
+    sea = InterconnectionBonus("W-E", W_E.ends, 100, links=(("B4", frozenset({"B12"})),))
+    res = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(sea,))
+    (route,) = res.routes
+    assert route.extension == () and route.bonuses == (("W-E", 100),) and res.total == 130
+
+
+#: The extension of B2-B4 east to B12, outwards from B4.
+EAST = [
+    "B4:c0-e4",
+    "B6:c0-e1",
+    "B6:c0-e4",
+    "B8:e1-t0",
+    "B8:e4-t0",
+    "B10:c0-e1",
+    "B10:c0-e4",
+    "B12:e1-o0",
+]
+
+
+@pytest.mark.parametrize(
+    ("extensions", "error"),
+    [
+        ({"9": EAST}, "train 9 has an extension but no route"),
+        ({"2": EAST[1:]}, "the extension does not leave an end of its route at B6:c0-e1"),
+        ({"2": ["B4:c0-e1", *EAST]}, "the extension reuses the side B4 edge of B4:c0-e1"),
+        ({"2": EAST[:1]}, "an extension must end at a stop"),
+        ({"2": EAST[:6]}, "the extension of train 2 to B10 earns no interconnection bonus"),
+        ({"2": [EAST[0], EAST[2]]}, "track B6:c0-e4 does not continue the extension"),
+        ({"2": ["B9:c0-e1"]}, "no track B9:c0-e1 on the board"),
+    ],
+)
+def test_checker_refuses_bad_extensions(extensions: dict, error: str) -> None:
+    board, state = line()
+    runs = [("2", 2, ["B2:c0-e4", "B4:c0-e1"])]
+    with pytest.raises(RouteError) as exc:
+        check_routes(board, state, "X", runs, "yellow", (W_E,), extensions=extensions)
+    assert exc.value.reason == error
+
+
+def test_checker_takes_a_good_extension_and_refuses_shared_track() -> None:
+    board, state = line()
+    runs: list = [("2", 2, ["B2:c0-e4", "B4:c0-e1"])]
+    (route,) = check_routes(board, state, "X", runs, "yellow", (W_E,), extensions={"2": EAST})
+    assert route.revenue == 130 and route.bonuses == (("W-E", 100),)
+    assert [str(p) for p in route.extension] == EAST
+    board.place_token(state, "X", "B10", 0)
+    runs.append(("3", 2, ["B10:c0-e1", "B8:e4-t0"]))
+    with pytest.raises(RouteError) as exc:
+        check_routes(board, state, "X", runs, "yellow", (W_E,), extensions={"2": EAST})
+    assert exc.value.reason == "the extension reuses the side B8 edge of B8:e4-t0"
+
+
+# ---------------------------------------------------------------------------------------
+# on the 1833NE map
+
+
+def hartford_to_new_york() -> Any:
+    """1833NE, phase I: HR at Hartford (C24) with track to New Haven (C26, tile 6),
+    Bridgeport (B27, tile 4) and New York (A28), and from Hartford by D23 and E24 to
+    Norwich (E26, tile 57), whose ferry HR owns."""
+    from ne_scenario import new_game
+
+    from eighteen.engine import network
+
+    g = new_game()
+    for hex_id, tile, rotation in [
+        ("C26", "6", 1),
+        ("B27", "4", 1),
+        ("D23", "8", 5),
+        ("E24", "8", 0),
+        ("E26", "57", 0),
+    ]:
+        network.lay_tile(g, hex_id, tile, rotation)
+    network.place_token(g, "HR", "C24", 0)
+    g.state.ferries["E26"] = "HR"
+    g.state.ferry_order.append("E26")
+    g.invalidate_caches()
+    return g
+
+
+#: Hartford - New Haven - Bridgeport - New York, and the extension to Norwich.
+TO_NEW_YORK = ["C24:c0-e0", "C26:c0-e3", "C26:c0-e1", "B27:e4-t0", "B27:e1-t0", "A28:e4-o0"]
+TO_NORWICH = ["C24:c0-e4", "D23:e1-e5", "E24:e2-e0", "E26:c0-e3"]
+
+
+def test_1833ne_a_ferry_reached_by_an_extension_links_to_boston() -> None:
+    """A 3/5 train visits New York (the BOS-NY-I end); its extension from Hartford to
+    Norwich reaches HR's ferry, which links to Boston by sea: + $20 (phase I). The
+    extension's stops pay nothing and its ferry value does not count."""
+    from eighteen.engine import network, phases
+
+    g = hartford_to_new_york()
+    b, state = network.board(g), g.state.map
+    bonuses = network.corp_bonuses(g, "HR")
+    runs = [("t", {"pay": 3, "visit": 5}, TO_NEW_YORK)]
+    key = phases.revenue_key(g)
+    (plain,) = check_routes(b, state, "HR", runs, key, bonuses)
+    assert plain.revenue == 20 + 20 + 10 and plain.bonuses == ()
+    (longer,) = check_routes(b, state, "HR", runs, key, bonuses, extensions={"t": TO_NORWICH})
+    assert longer.bonuses == (("BOS-NY-I", 20),) and longer.revenue == 70
+    # without the ferry Norwich links nowhere
+    g.state.ferries["E26"] = ""
+    g.invalidate_caches()
+    with pytest.raises(RouteError) as exc:
+        check_routes(
+            b, state, "HR", runs, key, network.corp_bonuses(g, "HR"), extensions={"t": TO_NORWICH}
+        )
+    assert exc.value.reason == "the extension of train t to E26 earns no interconnection bonus"
+
+
+def test_1833ne_the_optimum_takes_the_port_into_the_route() -> None:
+    """With 5 stops to visit, the 3/5 train does better running on to Norwich itself: best
+    three stops 20 + 20 + 20, the ferry (20 + new-ferry bonus 20) and BOS-NY-I by sea."""
+    from eighteen.engine import network, phases
+    from eighteen.engine.routefinder import optimize
+
+    g = hartford_to_new_york()
+    res = optimize(
+        network.board(g),
+        g.state.map,
+        "HR",
+        [("t", {"pay": 3, "visit": 5})],
+        phases.revenue_key(g),
+        bonuses=tuple(network.corp_bonuses(g, "HR")),
+    )
+    (route,) = res.routes
+    assert [s.hex for s in route.stops] == ["A28", "B27", "C26", "C24", "E26"]
+    assert route.extension == ()
+    assert route.bonuses == (("BOS-NY-I", 20), ("ferry E26", 40))
+    assert res.total == 60 + 40 + 20 and res.optimal
