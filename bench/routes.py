@@ -7,9 +7,11 @@ optimiser (eighteen.engine.routefinder.optimize) is timed
 * track: the track graph of the tile layout cached, nothing else (tokens or trains changed);
 * warm: the same question asked again (the result is cached).
 
-Each figure is the median of REPEAT runs. Then the same for a harder, synthetic set
-(``--stress``): 1830 boards grown by seeded random connected tile lays up to brown, each
-corporation running D+D, 6+D and 4+5+6. Run: .venv/bin/python bench/routes.py [--stress]
+Each figure is the median of REPEAT runs. Then the same for every run of a greedy-bot
+1833NE game (connection and interconnection bonuses, ferries, N/M and N+s trains), and for
+a harder, synthetic set (``--stress``): 1830 boards grown by seeded random connected tile
+lays up to brown, each corporation running D+D, 6+D and 4+5+6.
+Run: .venv/bin/python bench/routes.py [--stress] [-v]
 Targets (fixture, one core): median <= 3 ms, max <= 50 ms per call.
 """
 
@@ -23,6 +25,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "engine"))
@@ -34,7 +37,7 @@ from eighteen.engine.routefinder import RouteResult, optimize  # noqa: E402
 
 REPEAT = 5
 
-Case = tuple[str, MapState, str, list[tuple[str, int | None]], str]
+Case = tuple[str, MapState, str, list[tuple[str, Any]], str]
 
 
 def timed(fn: Callable[[], RouteResult]) -> tuple[float, RouteResult]:
@@ -44,12 +47,17 @@ def timed(fn: Callable[[], RouteResult]) -> tuple[float, RouteResult]:
     return (time.perf_counter() - t0) * 1000, r
 
 
+#: Extra optimize() arguments by case label (bonuses, stations, excluded hexes).
+EXTRA: dict[str, dict[str, Any]] = {}
+
+
 def measure(board: Board, case: Case) -> tuple[float, float, float, RouteResult]:
     """(cold ms, track-cached ms, warm ms, result), each the median of REPEAT runs."""
-    _, state, corp, trains, key = case
+    label, state, corp, trains, key = case
+    extra = EXTRA.get(label, {})
 
     def run() -> RouteResult:
-        return optimize(board, state, corp, trains, key)
+        return optimize(board, state, corp, trains, key, **extra)
 
     cold, track, warm = [], [], []
     result = None
@@ -97,6 +105,38 @@ def fixture_cases(board: Board) -> tuple[list[Case], list[int]]:
         cases.append((f"#{p.action}", p.state, p.corp, p.trains, p.revenue_key))
         recorded.append(p.recorded_total)
     return cases, recorded
+
+
+def game_cases(seed: int = 1) -> tuple[Board, list[Case]]:
+    """Every RunRoutes position of a greedy-bot 4-player 1833NE game."""
+    from eighteen import Game, load_title
+    from eighteen.engine import network, phases
+    from eighteen.engine.actions import RunRoutes
+    from eighteen.engine.bots import GreedyBot
+
+    g = Game.new(load_title("1833ne"), ["A", "B", "C", "D"], seed=seed)
+    bots = {p: GreedyBot(seed + i) for i, p in enumerate(["A", "B", "C", "D"])}
+    cases: list[Case] = []
+    while not g.is_over:
+        actor = g.acting()
+        assert actor is not None
+        owner = actor
+        corp = g.state.corporations.get(actor)
+        if corp is not None and corp.president:
+            owner = corp.president
+        action = bots[owner].choose(g)
+        if isinstance(action, RunRoutes) and action.routes:
+            label = f"#{len(cases)}"
+            stations, excluded = network.run_access(g, actor)
+            EXTRA[label] = {
+                "bonuses": tuple(network.corp_bonuses(g, actor)),
+                "stations": stations,
+                "excluded": excluded,
+            }
+            trains = network.corp_trains(g, actor)
+            cases.append((label, g.state.map.copy(), actor, trains, phases.revenue_key(g)))
+        g.apply(action)
+    return network.board(g), cases
 
 
 def grown_board(board: Board, seed: int, rounds: int = 40) -> MapState:
@@ -156,6 +196,8 @@ def main() -> None:
         below += optimize(board, state, corp, trains, key).total < rec
     print(f"  optimum below the recorded revenue: {below} positions")
     print("  targets: cold median <= 3 ms, cold max <= 50 ms")
+    ne_board, ne_cases = game_cases()
+    report("greedy 1833NE game (seed 1)", ne_board, ne_cases, verbose)
     if "--stress" in sys.argv:
         report("stress (grown 1830 boards, D+D, 6+D, 4+5+6)", board, stress_cases(board), verbose)
 

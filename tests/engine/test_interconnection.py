@@ -150,6 +150,20 @@ def test_optimum_with_interconnections_equals_brute_force(
     assert res.total == brute_best(board, state, "X", trains, bonuses)
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.integers(0, 120))
+def test_a_budget_gives_a_legal_run_and_a_true_bound(rng: random.Random, budget: int) -> None:
+    board, state = random_board(rng)
+    bonuses = random_bonuses(rng, board, state)
+    trains = [("a", 3), ("b", 2)]
+    full = optimize(board, state, "X", trains, "yellow", bonuses=bonuses)
+    cut = optimize(board, state, "X", trains, "yellow", bonuses=bonuses, budget=budget)
+    check_result(board, state, trains, cut, bonuses)
+    assert cut.total <= full.total <= cut.upper_bound
+    if not cut.optimal:
+        assert cut.explored >= budget
+
+
 # ---------------------------------------------------------------------------------------
 # by hand
 
@@ -383,3 +397,22 @@ def test_1833ne_the_optimum_takes_the_port_into_the_route() -> None:
     assert route.extension == ()
     assert route.bonuses == (("BOS-NY-I", 20), ("ferry E26", 40))
     assert res.total == 60 + 40 + 20 and res.optimal
+
+
+def test_1833ne_bots_run_extended_routes_and_saves_replay_them() -> None:
+    """A greedy 4-player game: some runs carry extensions (the engine offers the optimum
+    as the RunRoutes action, and applying it checks every extension); the save replays to
+    the same state."""
+    from ne_scenario import PLAYERS, new_game
+
+    from eighteen import Game
+    from eighteen.engine.actions import RunRoutes
+    from eighteen.engine.bots import GreedyBot, play
+
+    g = new_game()
+    bots = {p: GreedyBot(1 + i) for i, p in enumerate(PLAYERS)}
+    runs = [a for a in play(g, bots) if isinstance(a, RunRoutes)]
+    extended = [r for a in runs for r in a.routes if r.extension]
+    assert extended and all(r.revenue > 0 for r in extended)
+    again = Game.from_json(g.to_json())
+    assert again.state_hash() == g.state_hash()

@@ -186,14 +186,12 @@ class Extender:
         return dist
 
     def walks(
-        self, start: int, targets: Sequence[int], used: int, avoid: set[int]
+        self, starts: Sequence[int], targets: Sequence[int], used: int, avoid: set[int]
     ) -> Iterator[Walk]:
-        """Every extension from stop ``start`` ending at the first of ``targets`` it meets,
-        using no side in ``used`` and no stop in ``avoid`` (besides leaving ``start``);
-        nearest-first. The sides it yields include ``used``."""
+        """Every extension from one of the stops ``starts`` ending at the first of
+        ``targets`` it meets, using no side in ``used`` and no stop in ``avoid`` (besides
+        leaving its start); nearest-first. The sides it yields include ``used``."""
         dist = self._distances(targets, used, avoid)
-        if dist[start] < 0:
-            return
         g, bits, n_stops, through = self.g, self.bits, self.n_stops, self.through
         goal = set(targets)
         seen = set(avoid)
@@ -230,60 +228,96 @@ class Extender:
                     yield from step(end, g.paths[pid].hex, s2)
                 pids.pop()
 
-        yield from step((True, start), None, used)
+        for a in starts:
+            if dist[a] >= 0:
+                yield from step((True, a), None, used)
+
+    def _solo(self, i: int, used: int) -> tuple[int, Walk | None]:
+        """The most route ``i`` alone earns from an extension given ``used``, and one."""
+        stops = self.route(i)[0]
+        starts = self.starts(stops)
+        avoid = set(stops)
+        near = self._distances(starts, used, avoid)  # what the unused track reaches at all
+        for gain, ss in self.targets(stops):
+            if any(near[t] >= 0 for t in ss):
+                for walk in self.walks(starts, ss, used, avoid):
+                    return gain, walk
+        return 0, None
 
     def best(self, idxs: Sequence[int], used: int) -> tuple[int, dict[int, Walk]]:
         """The most the routes ``idxs`` (chosen together; their sides and any others'
-        are ``used``) earn from extensions, and an extension per route earning it."""
+        are ``used``) earn from extensions, and an extension per route earning it.
+
+        Each route alone first (its best extension over the unused track); when those
+        extensions share no track the answer is their sum. Otherwise every walk of each
+        route is tried against the others', bounded by the routes' solo bests."""
         key = tuple(sorted(idxs))
         got = self._best.get(key)
         if got is not None:
             return got
-        claims = [i for i in key if self.optimistic(i)]
-        if not claims:
-            self._best[key] = (0, {})
-            return self._best[key]
-        top = [self.optimistic(i) for i in claims]
+        try:
+            got = self._search(key, used)
+        except _Stop:
+            self.incomplete = True
+            got = (0, {})
+        self._best[key] = got
+        return got
+
+    def _search(self, key: tuple[int, ...], used: int) -> tuple[int, dict[int, Walk]]:
+        claims: list[int] = []
+        top: list[int] = []
+        solo: dict[int, Walk] = {}
+        for i in key:
+            if self.optimistic(i):
+                gain, walk = self._solo(i, used)
+                if walk is not None:
+                    claims.append(i)
+                    top.append(gain)
+                    solo[i] = walk
+        own = [solo[i][2] & ~used for i in claims]
+        joined = 0
+        for bits in own:
+            if joined & bits:
+                break
+            joined |= bits
+        else:  # the solo extensions fit together
+            return sum(top), solo
         best_total = 0
         best_walks: dict[int, Walk] = {}
         chosen: dict[int, Walk] = {}
+        most = sum(top)
 
         def solve(k: int, used: int, total: int) -> bool:
-            """Search claims k.. ; True when the optimistic total is met (stop)."""
+            """Search claims k.. ; True when the solo bests are all met (stop)."""
             nonlocal best_total, best_walks
             if k == len(claims):
                 if total > best_total:
                     best_total, best_walks = total, dict(chosen)
-                return best_total == sum(top)
+                return best_total == most
             rest = sum(top[k + 1 :])
             i = claims[k]
             stops = self.route(i)[0]
+            starts = self.starts(stops)
             avoid = set(stops)
             last = k == len(claims) - 1
             for gain, ss in self.targets(stops):
+                if gain > top[k]:
+                    continue  # not reachable even alone
                 if total + gain + rest <= best_total:
                     break
                 if not ss:
                     continue
-                for a in self.starts(stops):
-                    for walk in self.walks(a, ss, used, avoid):
-                        chosen[i] = walk
-                        done = solve(k + 1, walk[2], total + gain)
-                        del chosen[i]
-                        if done:
-                            return True
-                        if last:
-                            break  # any walk to these stops is as good for the last one
-                    else:
-                        continue
-                    break
+                for walk in self.walks(starts, ss, used, avoid):
+                    chosen[i] = walk
+                    done = solve(k + 1, walk[2], total + gain)
+                    del chosen[i]
+                    if done:
+                        return True
+                    if last:
+                        break  # any walk to these stops is as good for the last one
             if total + rest > best_total:
                 return solve(k + 1, used, total)
             return False
 
-        try:
-            solve(0, used, 0)
-        except _Stop:
-            self.incomplete = True
-        self._best[key] = (best_total, best_walks)
-        return self._best[key]
+        solve(0, used, 0)
+        return best_total, best_walks

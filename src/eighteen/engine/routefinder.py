@@ -523,7 +523,7 @@ def _optimize(
     picks, total, bound, used = _choose(
         cand, [trains[i][1] for i in order], left, net, enum.routes, once_of, exact
     )
-    explored += used
+    explored += used + (exact.explored if exact is not None else 0)
     optimal = enum.complete and bound <= total
     if not enum.complete:
         bound = max(total, sum(net.bound(r, revs, bonuses) for _, r in trains))
