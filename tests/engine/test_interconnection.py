@@ -45,7 +45,7 @@ def path_bits(board: Board, state: MapState, route: Route | tuple) -> int:
 
 
 def brute_extensions(
-    board: Board, state: MapState, route: Route, bonuses: tuple
+    board: Board, state: MapState, route: Route, bonuses: tuple, excluded: frozenset = frozenset()
 ) -> list[tuple[Route, int]]:
     """Every legal extension of ``route`` that earns more: (extended route, its bits)."""
     g = board.graph(state)
@@ -56,7 +56,8 @@ def brute_extensions(
     def walk(node: tuple[bool, int], pids: list[int]) -> None:
         if node[0] and pids:
             try:
-                end, sides, paths = check_extension(g, stops, used, [g.paths[p] for p in pids])
+                ext = [g.paths[p] for p in pids]
+                end, sides, paths = check_extension(g, stops, used, ext, excluded)
             except RouteError:
                 pass
             else:
@@ -76,17 +77,23 @@ def brute_extensions(
 
 
 def brute_best(
-    board: Board, state: MapState, corp: str, trains: list[tuple[str, Any]], bonuses: tuple
+    board: Board,
+    state: MapState,
+    corp: str,
+    trains: list[tuple[str, Any]],
+    bonuses: tuple,
+    excluded: frozenset = frozenset(),
 ) -> int:
     """Best total over every combination of one option (a route, or a route with an
     extension) or none per train, sharing no hex side."""
     per_train = []
     for _, d in trains:
         options = []
-        for r in brute_routes(board, state, corp, d, bonuses):
+        for r in brute_routes(board, state, corp, d, bonuses, excluded=excluded):
             options.append((r.revenue, path_bits(board, state, r.paths)))
             options.extend(
-                (x.revenue, bits) for x, bits in brute_extensions(board, state, r, bonuses)
+                (x.revenue, bits)
+                for x, bits in brute_extensions(board, state, r, bonuses, excluded)
             )
         per_train.append(options)
     best = 0
@@ -105,12 +112,21 @@ def brute_best(
     return best
 
 
-def check_result(board: Board, state: MapState, trains: list, res: Any, bonuses: tuple) -> None:
+def check_result(
+    board: Board,
+    state: MapState,
+    trains: list,
+    res: Any,
+    bonuses: tuple,
+    excluded: frozenset = frozenset(),
+) -> None:
     """The optimiser's routes and extensions pass the rule checker with the same values."""
     dist = dict(trains)
     runs = [(r.train, dist[r.train], r.paths) for r in res.routes]
     ext = {r.train: r.extension for r in res.routes if r.extension}
-    checked = check_routes(board, state, "X", runs, "yellow", bonuses, extensions=ext)
+    checked = check_routes(
+        board, state, "X", runs, "yellow", bonuses, extensions=ext, excluded=excluded
+    )
     assert checked == list(res.routes)
     assert sum(r.revenue for r in res.routes) == res.total
 
@@ -144,10 +160,12 @@ def test_optimum_with_interconnections_equals_brute_force(
     bonuses = random_bonuses(rng, board, state)
     n = data.draw(st.integers(1, 2))
     trains = [(f"t{i}", data.draw(st.sampled_from(DISTANCES[:5]))) for i in range(n)]
-    res = optimize(board, state, "X", trains, "yellow", bonuses=bonuses)
+    hexes = sorted(board.hexes)
+    excluded = frozenset(data.draw(st.lists(st.sampled_from(hexes), max_size=1)))
+    res = optimize(board, state, "X", trains, "yellow", bonuses=bonuses, excluded=excluded)
     assert res.optimal and res.upper_bound == res.total
-    check_result(board, state, trains, res, bonuses)
-    assert res.total == brute_best(board, state, "X", trains, bonuses)
+    check_result(board, state, trains, res, bonuses, excluded)
+    assert res.total == brute_best(board, state, "X", trains, bonuses, excluded)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -296,14 +314,38 @@ EAST = [
         ({"2": EAST[:6]}, "the extension of train 2 to B10 earns no interconnection bonus"),
         ({"2": [EAST[0], EAST[2]]}, "track B6:c0-e4 does not continue the extension"),
         ({"2": ["B9:c0-e1"]}, "no track B9:c0-e1 on the board"),
+        ({"2": []}, None),  # no extension: the plain route
     ],
 )
-def test_checker_refuses_bad_extensions(extensions: dict, error: str) -> None:
+def test_checker_refuses_bad_extensions(extensions: dict, error: str | None) -> None:
     board, state = line()
     runs = [("2", 2, ["B2:c0-e4", "B4:c0-e1"])]
+    if error is None:
+        (route,) = check_routes(board, state, "X", runs, "yellow", (W_E,), extensions=extensions)
+        assert route.revenue == 30 and route.extension == ()
+        return
     with pytest.raises(RouteError) as exc:
         check_routes(board, state, "X", runs, "yellow", (W_E,), extensions=extensions)
     assert exc.value.reason == error
+
+
+def test_checker_keeps_extensions_off_excluded_hexes_and_off_boards() -> None:
+    board, state = line()
+    runs = [("2", 2, ["B2:c0-e4", "B4:c0-e1"])]
+    with pytest.raises(RouteError) as exc:
+        check_routes(
+            board, state, "X", runs, "yellow", (W_E,), extensions={"2": EAST}, excluded={"B8"}
+        )
+    assert exc.value.reason == "the extension may not run to B8"
+    res = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(W_E,), excluded={"B8"})
+    assert res.total == 50 and res.routes[0].bonuses == ()  # B4-B6; no way past B8
+    # a route ending at the off-board B12 cannot be extended from it
+    board.place_token(state, "X", "B10", 0)
+    runs = [("2", 2, ["B10:c0-e4", "B12:e1-o0"])]
+    west = ["B12:e1-o0", "B10:c0-e4"]
+    with pytest.raises(RouteError) as exc:
+        check_routes(board, state, "X", runs, "yellow", (W_E,), extensions={"2": west})
+    assert exc.value.reason == "an extension may not leave the off-board B12 offboard 0"
 
 
 def test_checker_takes_a_good_extension_and_refuses_shared_track() -> None:

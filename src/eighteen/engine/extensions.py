@@ -42,6 +42,7 @@ Walk = tuple[int, tuple[int, ...], int]
 class Extender:
     """Extensions on one track graph for one corporation's bonuses.
 
+    ``excluded``: hexes the corporation may not run to (no extension visits them).
     ``routes(i) = (stop ids in order, hex-side bits)`` of route ``i``, the bits numbered like
     :func:`eighteen.engine.routes.check_routes` (board sides, then one bit per track piece
     with no side: ``1 << (len(board.sides) + path id)``).
@@ -53,6 +54,7 @@ class Extender:
         bonuses: Sequence[Bonus],
         routes: Callable[[int], tuple[tuple[int, ...], int]],
         limit: int = 1 << 62,
+        excluded: frozenset[str] = frozenset(),
     ) -> None:
         self.g = g
         self.bonuses = [b for b in bonuses if reaches(b)]
@@ -66,8 +68,9 @@ class Extender:
         self.n_stops = n_stops
         free = len(g.board.sides)
         self.bits = [g.path_sides[p] or 1 << (free + p) for p in range(len(g.paths))]
-        self.through = [kind != "offboard" for _, kind, _ in g.stops]
         self.hexes = [h for h, _, _ in g.stops]
+        #: stops an extension may pass: cities and towns, not on hexes it may not run to
+        self.through = [kind != "offboard" and h not in excluded for h, kind, _ in g.stops]
         wanted: set[str] = set()
         for b in self.bonuses:
             core = getattr(b, "base", b)  # a bonus multiplied for its owner wraps the table's
@@ -78,7 +81,9 @@ class Extender:
                 wanted |= to
         self.wanted = wanted
         #: stops an extension could usefully end at (on a bonus end or a port)
-        self.ends = [s for s in range(n_stops) if self.hexes[s] in wanted]
+        self.ends = [
+            s for s in range(n_stops) if self.hexes[s] in wanted and self.hexes[s] not in excluded
+        ]
         # nodes: stops 0..n_stops-1, then hex sides; adjacency (path, other node)
         self.adj: list[list[tuple[int, int]]] = [[] for _ in range(n_stops + len(g.board.sides))]
         for pid, (a, b) in enumerate(g.ends):

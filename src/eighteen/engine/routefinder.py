@@ -495,7 +495,9 @@ def _optimize(
     enum = net.enumerate(limit, budget)
     explored = enum.explored
     revs = net.revenues(revenue_key)
-    exact = _Exact(net, enum.routes, bonuses) if any(reaches(b) for b in bonuses) else None
+    exact = None
+    if any(reaches(b) for b in bonuses):
+        exact = _Exact(net, enum.routes, bonuses, excluded)
     ext = None if exact is None else exact.ext
     lists: dict[TrainRule, list[tuple[int, int, int]]] = {}
     for _, r in trains:
@@ -666,11 +668,12 @@ class _Exact:
         net: Network,
         routes: list[tuple[tuple[int, ...], tuple[int, ...], int]],
         bonuses: Sequence[Bonus],
+        excluded: frozenset[str] = frozenset(),
     ) -> None:
         self.masks: dict[int, int] = {}
         self.routes = routes
         self.gsides = net.gsides
-        self.ext = Extender(net.g, bonuses, self._route)
+        self.ext = Extender(net.g, bonuses, self._route, excluded=excluded)
 
     def _route(self, i: int) -> tuple[tuple[int, ...], int]:
         m = self.masks.get(i)

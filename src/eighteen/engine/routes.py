@@ -613,7 +613,7 @@ def check_routes(
         ext = (extensions or {}).get(route.train)
         if not ext:
             continue
-        end, sides, ext_paths = check_extension(g, stop_ids[k], used, ext)
+        end, sides, ext_paths = check_extension(g, stop_ids[k], used, ext, excluded)
         used |= sides
         longer = with_extension(route, ext_paths, g.stops[end][0], bonuses)
         if longer.revenue <= route.revenue:
@@ -626,14 +626,19 @@ def check_routes(
 
 
 def check_extension(
-    g: TrackGraph, route_stops: Sequence[int], used: int, paths: Sequence[Path | str]
+    g: TrackGraph,
+    route_stops: Sequence[int],
+    used: int,
+    paths: Sequence[Path | str],
+    excluded: Collection[str] = (),
 ) -> tuple[int, int, tuple[Path, ...]]:
     """Check the extension of a route (stop ids ``route_stops`` in order) on graph ``g``
     given as its track pieces outwards from the route's first or last stop.
 
     The extension is continuous, never reverses at a junction, uses no hex side twice nor
     one in ``used`` (the run's routes and other extensions), passes through no off-board
-    and no stop of the route or of itself, and ends at a stop. Returns (its end stop, the
+    and no stop of the route or of itself, nor one on the ``excluded`` hexes (where the
+    corporation may not run), and ends at a stop. Returns (its end stop, the
     bitmask of the hex sides it uses, its paths) or raises :class:`RouteError`."""
     if not paths:
         raise RouteError("an extension needs track")
@@ -666,6 +671,8 @@ def check_extension(
         if node[0]:
             if node[1] in seen:
                 raise RouteError(f"the extension visits {_sid(g, node[1])} again")
+            if g.stops[node[1]][0] in excluded:
+                raise RouteError(f"the extension may not run to {g.stops[node[1]][0]}")
             seen.add(node[1])
             if not g.path_sides[pid]:
                 bit = 1 << (free + pid)
