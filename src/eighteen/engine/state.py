@@ -185,16 +185,27 @@ def _shallow(obj: Any) -> Any:
 _ATOMIC_TYPES = frozenset(
     {"str", "int", "bool", "float", "str | None", "int | None", "bool | None", "float | None"}
 )
-_CONTAINER_FIELDS: dict[type, tuple[int, tuple[str, ...]]] = {}
+#: annotations of flat containers: their items are atomic (the annotation is trusted, as
+#: State.copy trusts its own fields'), so a list or dict there is copied with ``.copy()``;
+#: a value of another type found there is copied deeply
+_FLAT_TYPES = frozenset(
+    f"{c}{opt}"
+    for c in ("list[str]", "list[int]", "dict[str, str]", "dict[str, int]")
+    for opt in ("", " | None")
+)
+#: dataclass -> (number of fields, flat container fields, other container fields)
+_PLANS: dict[type, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
 
 
-def _container_fields(cls: type) -> tuple[int, tuple[str, ...]]:
-    """(number of fields, names of the fields that may hold a container) of a dataclass."""
-    got = _CONTAINER_FIELDS.get(cls)
+def _plan(cls: type) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    """How to copy an instance of a dataclass: (number of fields, names of the fields
+    holding flat containers, names of the fields that may hold any container)."""
+    got = _PLANS.get(cls)
     if got is None:
         fs = fields(cls)
-        names = tuple(f.name for f in fs if str(f.type) not in _ATOMIC_TYPES)
-        got = _CONTAINER_FIELDS[cls] = (len(fs), names)
+        flat = tuple(f.name for f in fs if str(f.type) in _FLAT_TYPES)
+        deep = tuple(f.name for f in fs if str(f.type) not in _ATOMIC_TYPES and f.name not in flat)
+        got = _PLANS[cls] = (len(fs), flat, deep)
     return got
 
 
@@ -202,10 +213,17 @@ def _clone(obj: Any) -> Any:
     """A deep copy of a dataclass instance holding plain data."""
     new = object.__new__(type(obj))
     d = obj.__dict__.copy()
-    n, names = _container_fields(type(obj))
-    if len(d) != n:  # attributes beyond the fields: copy every one
-        names = tuple(d)
-    for k in names:
+    n, flat, deep = _PLANS.get(type(obj)) or _plan(type(obj))
+    if len(d) != n:  # attributes beyond the fields: copy every one deeply
+        flat, deep = (), tuple(d)
+    for k in flat:
+        v = d[k]
+        t = type(v)
+        if t is list or t is dict:
+            d[k] = v.copy()
+        elif t not in _ATOMIC:
+            d[k] = _deep(v)
+    for k in deep:
         v = d[k]
         if type(v) not in _ATOMIC:
             d[k] = _deep(v)
