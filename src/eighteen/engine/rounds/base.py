@@ -86,10 +86,11 @@ class Round:
                     out.append(a)
         return out
 
-    def process(self, g: Game, action: Action) -> None:
-        """Hand the action to the first active step that handles its type: the served
-        step, then the active anytime steps (one that does not handle the type is not
-        asked whether it is active)."""
+    def handler(self, g: Game, action: Action) -> Step:
+        """The step that takes the action now (a query; IllegalAction when none): the
+        first active step that handles its type, the served step first, then the active
+        anytime steps (one that does not handle the type is not asked whether it is
+        active)."""
         served: Step | None = None
         for st in self.steps(g):
             if served is not None and not (st.anytime and isinstance(action, st.actions)):
@@ -100,14 +101,17 @@ class Round:
                 served = st
                 if not isinstance(action, st.actions):
                     continue
-            st.process(g, action)
-            return
+            return st
         steps = self.active_steps(g)
         expected = sorted({t.type for st in steps for t in st.actions})
         name = steps[0].name if steps else "none"
         raise IllegalAction(
             f"{action.type} is not possible now: the {name} step expects {', '.join(expected)}"
         )
+
+    def process(self, g: Game, action: Action) -> None:
+        """Validate (raise IllegalAction) and apply the action in the step that takes it."""
+        self.handler(g, action).process(g, action)
 
     def advance(self, g: Game) -> None:
         """Run automatic effects until someone must act (or the round ends)."""

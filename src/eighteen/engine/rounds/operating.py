@@ -116,7 +116,9 @@ class OperatingRoundSteps(Round):
                 end_turn(g)  # it closed during its own turn
                 continue
             step = TURN[STEP_NAMES.index(r.step)]
+            g.end_changes()  # only asking: the answer stays cached if the turn stops here
             if step.active(g):
                 return
+            g.begin_changes()
             step.skip(g)
             next_step(g)
