@@ -49,7 +49,25 @@ def certs_of(g: Game, corp: str, owner: str) -> list[str]:
 
 def percent_of(g: Game, corp: str, owner: str) -> int:
     certs = g.state.certs
-    return sum(p for c, p in g.tables.cert_table[corp] if certs[c] == owner)
+    n = 0
+    for c, p in g.tables.cert_table[corp]:
+        if certs[c] == owner:
+            n += p
+    return n
+
+
+def holdings(g: Game, owner: str) -> dict[str, int]:
+    """Corporation -> percent the owner holds (:func:`percent_of` of every corporation,
+    in table order)."""
+    certs = g.state.certs
+    out: dict[str, int] = {}
+    for corp, table in g.tables.cert_table.items():
+        n = 0
+        for c, p in table:
+            if certs[c] == owner:
+                n += p
+        out[corp] = n
+    return out
 
 
 def ordinary_certs_of(g: Game, corp: str, owner: str) -> list[str]:
@@ -72,10 +90,11 @@ def cert_count(g: Game, player: str) -> int:
     when rules.privates_count_for_cert_limit)."""
     n = 0
     counts: dict[str, bool] = {}  # corporation -> counts_for_limit, asked once each
+    corp_of = g.tables.cert_corps
     for cert, owner in g.state.certs.items():
         if owner != player:
             continue
-        corp = cert_corp(cert)
+        corp = corp_of.get(cert) or cert_corp(cert)
         ok = counts.get(corp)
         if ok is None:
             ok = counts[corp] = counts_for_limit(g, corp)

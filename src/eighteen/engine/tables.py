@@ -204,6 +204,11 @@ class Tables:
         return {cert: p for certs in self.cert_table.values() for cert, p in certs}
 
     @cached_property
+    def cert_corps(self) -> dict[str, str]:
+        """Certificate id -> its corporation."""
+        return {cert: corp for corp, certs in self.cert_table.items() for cert, _ in certs}
+
+    @cached_property
     def train_order(self) -> list[str]:
         return [t["id"] for t in self.trains]
 
