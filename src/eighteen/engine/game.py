@@ -191,7 +191,8 @@ class Game:
             self._memo = {}
 
     def pending_discard(self) -> bool:
-        return bool(trains.over_limit(self))
+        """Is a corporation over the train limit (asked before every step: cached)?"""
+        return bool(self.memo(("over_limit",), lambda: trains.over_limit(self)))
 
     # -- apply / undo -----------------------------------------------------------------
 
@@ -203,12 +204,13 @@ class Game:
             raise IllegalAction(f"not an action: {action!r}")
         if self.state.game_over:
             raise IllegalAction("the game is over")
+        self._pending_events = []
+        # finding the step only asks queries: refused there, the action leaves no trace
+        step = self._round().handler(self, action)
         saved = self.state
         memo = self._memo  # it holds for the saved state, so for its copy until that changes
         self.state = saved.copy()
-        self._pending_events = []
         try:
-            step = self._round().handler(self, action)
             self.begin_changes()
             step.process(self, action)
             self._advance()
