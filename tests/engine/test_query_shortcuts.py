@@ -84,3 +84,12 @@ def test_over_limit_names_the_corporations_over_the_limit() -> None:
     g.state.corporations["NYC"].trains.append("3-0")
     g.state.corporations["PRR"].trains = [f"4-{i}" for i in range(limit + 2)]
     assert trains.over_limit(g) == ["PRR", "NYC"] == plain_over_limit(g)
+
+
+@pytest.mark.parametrize("title", ["1830", "1833ne"])
+def test_ordinary_certificate_sizes(title: str) -> None:
+    t = load_title(title)
+    for c in t.corporations:
+        sizes = sorted(int(p) for p in c["shares"][1:])
+        same = all(s == sizes[0] for s in sizes)
+        assert t.ordinary_size(c["id"]) == (sizes[0] if same else None)

@@ -76,7 +76,7 @@ def ordinary_certs_of(g: Game, corp: str, owner: str) -> list[str]:
 
 def player_corps(g: Game, player: str) -> list[str]:
     """Corporations of which the player holds a certificate, in table order."""
-    return [c["id"] for c in g.tables.corporations if percent_of(g, c["id"], player) > 0]
+    return [corp for corp, pct in holdings(g, player).items() if pct > 0]
 
 
 def counts_for_limit(g: Game, corp: str) -> bool:
@@ -268,10 +268,8 @@ def sale_problem(
 def _sellable_split(g: Game, corp: str, player: str, percent: int) -> bool:
     # with only 10% ordinary certificates (and the swap) any multiple of 10 works;
     # otherwise require an exact subset of ordinary certificates (or after a swap)
-    sizes = sorted(cert_percent(g, c) for c in cert_ids(g, corp)[1:])
-    if all(s == sizes[0] for s in sizes):
-        return percent % sizes[0] == 0
-    return True
+    size = g.tables.ordinary_size(corp)
+    return size is None or percent % size == 0
 
 
 def sell(g: Game, player: str, corp: str, percent: int, close: bool = True) -> None:
