@@ -31,6 +31,10 @@ class Step:
         """Does this step have something to do now?"""
         raise NotImplementedError
 
+    def is_active(self, g: Game) -> bool:
+        """:meth:`active`, cached until the state changes (``Game.memo``)."""
+        return bool(g.memo(("active", self), lambda: self.active(g)))
+
     def actor(self, g: Game) -> str | None:
         """Who must act in this step."""
         raise NotImplementedError
@@ -61,14 +65,14 @@ class Round:
         for st in self.steps(g):
             if out and not st.anytime:
                 continue
-            if st.active(g):
+            if st.is_active(g):
                 out.append(st)
         return out
 
     def served(self, g: Game) -> Step | None:
         """The first active step (``active_steps(g)[0]``, without asking the others)."""
         for st in self.steps(g):
-            if st.active(g):
+            if st.is_active(g):
                 return st
         return None
 
@@ -95,7 +99,7 @@ class Round:
         for st in self.steps(g):
             if served is not None and not (st.anytime and isinstance(action, st.actions)):
                 continue
-            if not st.active(g):
+            if not st.is_active(g):
                 continue
             if served is None:
                 served = st

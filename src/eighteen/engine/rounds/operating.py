@@ -119,7 +119,7 @@ class OperatingRoundSteps(Round):
                 end_turn(g)  # it closed during its own turn
                 continue
             step = TURN[STEP_NAMES.index(r.step)]
-            if step.active(g):
+            if step.is_active(g):
                 return  # the turn stops here: what it asked stays cached
             g.begin_changes()
             step.skip(g)
