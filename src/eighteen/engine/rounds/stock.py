@@ -199,8 +199,7 @@ class BuySellPar(Step):
         if who in g.state.eliminated:
             return False
         if selling_allowed(g):  # (sale_problem refuses every sale otherwise)
-            for corp in shares.player_corps(g, who):
-                held = shares.percent_of(g, corp, who)
+            for corp, held in shares.holdings(g, who).items():  # (player_corps, percent_of)
                 for pct in range(10, held + 1, 10):
                     if sale_problem(g, who, corp, pct) is None:
                         return True
