@@ -162,7 +162,7 @@ class Game:
         return self.state.game_over
 
     def memo(self, key: Any, compute: Any) -> Any:
-        """Cache an expensive query (legal tile lays, routes...) until the next apply.
+        """Cache an expensive query (legal tile lays, routes...) until the state changes.
         Callers must not mutate the result."""
         if self._memo is None:
             return compute()
@@ -171,12 +171,28 @@ class Game:
         return self._memo[key]
 
     def invalidate_caches(self) -> None:
-        """Forget cached queries: call after editing ``game.state`` directly (test setups).
-        Never needed when the game only changes through :meth:`apply`."""
+        """Forget cached queries: call after editing ``game.state`` directly (test setups),
+        before the next query or apply.  Never needed when the game only changes through
+        :meth:`apply`."""
         self._memo = {}
 
+    def begin_changes(self) -> None:
+        """The state is about to change: cached queries no longer hold, and nothing is
+        cached until :meth:`end_changes`.  ``apply`` calls it once the step that takes the
+        action is known (finding it only asks queries), and before every automatic
+        effect; rounds call it again after each :meth:`end_changes`."""
+        self._memo = None
+
+    def end_changes(self) -> None:
+        """The state holds still (until the next :meth:`begin_changes`): queries may be
+        cached again.  A round's ``advance`` calls it before asking whether a step is
+        active, so that the answers found last stay cached for the next action."""
+        if self._memo is None:
+            self._memo = {}
+
     def pending_discard(self) -> bool:
-        return bool(trains.over_limit(self))
+        """Is a corporation over the train limit (asked before every step: cached)?"""
+        return bool(self.memo(("over_limit",), lambda: trains.over_limit(self)))
 
     # -- apply / undo -----------------------------------------------------------------
 
@@ -188,19 +204,22 @@ class Game:
             raise IllegalAction(f"not an action: {action!r}")
         if self.state.game_over:
             raise IllegalAction("the game is over")
-        saved = self.state
-        self.state = saved.copy()
         self._pending_events = []
-        self._memo = None  # the state changes: no caching while applying
+        # finding the step only asks queries: refused there, the action leaves no trace
+        step = self._round().handler(self, action)
+        saved = self.state
+        memo = self._memo  # it holds for the saved state, so for its copy until that changes
+        self.state = saved.copy()
         try:
-            self._round().process(self, action)
+            self.begin_changes()
+            step.process(self, action)
             self._advance()
         except Exception:
             self.state = saved
+            self._memo = memo if memo is not None else {}
             self._pending_events = []
             raise
-        finally:
-            self._memo = {}
+        self.end_changes()
         self.log.append(action)
         self._commit_events()
         if len(self.log) % _SNAPSHOT_EVERY == 0:
@@ -218,6 +237,7 @@ class Game:
         base = max(k for k in self._snapshots if k <= n)
         actions = self.log[:n]
         self.state = self._snapshots[base].copy()
+        self._memo = {}  # the cached queries were about the state before the rebuild
         self.log = self.log[:base]
         self.events = [(i, m) for i, m in self.events if i <= base]
         for k in [k for k in self._snapshots if k > n]:
@@ -292,6 +312,7 @@ class Game:
     def _advance(self) -> None:
         first = self.state.stock_rounds
         for _ in range(10_000):
+            self.begin_changes()
             if self.state.game_over:
                 return
             if self.state.stock_rounds - first > self.STALL_SETS:

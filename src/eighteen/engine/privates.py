@@ -40,11 +40,24 @@ def is_open(g: Game, pid: str) -> bool:
 
 def open_privates(g: Game) -> list[str]:
     """Owned, not closed privates, in table order."""
-    return [p["id"] for p in g.tables.privates if is_open(g, p["id"])]
+    states = g.state.privates
+    out = []
+    for p in g.tables.privates:
+        ps = states[p["id"]]
+        if not ps.closed and ps.owner is not None:  # is_open
+            out.append(p["id"])
+    return out
 
 
 def owned_by(g: Game, owner: str) -> list[str]:
-    return [pid for pid in open_privates(g) if g.state.privates[pid].owner == owner]
+    """The owner's open privates, in table order."""
+    states = g.state.privates
+    out = []
+    for p in g.tables.privates:
+        ps = states[p["id"]]
+        if not ps.closed and ps.owner is not None and ps.owner == owner:
+            out.append(p["id"])
+    return out
 
 
 def blocked_hexes(g: Game) -> set[str]:

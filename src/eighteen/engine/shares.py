@@ -49,7 +49,25 @@ def certs_of(g: Game, corp: str, owner: str) -> list[str]:
 
 def percent_of(g: Game, corp: str, owner: str) -> int:
     certs = g.state.certs
-    return sum(p for c, p in g.tables.cert_table[corp] if certs[c] == owner)
+    n = 0
+    for c, p in g.tables.cert_table[corp]:
+        if certs[c] == owner:
+            n += p
+    return n
+
+
+def holdings(g: Game, owner: str) -> dict[str, int]:
+    """Corporation -> percent the owner holds (:func:`percent_of` of every corporation,
+    in table order)."""
+    certs = g.state.certs
+    out: dict[str, int] = {}
+    for corp, table in g.tables.cert_table.items():
+        n = 0
+        for c, p in table:
+            if certs[c] == owner:
+                n += p
+        out[corp] = n
+    return out
 
 
 def ordinary_certs_of(g: Game, corp: str, owner: str) -> list[str]:
@@ -58,7 +76,7 @@ def ordinary_certs_of(g: Game, corp: str, owner: str) -> list[str]:
 
 def player_corps(g: Game, player: str) -> list[str]:
     """Corporations of which the player holds a certificate, in table order."""
-    return [c["id"] for c in g.tables.corporations if percent_of(g, c["id"], player) > 0]
+    return [corp for corp, pct in holdings(g, player).items() if pct > 0]
 
 
 def counts_for_limit(g: Game, corp: str) -> bool:
@@ -72,10 +90,11 @@ def cert_count(g: Game, player: str) -> int:
     when rules.privates_count_for_cert_limit)."""
     n = 0
     counts: dict[str, bool] = {}  # corporation -> counts_for_limit, asked once each
+    corp_of = g.tables.cert_corps
     for cert, owner in g.state.certs.items():
         if owner != player:
             continue
-        corp = cert_corp(cert)
+        corp = corp_of.get(cert) or cert_corp(cert)
         ok = counts.get(corp)
         if ok is None:
             ok = counts[corp] = counts_for_limit(g, corp)
@@ -249,10 +268,8 @@ def sale_problem(
 def _sellable_split(g: Game, corp: str, player: str, percent: int) -> bool:
     # with only 10% ordinary certificates (and the swap) any multiple of 10 works;
     # otherwise require an exact subset of ordinary certificates (or after a swap)
-    sizes = sorted(cert_percent(g, c) for c in cert_ids(g, corp)[1:])
-    if all(s == sizes[0] for s in sizes):
-        return percent % sizes[0] == 0
-    return True
+    size = g.tables.ordinary_size(corp)
+    return size is None or percent % size == 0
 
 
 def sell(g: Game, player: str, corp: str, percent: int, close: bool = True) -> None:

@@ -9,6 +9,7 @@ market positions, the map, the current round).  The static title lives in
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
@@ -147,21 +148,24 @@ class State:
 
     def copy(self) -> State:
         """An independent copy (faster than copy.deepcopy for this shape)."""
-        new = _shallow(self)
-        new.players = [_clone(p) for p in self.players]
-        new.corporations = {k: _clone(v) for k, v in self.corporations.items()}
-        new.certs = dict(self.certs)
-        new.privates = {k: _clone(v) for k, v in self.privates.items()}
-        new.depot = list(self.depot)
-        new.minted = dict(self.minted)
-        new.train_pool = list(self.train_pool)
-        new.bought_types = list(self.bought_types)
-        new.eliminated = list(self.eliminated)
-        new.ferries = dict(self.ferries)
-        new.ferry_order = list(self.ferry_order)
-        new.ferry_boost = dict(self.ferry_boost)
-        new.round = _deep(self.round)
-        new.map = self.map.copy() if hasattr(self.map, "copy") else copy.deepcopy(self.map)
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()
+        d["players"] = _clone_list(self.players)
+        d["corporations"] = _clone_values(self.corporations)
+        d["certs"] = dict(self.certs)
+        d["privates"] = _clone_values(self.privates)
+        d["depot"] = list(self.depot)
+        d["minted"] = dict(self.minted)
+        d["train_pool"] = list(self.train_pool)
+        d["bought_types"] = list(self.bought_types)
+        d["eliminated"] = list(self.eliminated)
+        d["ferries"] = dict(self.ferries)
+        d["ferry_order"] = list(self.ferry_order)
+        d["ferry_boost"] = dict(self.ferry_boost)
+        d["round"] = _deep(self.round)
+        m = self.map
+        d["map"] = m.copy() if hasattr(m, "copy") else copy.deepcopy(m)
+        new.__dict__ = d
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -174,43 +178,101 @@ class State:
 _ATOMIC = frozenset({str, int, bool, float, type(None)})
 
 
-def _shallow(obj: Any) -> Any:
-    """A shallow copy of a plain object (what copy.copy does, without its dispatch)."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
-
-
 #: annotations of fields that never hold a container (they need no copying)
 _ATOMIC_TYPES = frozenset(
     {"str", "int", "bool", "float", "str | None", "int | None", "bool | None", "float | None"}
 )
-_CONTAINER_FIELDS: dict[type, tuple[int, tuple[str, ...]]] = {}
+#: annotations of flat containers: their items are atomic (the annotation is trusted, as
+#: State.copy trusts its own fields'), so a list or dict there is copied with ``.copy()``;
+#: a value of another type found there is copied deeply
+_FLAT_TYPES = frozenset(
+    f"{c}{opt}"
+    for c in ("list[str]", "list[int]", "dict[str, str]", "dict[str, int]")
+    for opt in ("", " | None")
+)
+#: dataclass -> (number of fields, flat container fields, other container fields)
+_PLANS: dict[type, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
 
 
-def _container_fields(cls: type) -> tuple[int, tuple[str, ...]]:
-    """(number of fields, names of the fields that may hold a container) of a dataclass."""
-    got = _CONTAINER_FIELDS.get(cls)
+def _plan(cls: type) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    """How to copy an instance of a dataclass: (number of fields, names of the fields
+    holding flat containers, names of the fields that may hold any container)."""
+    got = _PLANS.get(cls)
     if got is None:
         fs = fields(cls)
-        names = tuple(f.name for f in fs if str(f.type) not in _ATOMIC_TYPES)
-        got = _CONTAINER_FIELDS[cls] = (len(fs), names)
+        flat = tuple(f.name for f in fs if str(f.type) in _FLAT_TYPES)
+        deep = tuple(f.name for f in fs if str(f.type) not in _ATOMIC_TYPES and f.name not in flat)
+        got = _PLANS[cls] = (len(fs), flat, deep)
     return got
 
 
 def _clone(obj: Any) -> Any:
     """A deep copy of a dataclass instance holding plain data."""
+    copier = _COPIERS.get(type(obj))
+    if copier is None:
+        copier = _COPIERS[type(obj)] = _make_copier(type(obj))
+    return copier(obj)
+
+
+def _clone_all(obj: Any) -> Any:
+    """A deep copy of an object with attributes beyond its fields: every one copied."""
     new = object.__new__(type(obj))
-    d = obj.__dict__.copy()
-    n, names = _container_fields(type(obj))
-    if len(d) != n:  # attributes beyond the fields: copy every one
-        names = tuple(d)
-    for k in names:
-        v = d[k]
-        if type(v) not in _ATOMIC:
-            d[k] = _deep(v)
-    new.__dict__ = d
+    new.__dict__ = {k: _deep(v) for k, v in obj.__dict__.items()}
     return new
+
+
+def _clone_list(xs: list[Any]) -> list[Any]:
+    """Deep copies of dataclass instances (:func:`_clone` of each)."""
+    get = _COPIERS.get
+    return [(get(type(x)) or _clone)(x) for x in xs]
+
+
+def _clone_values(xs: dict[str, Any]) -> dict[str, Any]:
+    """The dict with deep copies of its dataclass values (:func:`_clone` of each)."""
+    get = _COPIERS.get
+    return {k: (get(type(x)) or _clone)(x) for k, x in xs.items()}
+
+
+#: dataclass -> its copier (see :func:`_make_copier`)
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _make_copier(cls: type) -> Callable[[Any], Any]:
+    """A function copying instances of the dataclass ``cls`` by its plan, one statement per
+    container field (as dataclasses writes ``__init__``): flat containers are copied with
+    ``.copy()``, other containers deeply, atomic fields shared."""
+    n, flat, deep = _plan(cls)
+    lines = [
+        "def copy(obj):",
+        "    d = obj.__dict__.copy()",
+        f"    if len(d) != {n}:",
+        "        return _clone_all(obj)",
+    ]
+    for k in flat:
+        lines += [
+            f"    v = d[{k!r}]",
+            "    t = type(v)",
+            "    if t is list or t is dict:",
+            f"        d[{k!r}] = v.copy()",
+            "    elif t not in _ATOMIC:",
+            f"        d[{k!r}] = _deep(v)",
+        ]
+    for k in deep:
+        lines += [
+            f"    v = d[{k!r}]",
+            "    if type(v) not in _ATOMIC:",
+            f"        d[{k!r}] = _deep(v)",
+        ]
+    lines += ["    new = _new(cls)", "    new.__dict__ = d", "    return new"]
+    scope: dict[str, Any] = {
+        "_clone_all": _clone_all,
+        "_ATOMIC": _ATOMIC,
+        "_deep": _deep,
+        "_new": object.__new__,
+        "cls": cls,
+    }
+    exec("\n".join(lines), scope)  # noqa: S102 - code built above from field names only
+    return scope["copy"]  # type: ignore[no-any-return]
 
 
 def _deep(x: Any) -> Any:

@@ -203,6 +203,24 @@ class Tables:
         """Certificate id -> its percent."""
         return {cert: p for certs in self.cert_table.values() for cert, p in certs}
 
+    def ordinary_size(self, cid: str) -> int | None:
+        """The percent of every ordinary certificate of the corporation when they are all
+        the same size (None when they differ, or when it has none)."""
+        return self._ordinary_sizes[cid]
+
+    @cached_property
+    def _ordinary_sizes(self) -> dict[str, int | None]:
+        out: dict[str, int | None] = {}
+        for corp, certs in self.cert_table.items():
+            sizes = sorted(p for _, p in certs[1:])
+            out[corp] = sizes[0] if sizes and all(s == sizes[0] for s in sizes) else None
+        return out
+
+    @cached_property
+    def cert_corps(self) -> dict[str, str]:
+        """Certificate id -> its corporation."""
+        return {cert: corp for corp, certs in self.cert_table.items() for cert, _ in certs}
+
     @cached_property
     def train_order(self) -> list[str]:
         return [t["id"] for t in self.trains]

@@ -98,10 +98,6 @@ class Offer:
     exchange: str | None = None
 
 
-def _has_copies(g: Game, t: str) -> bool:
-    return t in g.state.minted or any(train_type(x) == t for x in g.state.depot)
-
-
 def _next_copy(g: Game, t: str) -> str:
     if t in g.state.minted:
         return f"{t}-{g.state.minted[t]}"
@@ -112,8 +108,10 @@ def on_sale_types(g: Game) -> list[str]:
     """Types the depot sells now: the first type with copies left, plus types whose
     available_on phase has begun."""
     out: list[str] = []
+    minted = g.state.minted
+    in_depot = {train_type(x) for x in g.state.depot}
     for t in g.tables.train_order:
-        if _has_copies(g, t):
+        if t in minted or t in in_depot:  # it has copies left
             out.append(t)
             break
     for t in g.tables.train_order:
@@ -122,7 +120,7 @@ def on_sale_types(g: Game) -> list[str]:
         if (
             avail
             and t not in out
-            and _has_copies(g, t)
+            and (t in minted or t in in_depot)
             and g.state.phase >= g.tables.phase_index(avail)
         ):
             out.append(t)
@@ -233,6 +231,11 @@ def over_limit(g: Game) -> list[str]:
     """Corporations holding more trains than the phase allows, in table order."""
     limit = phases.train_limit(g)
     corps = g.state.corporations
+    for cs in corps.values():
+        if len(cs.trains) > limit:
+            break
+    else:
+        return []  # no corporation holds more trains than the limit (the usual case)
     # the counted trains are some of its trains: a corporation with few trains is skipped
     return [
         c["id"]

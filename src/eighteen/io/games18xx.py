@@ -147,31 +147,37 @@ def filter_actions(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
     group back; any other action except chat clears the redo stack.
     """
     slots: list[dict[str, Any] | None] = []
+    kept: list[int] = []  # positions of the kept non-message slots, ascending
     stack: list[list[tuple[int, dict[str, Any]]]] = []
     for a in raw:
         t = a.get("type")
         if t == "undo":
-            kept = [i for i, x in enumerate(slots) if x is not None and x["type"] != "message"]
             if "action_id" in a and a["action_id"] is not None:
                 target = _int(a["action_id"], a, "action_id")
-                start = next((i for i in kept if _int(slots[i]["id"], a, "id") > target), None)  # type: ignore[index]
-                group_at = [i for i in kept if start is not None and i >= start]
+                at = next(
+                    (k for k, i in enumerate(kept) if _int(slots[i]["id"], a, "id") > target),  # type: ignore[index]
+                    len(kept),
+                )
             else:
-                group_at = kept[-1:]
-            group = [(i, slots[i]) for i in group_at]
-            for i in group_at:
+                at = max(len(kept) - 1, 0)
+            group = [(i, slots[i]) for i in kept[at:]]
+            for i in kept[at:]:
                 slots[i] = None
+            del kept[at:]
             stack.append(group)  # type: ignore[arg-type]
             slots.append(None)
         elif t == "redo":
             if not stack:
                 raise ExportError(f"action {a.get('id')}: redo with nothing to restore")
-            for i, x in stack.pop():
+            group = stack.pop()
+            for i, x in group:
                 slots[i] = x
+            kept = sorted(kept + [i for i, _ in group])
             slots.append(None)
         else:
             slots.append(a)
             if t != "message":
+                kept.append(len(slots) - 1)
                 stack = []
     return [a for a in slots if a is not None]
 
@@ -179,7 +185,12 @@ def filter_actions(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def effective_actions(raw: list[dict[str, Any]]) -> Iterator[tuple[int | str, dict[str, Any]]]:
     """(id, action) to process: the kept actions, each followed by its ``auto_actions``
     (which carry their parent's id, as ``"<id>.<n>"``)."""
-    for a in filter_actions(raw):
+    return _with_autos(filter_actions(raw))
+
+
+def _with_autos(kept: list[dict[str, Any]]) -> Iterator[tuple[int | str, dict[str, Any]]]:
+    """The kept actions, each followed by its ``auto_actions``."""
+    for a in kept:
         yield a["id"], a
         autos = a.get("auto_actions") or []
         if not isinstance(autos, list):
@@ -402,7 +413,7 @@ class Importer:
         aid: int | str = "-"
         a: dict[str, Any] = {}
         try:
-            for aid, a in effective_actions(self.raw):
+            for aid, a in _with_autos(kept):
                 if self.game.is_over:
                     if a.get("type") in NO_STATE or a.get("type") == "pass":
                         continue

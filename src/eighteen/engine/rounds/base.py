@@ -31,6 +31,10 @@ class Step:
         """Does this step have something to do now?"""
         raise NotImplementedError
 
+    def is_active(self, g: Game) -> bool:
+        """:meth:`active`, cached until the state changes (``Game.memo``)."""
+        return bool(g.memo(("active", self), lambda: self.active(g)))
+
     def actor(self, g: Game) -> str | None:
         """Who must act in this step."""
         raise NotImplementedError
@@ -53,18 +57,28 @@ class Round:
         raise NotImplementedError
 
     def active_steps(self, g: Game) -> list[Step]:
-        """Active steps, the served one first, then the anytime steps that accept actions."""
+        """Active steps, the served one first, then the anytime steps that accept actions.
+
+        ``active`` is a pure query, so it is asked only where the answer matters: not of
+        the sequential steps after the served one."""
         out: list[Step] = []
         for st in self.steps(g):
-            if not st.active(g):
+            if out and not st.anytime:
                 continue
-            if not out or st.anytime:
+            if st.is_active(g):
                 out.append(st)
         return out
 
+    def served(self, g: Game) -> Step | None:
+        """The first active step (``active_steps(g)[0]``, without asking the others)."""
+        for st in self.steps(g):
+            if st.is_active(g):
+                return st
+        return None
+
     def acting(self, g: Game) -> str | None:
-        steps = self.active_steps(g)
-        return steps[0].actor(g) if steps else None
+        st = self.served(g)
+        return st.actor(g) if st is not None else None
 
     def legal(self, g: Game) -> list[Action]:
         out: list[Action] = []
@@ -76,17 +90,32 @@ class Round:
                     out.append(a)
         return out
 
-    def process(self, g: Game, action: Action) -> None:
+    def handler(self, g: Game, action: Action) -> Step:
+        """The step that takes the action now (a query; IllegalAction when none): the
+        first active step that handles its type, the served step first, then the active
+        anytime steps (one that does not handle the type is not asked whether it is
+        active)."""
+        served: Step | None = None
+        for st in self.steps(g):
+            if served is not None and not (st.anytime and isinstance(action, st.actions)):
+                continue
+            if not st.is_active(g):
+                continue
+            if served is None:
+                served = st
+                if not isinstance(action, st.actions):
+                    continue
+            return st
         steps = self.active_steps(g)
-        for st in steps:
-            if isinstance(action, st.actions):
-                st.process(g, action)
-                return
         expected = sorted({t.type for st in steps for t in st.actions})
-        served = steps[0].name if steps else "none"
+        name = steps[0].name if steps else "none"
         raise IllegalAction(
-            f"{action.type} is not possible now: the {served} step expects {', '.join(expected)}"
+            f"{action.type} is not possible now: the {name} step expects {', '.join(expected)}"
         )
+
+    def process(self, g: Game, action: Action) -> None:
+        """Validate (raise IllegalAction) and apply the action in the step that takes it."""
+        self.handler(g, action).process(g, action)
 
     def advance(self, g: Game) -> None:
         """Run automatic effects until someone must act (or the round ends)."""

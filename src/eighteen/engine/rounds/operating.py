@@ -107,16 +107,20 @@ class OperatingRoundSteps(Round):
     def advance(self, g: Game) -> None:
         r: OperatingRound = g.state.round
         while not g.state.game_over:
+            g.end_changes()  # only asking until begin_changes: the answers are cached
             if g.pending_discard():
                 return
             if r.index >= len(r.order):
+                g.begin_changes()
                 g.end_round()
                 return
             if g.state.corporations[r.order[r.index]].closed:
+                g.begin_changes()
                 end_turn(g)  # it closed during its own turn
                 continue
             step = TURN[STEP_NAMES.index(r.step)]
-            if step.active(g):
-                return
+            if step.is_active(g):
+                return  # the turn stops here: what it asked stays cached
+            g.begin_changes()
             step.skip(g)
             next_step(g)

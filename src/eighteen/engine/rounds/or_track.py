@@ -142,13 +142,18 @@ def _faces(g: Game, lay: TileLay, targets: list[str]) -> bool:
     return all(t in toward for t in targets)
 
 
-def _lay_options(g: Game, distinct: bool) -> Iterator[tuple[TileLay, int, str | None, int | None]]:
+def _lay_options(
+    g: Game, distinct: bool, only: tuple[str, str] | None = None
+) -> Iterator[tuple[TileLay, int, str | None, int | None]]:
+    """The lays of :func:`lay_options`, in its order; ``only``: (hex, tile) the lays of
+    that tile on that hex (each hex's lays do not depend on the others')."""
     corp = operating(g)
     if privates.track_restricted(g, corp):
         return
+    hexes, tiles = ({only[0]}, {only[1]}) if only else (None, None)
     cash = g.state.corporations[corp].cash
     if any(_slot_for(g, k) is not None for k in ("new", "upgrade")):
-        for lay in _options(g, corp, distinct):
+        for lay in _options(g, corp, distinct, hexes=hexes, tiles=tiles):
             slot = _slot_for(g, _kind(lay))
             cost = lay.cost + _slot_fee(g, slot)
             if slot is not None and cost <= cash:
@@ -164,8 +169,8 @@ def _lay_options(g: Game, distinct: bool) -> Iterator[tuple[TileLay, int, str | 
             g,
             corp,
             distinct,
-            hexes=set(ab["hexes"]),
-            tiles=set(ab["tiles"]),
+            hexes=set(ab["hexes"]) & hexes if hexes else set(ab["hexes"]),
+            tiles=set(ab["tiles"]) & tiles if tiles else set(ab["tiles"]),
             connected=bool(ab.get("connected", False)),
         ):
             slot = None if extra else _slot_for(g, _kind(lay))
@@ -177,11 +182,18 @@ def _lay_options(g: Game, distinct: bool) -> Iterator[tuple[TileLay, int, str | 
             if cost <= cash:
                 yield (lay, cost, pid, idx)
     for pid, idx, ab in privates.planned_lay_abilities(g, corp, r.ability_lays):
-        yield from _planned(g, corp, distinct, pid, idx, ab, cash)
+        yield from _planned(g, corp, distinct, pid, idx, ab, cash, only)
 
 
 def _planned(
-    g: Game, corp: str, distinct: bool, pid: str, idx: int, ab: dict[str, Any], cash: int
+    g: Game,
+    corp: str,
+    distinct: bool,
+    pid: str,
+    idx: int,
+    ab: dict[str, Any],
+    cash: int,
+    only: tuple[str, str] | None = None,
 ) -> list[tuple[TileLay, int, str | None, int | None]]:
     """Lays of a tile_lays power (seed 003, "private companies"): each planned hex once, toward its
     ``toward`` neighbours, joined to the other planned tiles already laid when linked."""
@@ -191,13 +203,15 @@ def _planned(
     for plan in ab["lays"]:
         if plan["hex"] in g.state.map.tiles:
             continue
+        if only and (plan["hex"] != only[0] or only[1] not in plan["tiles"]):
+            continue
         others = [h for h in laid if h in b.neighbors[plan["hex"]]] if ab.get("linked") else []
         for lay in _options(
             g,
             corp,
             distinct,
             hexes={plan["hex"]},
-            tiles=set(plan["tiles"]),
+            tiles={only[1]} if only else set(plan["tiles"]),
             connected=bool(ab.get("connected", False)),
         ):
             if not _faces(g, lay, [*plan.get("toward", []), *others]):
@@ -233,7 +247,7 @@ class Track(ORStep):
             return
         assert isinstance(action, LayTile)
         match = None
-        for lay, cost, pid, idx in lay_options(g, distinct=False):
+        for lay, cost, pid, idx in _lay_options(g, False, (action.hex, action.tile)):
             if (lay.hex, lay.tile, lay.rotation % 6, pid) == (
                 action.hex,
                 action.tile,

@@ -59,9 +59,13 @@ def _room(g: Game, corp: str, exchange: str | None) -> bool:
     return n < phases.train_limit(g)
 
 
-def cheapest_bank_price(g: Game, corp: str) -> int | None:
-    offers = [o.price for o in trains.bank_offers(g, corp) if o.exchange is None]
-    return min(offers) if offers else None
+def cheapest_bank_price(g: Game, corp: str, offers: list[trains.Offer] | None = None) -> int | None:
+    """The price of the cheapest bank train without a trade-in (``offers``: the bank's
+    offers to ``corp`` now, when the caller has them already)."""
+    if offers is None:
+        offers = trains.bank_offers(g, corp)
+    prices = [o.price for o in offers if o.exchange is None]
+    return min(prices) if prices else None
 
 
 def card_top_price(g: Game, corp: str) -> int | None:
@@ -205,8 +209,9 @@ class BuyTrains(ORStep):
             return
         pres_cash = president_funds(g, corp) if em else 0
         budget = cs.cash + pres_cash
-        low = cheapest_bank_price(g, corp)
-        for o in trains.bank_offers(g, corp):
+        offers = trains.bank_offers(g, corp)
+        low = cheapest_bank_price(g, corp, offers)
+        for o in offers:
             if not _room(g, corp, o.exchange):
                 continue
             if o.price <= cs.cash or (em and o.exchange is None and o.price == low <= budget):

@@ -56,10 +56,10 @@ def over_limits(g: Game, player: str) -> bool:
     """Is the player over the certificate limit or a holding limit (must sell)?"""
     if shares.cert_count(g, player) > shares.cert_limit(g):
         return True
+    limit = g.rules.holding_limit_percent
     return any(
-        shares.holding_limit_applies(g, c["id"])
-        and shares.percent_of(g, c["id"], player) > g.rules.holding_limit_percent
-        for c in g.tables.corporations
+        pct > limit and shares.holding_limit_applies(g, corp)
+        for corp, pct in shares.holdings(g, player).items()
     )
 
 
@@ -198,11 +198,11 @@ class BuySellPar(Step):
         assert who is not None
         if who in g.state.eliminated:
             return False
-        for corp in shares.player_corps(g, who):
-            held = shares.percent_of(g, corp, who)
-            for pct in range(10, held + 1, 10):
-                if sale_problem(g, who, corp, pct) is None:
-                    return True
+        if selling_allowed(g):  # (sale_problem refuses every sale otherwise)
+            for corp, held in shares.holdings(g, who).items():  # (player_corps, percent_of)
+                for pct in range(10, held + 1, 10):
+                    if sale_problem(g, who, corp, pct) is None:
+                        return True
         prices = g.tables.par_prices()
         for c in g.tables.corporations:
             cid = c["id"]

@@ -1,0 +1,68 @@
+"""Cached queries (Game.memo) never change what an action does.
+
+Queries are cached until the state changes: between actions, while ``apply`` finds the
+step that takes an action, and for the last active-step check of the automatic effects
+(the next action starts from it).  A game asked every query before each action must go
+exactly as a game only applying the same actions.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from eighteen import Game, IllegalAction, load_title
+from eighteen.engine.actions import BuyTrain, Pass
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 4), ("1830", 9), ("1833ne", 5)])
+def test_queried_and_unqueried_games_stay_identical(title: str, seed: int) -> None:
+    tables = load_title(title)
+    players = ["Ann", "Bob", "Cy", "Di"]
+    asked = Game.new(tables, players, seed=seed)
+    plain = Game.new(tables, players, seed=seed)
+    rng = random.Random(seed)
+    for k in range(600):
+        if asked.is_over:
+            break
+        actions = asked.legal_actions()
+        acting = asked.acting()
+        if k % 5 == 0:  # rejected actions leave the cache as it was, too
+            for bad in (Pass("nobody"), BuyTrain(acting or "nobody", "no-such-train", -5)):
+                with pytest.raises(IllegalAction):
+                    asked.apply(bad)
+        action = rng.choice(actions)
+        asked.apply(action)
+        plain.apply(action)
+        if k % 7 == 3:  # undo rebuilds from a snapshot: the cache must not outlive that
+            asked.acting()
+            asked.apply(asked.undo())
+        assert asked.state_hash() == plain.state_hash()
+        assert asked.events == plain.events
+    assert asked.log == plain.log and len(asked.log) > 100
+
+
+def test_the_last_active_check_stays_cached_after_apply() -> None:
+    """The automatic effects stop at a step that has something to do; what they found
+    out there (here: a tile lay exists) is still cached when the action returns."""
+    rng = random.Random(1)
+    g = Game.new(load_title("1830"), ["Ann", "Bob", "Cy", "Di"], seed=1)
+    while not (g.state.round.kind == "operating" and g.state.round.step == "track"):
+        g.apply(rng.choice(g.legal_actions()))
+    assert g.memo(("can_lay",), lambda: pytest.fail("not cached")) is True
+
+
+def test_undo_and_rejected_actions_keep_the_cache_right() -> None:
+    """Undo rebuilds the state: nothing cached before survives it.  A rejected action
+    leaves the state as it was, so what was cached for it still holds."""
+    rng = random.Random(2)
+    g = Game.new(load_title("1830"), ["Ann", "Bob", "Cy", "Di"], seed=2)
+    for _ in range(33):  # undo goes back to the snapshot after action 32: no replay
+        g.apply(rng.choice(g.legal_actions()))
+    assert g.memo(("probe",), lambda: "before") == "before"
+    with pytest.raises(IllegalAction):
+        g.apply(Pass("nobody"))
+    assert g.memo(("probe",), lambda: "again") == "before"
+    g.undo()
+    assert g.memo(("probe",), lambda: "after undo") == "after undo"

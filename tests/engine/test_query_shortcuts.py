@@ -1,0 +1,95 @@
+"""Queries with shortcuts give the answers of their plain definitions, position after
+position of random games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from eighteen import Game, load_title
+from eighteen.engine import phases, shares, trains
+from eighteen.engine.actions import ExchangePrivate, Pass
+from eighteen.engine.rounds.or_trains import cheapest_bank_price
+from eighteen.engine.rounds.stock import BuySellPar, over_limits
+from eighteen.engine.state import IPO, POOL
+
+
+def plain_over_limit(g: Game) -> list[str]:
+    limit = phases.train_limit(g)
+    return [c["id"] for c in g.tables.corporations if len(trains.counted(g, c["id"])) > limit]
+
+
+def plain_over_limits(g: Game, player: str) -> bool:
+    return shares.cert_count(g, player) > shares.cert_limit(g) or any(
+        shares.holding_limit_applies(g, c["id"])
+        and shares.percent_of(g, c["id"], player) > g.rules.holding_limit_percent
+        for c in g.tables.corporations
+    )
+
+
+def plain_on_sale_types(g: Game) -> list[str]:
+    def has_copies(t: str) -> bool:
+        return t in g.state.minted or any(trains.train_type(x) == t for x in g.state.depot)
+
+    out = [next(t for t in g.tables.train_order if has_copies(t))]
+    for t in g.tables.train_order:
+        avail = g.tables.train(t).get("available_on")
+        if avail and t not in out and has_copies(t) and phases.reached(g, avail):
+            out.append(t)
+    return out
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 11), ("1830", 12), ("1833ne", 13)])
+def test_shortcuts_agree_with_the_definitions(title: str, seed: int) -> None:
+    rng = random.Random(seed)
+    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
+    seen = set()
+    for _ in range(3000):
+        if g.is_over:
+            break
+        names = [p.name for p in g.state.players]
+        for owner in [*names, IPO, POOL]:
+            assert shares.holdings(g, owner) == {
+                c["id"]: shares.percent_of(g, c["id"], owner) for c in g.tables.corporations
+            }
+        for p in names:
+            assert over_limits(g, p) == plain_over_limits(g, p)
+        assert trains.over_limit(g) == plain_over_limit(g)
+        if g.state.depot or g.state.minted:
+            assert trains.on_sale_types(g) == plain_on_sale_types(g)
+        r = g.state.round
+        if r.kind == "operating" and r.index < len(r.order):
+            corp = r.order[r.index]
+            offers = trains.bank_offers(g, corp)
+            assert cheapest_bank_price(g, corp, offers) == cheapest_bank_price(g, corp)
+        acts = g.legal_actions()
+        if r.kind == "stock":
+            step = BuySellPar()
+            trade = any(not isinstance(a, Pass | ExchangePrivate) for a in step.legal(g))
+            assert step.can_trade(g) == trade
+            seen.add(trade)
+        active = [a for a in acts if not isinstance(a, Pass)]  # prefer doing something
+        g.apply(rng.choice(active if active and rng.random() < 0.5 else acts))
+    assert {True, False} <= seen or title == "1833ne"
+    assert len(g.log) > 100
+
+
+def test_over_limit_names_the_corporations_over_the_limit() -> None:
+    g = Game.new(load_title("1830"), ["Ann", "Bob", "Cy", "Di"])
+    limit = phases.train_limit(g)
+    assert trains.over_limit(g) == [] == plain_over_limit(g)
+    g.state.corporations["NYC"].trains = [f"2-{i}" for i in range(limit)]
+    assert trains.over_limit(g) == [] == plain_over_limit(g)
+    g.state.corporations["NYC"].trains.append("3-0")
+    g.state.corporations["PRR"].trains = [f"4-{i}" for i in range(limit + 2)]
+    assert trains.over_limit(g) == ["PRR", "NYC"] == plain_over_limit(g)
+
+
+@pytest.mark.parametrize("title", ["1830", "1833ne"])
+def test_ordinary_certificate_sizes(title: str) -> None:
+    t = load_title(title)
+    for c in t.corporations:
+        sizes = sorted(int(p) for p in c["shares"][1:])
+        same = all(s == sizes[0] for s in sizes)
+        assert t.ordinary_size(c["id"]) == (sizes[0] if same else None)
