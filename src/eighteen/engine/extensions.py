@@ -16,10 +16,11 @@ reaches.
   best end stop in the same track component as one of the route's ends (track joined
   through cities and towns, ignoring the other routes);
 * :meth:`Extender.best`: exactly the most a set of routes earns from extensions together,
-  and the extensions: each route tries its end stops best first; for a route, a walk is
-  searched depth first, guided (and pruned) by breadth-first distances to the wanted stops
-  over the unused track; with several routes, every walk of one is tried against the
-  others. Each step counts as one explored state (:attr:`Extender.explored`).
+  and the extensions. Each route alone first: its end stops best first, among those the
+  unused track reaches at all, a walk searched depth first, guided (and pruned) by
+  breadth-first distances to the wanted stops. When those extensions share no track, they
+  are the answer; otherwise every walk of one route is tried against the others', bounded
+  by the solo bests. Each step counts as one explored state (:attr:`Extender.explored`).
 """
 
 from __future__ import annotations
