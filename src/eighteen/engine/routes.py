@@ -474,12 +474,7 @@ def _check(
     rule = TrainRule.of(distance)
     if not paths:
         raise RouteError("a route needs track")
-    pids: list[int] = []
-    for p in paths:
-        path = Path.parse(p) if isinstance(p, str) else p
-        if path not in g.path_id:
-            raise RouteError(f"no track {path} on the board")
-        pids.append(g.path_id[path])
+    pids = _path_ids(g, paths)
     if len(set(pids)) != len(pids):
         raise RouteError("the route uses a piece of track twice")
     # the start node: the end of the first path not shared with the second
@@ -538,6 +533,18 @@ def _check(
             sides |= 1 << (len(g.board.sides) + pid)
     route = _make_route(g, corp, train, rule, stop_ids, pids, revenue_key, bonuses, stations)
     return route, sides
+
+
+def _path_ids(g: TrackGraph, paths: Sequence[Path | str]) -> list[int]:
+    """The ids of track pieces given as :class:`Path` or ``"H12:c0-e4"``; raises
+    :class:`RouteError` for one not on the board."""
+    pids: list[int] = []
+    for p in paths:
+        path = Path.parse(p) if isinstance(p, str) else p
+        if path not in g.path_id:
+            raise RouteError(f"no track {path} on the board")
+        pids.append(g.path_id[path])
+    return pids
 
 
 def _sid(g: TrackGraph, s: int) -> str:
@@ -642,12 +649,7 @@ def check_extension(
     bitmask of the hex sides it uses, its paths) or raises :class:`RouteError`."""
     if not paths:
         raise RouteError("an extension needs track")
-    pids: list[int] = []
-    for p in paths:
-        path = Path.parse(p) if isinstance(p, str) else p
-        if path not in g.path_id:
-            raise RouteError(f"no track {path} on the board")
-        pids.append(g.path_id[path])
+    pids = _path_ids(g, paths)
     first = g.ends[pids[0]]
     starts = [s for s in (route_stops[0], route_stops[-1]) if (True, s) in first]
     if not starts:
