@@ -274,6 +274,17 @@ def test_a_route_visiting_both_ends_earns_no_interconnection() -> None:
     assert best.bonuses == (("W-E", 100),) and res.total == 250
 
 
+def test_a_private_multiplier_doubles_an_interconnection() -> None:
+    """bonus_multiplier (1833NE's P4 on BOS-OGD-I) scales the bonus an extension earns."""
+    from eighteen.engine.ferries import ScaledBonus
+
+    board, state = line()
+    res = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(ScaledBonus(W_E, 2),))
+    (route,) = res.routes
+    assert route.bonuses == (("W-E", 200),) and res.total == 230
+    assert [str(p) for p in route.extension] == EAST
+
+
 def test_sea_links_reach_without_track() -> None:
     """A ferry port on the route links to the far end: no extension needed."""
     board, state = line()
