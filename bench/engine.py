@@ -1,4 +1,5 @@
-"""Engine benchmark: actions per second in bot games, and a full 4-player game's time.
+"""Engine benchmark: actions per second in bot games, and a full 4-player game's time,
+for 1830 and 1833NE.
 
 Route search is timed separately (the time spent finding the best routes the engine offers),
 and the game time is also given without it. Run: .venv/bin/python bench/engine.py [GAMES]
@@ -40,7 +41,7 @@ class RouteTimer:
 
 
 def one_game(title: eighteen.Tables, seed: int, bots: str, players: int) -> dict[str, float]:
-    names = [f"P{i}" for i in range(players)]
+    names = [f"Player{i + 1}" for i in range(players)]  # "P1" is a private of 1833NE
     game = eighteen.Game.new(title, players=names, seed=seed)
     with RouteTimer() as routes:
         t0 = time.perf_counter()
@@ -51,8 +52,13 @@ def one_game(title: eighteen.Tables, seed: int, bots: str, players: int) -> dict
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    title = eighteen.load_title("1830")
-    print(f"1830, 4 players, {games} games per bot kind (one core)")
+    for title_id in ("1830", "1833ne"):
+        report(eighteen.load_title(title_id), games)
+    print("target: a full 4-player game <= 2 s on one core, excluding route search")
+
+
+def report(title: eighteen.Tables, games: int) -> None:
+    print(f"{title.id}, 4 players, {games} games per bot kind (one core)")
     print(
         f"{'bots':<8} {'actions':>8} {'actions/s':>10} {'game s':>8} {'no-route s':>10} "
         f"{'route s':>8} {'route calls':>11}"
@@ -68,7 +74,6 @@ def main() -> None:
             f"{bots:<8} {actions:>8.0f} {rate:>10.0f} {total:>8.2f} {total - routes:>10.2f} "
             f"{routes:>8.2f} {calls:>11.0f}"
         )
-    print("target: a full 4-player game <= 2 s on one core, excluding route search")
 
 
 if __name__ == "__main__":
