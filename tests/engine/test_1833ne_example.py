@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ne_scenario import PLAYERS, act, auction, finish, lay, new_game, numbers, pass_to
 
+from eighteen.engine import ferries
 from eighteen.engine.actions import (
     BuyCompany,
     BuyFerry,
@@ -136,6 +137,10 @@ def test_seed_worked_example() -> None:
     act(g, BuyFerry("HR", "C26"))
     assert g.state.corporations["HR"].cash == 5
     assert numbers(g) == (60, 40, 80, 10)
+    # "an interconnection to Boston": the ferry links New Haven to Boston by sea for HR's
+    # interconnection bonuses (none pays on this run: it visits no other bonus end)
+    assert ferries.sea_links(g, "HR") == (("C26", frozenset({"G22"})),)
+    assert ferries.sea_links(g, "B&W") == ()
     # 15. the 2-train to New Haven: 20 + 20 + ferry 20 + new-ferry bonus 20 = $80, $8 a
     # share (A $16); at least twice the price: two cells right
     (run,) = [a for a in g.legal_actions() if isinstance(a, RunRoutes)]
