@@ -7,8 +7,9 @@ optimiser (eighteen.engine.routefinder.optimize) is timed
 * track: the track graph of the tile layout cached, nothing else (tokens or trains changed);
 * warm: the same question asked again (the result is cached).
 
-Each figure is the median of REPEAT runs. Then the same for every run of a greedy-bot
-1833NE game (connection and interconnection bonuses, ferries, N/M and N+s trains), and for
+Each figure is the median of REPEAT runs. Then the same for every position whose best
+routes the engine looks up in a greedy-bot 1833NE game (connection and interconnection
+bonuses, ferries, N/M and N+s trains), and for
 a harder, synthetic set (``--stress``): 1830 boards grown by seeded random connected tile
 lays up to brown, each corporation running D+D, 6+D and 4+5+6.
 Run: .venv/bin/python bench/routes.py [--stress] [-v]
@@ -108,34 +109,39 @@ def fixture_cases(board: Board) -> tuple[list[Case], list[int]]:
 
 
 def game_cases(seed: int = 1) -> tuple[Board, list[Case]]:
-    """Every RunRoutes position of a greedy-bot 4-player 1833NE game."""
+    """Every position whose best routes the engine looked up in a greedy-bot 4-player
+    1833NE game (each corporation and position once)."""
     from eighteen import Game, load_title
     from eighteen.engine import network, phases
-    from eighteen.engine.actions import RunRoutes
-    from eighteen.engine.bots import GreedyBot
+    from eighteen.engine.bots import GreedyBot, play
 
-    g = Game.new(load_title("1833ne"), ["A", "B", "C", "D"], seed=seed)
-    bots = {p: GreedyBot(seed + i) for i, p in enumerate(["A", "B", "C", "D"])}
+    players = ["A", "B", "C", "D"]
+    g = Game.new(load_title("1833ne"), players, seed=seed)
     cases: list[Case] = []
-    while not g.is_over:
-        actor = g.acting()
-        assert actor is not None
-        owner = actor
-        corp = g.state.corporations.get(actor)
-        if corp is not None and corp.president:
-            owner = corp.president
-        action = bots[owner].choose(g)
-        if isinstance(action, RunRoutes) and action.routes:
+    seen: set[tuple[Any, ...]] = set()
+    original = network.optimal
+
+    def record(game: Game, corp: str, **kw: Any) -> RouteResult:
+        key = (game.state.map.track_key(), game.state.map.token_key(), corp, len(game.log))
+        if key not in seen and network.corp_trains(game, corp):
+            seen.add(key)
             label = f"#{len(cases)}"
-            stations, excluded = network.run_access(g, actor)
+            stations, excluded = network.run_access(game, corp)
             EXTRA[label] = {
-                "bonuses": tuple(network.corp_bonuses(g, actor)),
+                "bonuses": tuple(network.corp_bonuses(game, corp)),
                 "stations": stations,
                 "excluded": excluded,
             }
-            trains = network.corp_trains(g, actor)
-            cases.append((label, g.state.map.copy(), actor, trains, phases.revenue_key(g)))
-        g.apply(action)
+            trains = network.corp_trains(game, corp)
+            cases.append((label, game.state.map.copy(), corp, trains, phases.revenue_key(game)))
+        return original(game, corp, **kw)
+
+    network.optimal = record  # type: ignore[assignment]
+    try:
+        for _ in play(g, {p: GreedyBot(seed + i) for i, p in enumerate(players)}):
+            pass
+    finally:
+        network.optimal = original  # type: ignore[assignment]
     return network.board(g), cases
 
 

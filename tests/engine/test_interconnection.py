@@ -183,6 +183,21 @@ def test_a_budget_gives_a_legal_run_and_a_true_bound(rng: random.Random, budget:
         assert cut.explored >= budget
 
 
+def test_an_extension_search_cut_short_is_not_called_optimal() -> None:
+    """On the line, 2 states are enough to enumerate the routes but not to find the
+    extension to B12: the answer is B2-B4 ($30, the greedy pick), flagged not proven,
+    with the candidates' bound ($130); 30 states find the optimum."""
+    board, state = line()
+    cut = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(W_E,), budget=2)
+    assert (cut.optimal, cut.total, cut.upper_bound) == (False, 30, 130)
+    assert [s.id for s in cut.routes[0].stops] == ["B2-c0", "B4-c0"]
+    assert cut.routes[0].extension == () and cut.explored >= 2
+    check_result(board, state, [("2", 2)], cut, (W_E,))
+    board.clear_caches()
+    full = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(W_E,), budget=30)
+    assert (full.optimal, full.total, full.upper_bound) == (True, 130, 130)
+
+
 # ---------------------------------------------------------------------------------------
 # by hand
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from eighteen.engine import phases, privates
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
+from eighteen.engine.routes import reaches
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
@@ -152,7 +153,7 @@ class ScaledBonus:
 
     @property
     def reaches(self) -> bool:
-        return bool(getattr(self.base, "reaches", False))
+        return reaches(self.base)
 
     def amount(self, hexes: frozenset[str]) -> int:
         return int(self.base.amount(hexes)) * self.factor
@@ -188,7 +189,7 @@ def route_bonuses(g: Game, corp: str, base: list[Bonus]) -> list[Bonus]:
                 factors[b] = factors.get(b, 1) * int(ab.get("factor", 2))
     links = sea_links(g, corp)
     if links:
-        base = [replace(b, links=links) if getattr(b, "reaches", False) else b for b in base]  # type: ignore[type-var]
+        base = [replace(b, links=links) if reaches(b) else b for b in base]  # type: ignore[type-var]
     out: list[Any] = [ScaledBonus(b, factors[b.id]) if b.id in factors else b for b in base]
     for port in owned(g, corp):
         v = value(g, port)

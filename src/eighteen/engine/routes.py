@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from eighteen.engine.map import Board, MapState, Path, TrackGraph
 
@@ -299,7 +299,7 @@ class InterconnectionBonus:
     value: int
     links: tuple[tuple[str, frozenset[str]], ...] = ()
     #: marks a bonus read with :meth:`extended` (see :func:`reaches`)
-    reaches: bool = True
+    reaches: ClassVar[bool] = True
 
     @property
     def most(self) -> int:
@@ -600,7 +600,6 @@ def check_routes(
     used = 0
     trains: set[str] = set()
     out = []
-    stop_ids: list[list[int]] = []
     for train, distance, paths in runs:
         if train in trains:
             raise RouteError(f"train {train} runs twice")
@@ -612,7 +611,6 @@ def check_routes(
             raise RouteError(f"the route of train {train} shares track with another route")
         used |= sides
         out.append(route)
-        stop_ids.append([g.stop_id[(s.hex, s.kind, s.index)] for s in route.stops])
     for train in extensions or {}:
         if train not in trains:
             raise RouteError(f"train {train} has an extension but no route")
@@ -620,7 +618,8 @@ def check_routes(
         ext = (extensions or {}).get(route.train)
         if not ext:
             continue
-        end, sides, ext_paths = check_extension(g, stop_ids[k], used, ext, excluded)
+        stops = [g.stop_id[(s.hex, s.kind, s.index)] for s in route.stops]
+        end, sides, ext_paths = check_extension(g, stops, used, ext, excluded)
         used |= sides
         longer = with_extension(route, ext_paths, g.stops[end][0], bonuses)
         if longer.revenue <= route.revenue:
