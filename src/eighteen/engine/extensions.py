@@ -74,10 +74,9 @@ class Extender:
         self.through = [kind != "offboard" and h not in excluded for h, kind, _ in g.stops]
         wanted: set[str] = set()
         for b in self.bonuses:
-            core = getattr(b, "base", b)  # a bonus multiplied for its owner wraps the table's
-            for end in core.ends:
+            for end in b.ends:  # type: ignore[attr-defined]
                 wanted |= end
-            for port, to in core.links:
+            for port, to in b.links:  # type: ignore[attr-defined]
                 wanted.add(port)
                 wanted |= to
         self.wanted = wanted

@@ -155,6 +155,14 @@ class ScaledBonus:
     def reaches(self) -> bool:
         return reaches(self.base)
 
+    @property
+    def ends(self) -> tuple[frozenset[str], ...]:
+        return tuple(self.base.ends)
+
+    @property
+    def links(self) -> tuple[tuple[str, frozenset[str]], ...]:
+        return tuple(getattr(self.base, "links", ()))
+
     def amount(self, hexes: frozenset[str]) -> int:
         return int(self.base.amount(hexes)) * self.factor
 
