@@ -31,6 +31,7 @@ RULES: dict[str, set[Any] | None] = {
     "tile_lays": None,
     "private_auction": {"waterfall"},
     "auction_min_raise": None,
+    "auction_bidoff": {"seating_from_best", "lowest_bidder_drops"},
     "auction_price_drop": None,
     "auction_forced_price": None,
     "brown_multiple_buy_from_ipo": None,

@@ -530,6 +530,7 @@ def test_identity_and_money(compiled: dict[str, Any]) -> None:
         "multiple_brown_from_ipo",
         "optional_6_train",
         "bankrupt_sells_shares",
+        "bidoff_lowest_bidder",
     ]
     # every 1830 rule choice, exactly (rules added later for other titles keep their defaults)
     assert {k: compiled["rules"][k] for k in RULES} == RULES

@@ -223,6 +223,15 @@ class Auction(str, Enum):
     waterfall = "waterfall"  # buy cheapest at face, or bid on a later one
 
 
+class AuctionBidoff(str, Enum):
+    """How several bidders settle a private that comes up for sale with their bids on it."""
+
+    # round the table from the left of the best bidder; a pass does not drop out
+    seating_from_best = "seating_from_best"
+    # the lowest bidder acts: raise over the best bid or pass and drop out
+    lowest_bidder_drops = "lowest_bidder_drops"
+
+
 class TileLay(Strict):
     """One tile lay a corporation may make in its operating turn."""
 
@@ -381,6 +390,10 @@ class Rules(Strict):
     )
     private_auction: Auction = Field(Auction.waterfall, description="Initial private sale.")
     auction_min_raise: Money = Field(5, description="Smallest raise over a bid or face value.")
+    auction_bidoff: AuctionBidoff = Field(
+        AuctionBidoff.seating_from_best,
+        description="How several bidders on one private settle it when it comes up.",
+    )
     auction_price_drop: Money = Field(
         5, description="Price drop of the first private when every player passes."
     )

@@ -112,6 +112,20 @@ def _next_bidder(g: Game, pid: str, after: str) -> str:
     raise AssertionError("no other bidder")
 
 
+def _lowest_bidder(g: Game, pid: str) -> str:
+    """The bidder with the lowest bid on ``pid`` (the earliest of equal bids)."""
+    bids = _r(g).bids[pid]
+    return min(bids, key=lambda b: (b[1], bids.index(b)))[0]
+
+
+def _bidoff_turn(g: Game, pid: str, after: str) -> str:
+    """Who acts next in the bid-off for ``pid`` after ``after`` bid or passed
+    (rules.auction_bidoff)."""
+    if g.rules.auction_bidoff == "lowest_bidder_drops":
+        return _lowest_bidder(g, pid)
+    return _next_bidder(g, pid, after)
+
+
 def resolve(g: Game) -> None:
     """Sell the cheapest unsold privates that have bids, until one needs players.
 
@@ -140,7 +154,7 @@ def resolve(g: Game) -> None:
         assert best is not None
         r.bidoff = pid
         r.bidoff_passed = []
-        r.bidoff_turn = _next_bidder(g, pid, best[0])
+        r.bidoff_turn = _bidoff_turn(g, pid, best[0])
         g.note(f"{pid} is auctioned among its bidders")
 
 
@@ -227,10 +241,14 @@ class BidOff(Step):
             r.bids[pid] = [b for b in r.bids[pid] if b[0] != who] + [[who, action.price]]
             r.bidoff_passed = []
             g.note(f"{who} bids ${action.price} on {pid}")
-            r.bidoff_turn = _next_bidder(g, pid, who)
+            r.bidoff_turn = _bidoff_turn(g, pid, who)
             return
         r.bidoff_passed.append(who)
-        g.note(f"{who} passes on {pid}")
+        if g.rules.auction_bidoff == "lowest_bidder_drops":
+            r.bids[pid] = [b for b in r.bids[pid] if b[0] != who]
+            g.note(f"{who} passes on {pid} and withdraws the bid")
+        else:
+            g.note(f"{who} passes on {pid}")
         best = best_bid(g, pid)
         assert best is not None
         others = {b[0] for b in r.bids[pid]} - {best[0]}
@@ -241,7 +259,7 @@ class BidOff(Step):
             _sell(g, pid, best[0], best[1])
             resolve(g)
         else:
-            r.bidoff_turn = _next_bidder(g, pid, who)
+            r.bidoff_turn = _bidoff_turn(g, pid, who)
 
 
 class Waterfall(Step):
@@ -268,9 +286,6 @@ class Waterfall(Step):
             if forced(g):
                 return out
         for pid in left[1:]:
-            best = best_bid(g, pid)
-            if best is not None and best[0] == who:
-                continue
             for a in sample_amounts(min_bid(g, pid), available(g, who, pid)):
                 out.append(Bid(who, pid, a))
         out.append(Pass(who))
@@ -321,9 +336,6 @@ class Waterfall(Step):
             return
         if forced(g):
             raise IllegalAction(f"{left[0]} costs ${cheapest_price(g)}: {who} must take it")
-        best = best_bid(g, pid)
-        if best is not None and best[0] == who:
-            raise IllegalAction(f"{who} already holds the best bid on {pid}")
         lo = min_bid(g, pid)
         if action.price < lo:
             raise IllegalAction(f"a bid on {pid} must be at least ${lo}")
