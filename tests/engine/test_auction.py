@@ -151,9 +151,9 @@ def test_a_player_may_raise_his_own_best_bid() -> None:
 
 
 def test_bidoff_by_the_18xx_games_reading() -> None:
-    """Option bidoff_lowest_bidder: the seed's C&A bids (RT 165, Skr 170, Kevin 180) are
+    """Option auction_18xx_games: the seed's C&A bids (RT 165, Skr 170, Kevin 180) are
     settled with the lowest bidder acting, and a pass withdraws the bid."""
-    g = Game.new(load_title("1830"), FIVE, options=["bidoff_lowest_bidder"])
+    g = Game.new(load_title("1830"), FIVE, options=["auction_18xx_games"])
     for a in [
         Bid("RT", "CA", 165),
         Pass("Kevin"),

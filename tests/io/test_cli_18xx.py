@@ -75,7 +75,7 @@ def test_export_and_import_again(
     assert run(capsys, "import-18xx", write(tmp_path, game_29133), "--save", str(save))[0] == 0
     exported = tmp_path / "export.json"
     rc, _, err = run(capsys, "export-18xx", str(save), "--out", str(exported))
-    assert rc == 0 and "wrote 351 actions" in err
+    assert rc == 0 and "wrote 352 actions" in err
     data = json.loads(exported.read_text())
     assert data["result"] == {"2": 1477, "3": 951, "1": 887, "4": 416}
     assert data["game_end_reason"] == "bankrupt" and data["status"] == "finished"

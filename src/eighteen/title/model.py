@@ -232,6 +232,13 @@ class AuctionBidoff(str, Enum):
     lowest_bidder_drops = "lowest_bidder_drops"
 
 
+class AuctionPriority(str, Enum):
+    """Who holds the priority deal when the private auction ends."""
+
+    after_last_buyer = "after_last_buyer"  # the player to the left of the last buyer
+    next_in_turn = "next_in_turn"  # whose normal auction turn would come next
+
+
 class TileLay(Strict):
     """One tile lay a corporation may make in its operating turn."""
 
@@ -385,6 +392,11 @@ class Rules(Strict):
     operating_order: OperatingOrder = Field(
         OperatingOrder.share_price, description="Order in which corporations operate."
     )
+    reorder_after_emergency_sales: bool = Field(
+        False,
+        description="After a president's emergency sales in an operating round, the "
+        "corporations still to operate are sorted again by their new prices.",
+    )
     tile_lays: list[TileLay] = Field(
         description="Tile lays allowed per operating turn, in order.", min_length=1
     )
@@ -393,6 +405,10 @@ class Rules(Strict):
     auction_bidoff: AuctionBidoff = Field(
         AuctionBidoff.seating_from_best,
         description="How several bidders on one private settle it when it comes up.",
+    )
+    auction_priority: AuctionPriority = Field(
+        AuctionPriority.after_last_buyer,
+        description="Who holds the priority deal when the private auction ends.",
     )
     auction_price_drop: Money = Field(
         5, description="Price drop of the first private when every player passes."

@@ -97,6 +97,7 @@ def _sell(g: Game, pid: str, player: str, price: int) -> None:
     pay(g, player, BANK, price, f"{player} buys {pid}")
     g.state.privates[pid].owner = player
     _r(g).bids.pop(pid, None)
+    _r(g).last_buyer = player
     g.note(f"{player} buys {pid} for ${price}")
     for corp in privates.on_purchase(g, pid, player):
         _r(g).pending_par = [player, corp]
@@ -183,7 +184,6 @@ class PendingPar(Step):
             raise IllegalAction(f"{player} must set the par price of {corp}")
         set_par(g, corp, action.price)
         _r(g).pending_par = None
-        _r(g).last_actor = player
         resolve(g)
 
 
@@ -229,7 +229,6 @@ class BidOff(Step):
         pid = r.bidoff
         assert pid is not None
         who = action.actor
-        r.last_actor = who
         if isinstance(action, Bid):
             if action.private != pid:
                 raise IllegalAction(f"the auction is for {pid}: bid on it or pass")
@@ -297,7 +296,6 @@ class Waterfall(Step):
         who = action.actor
         n = len(g.state.players)
         left = unsold(g)
-        r.last_actor = who
         if isinstance(action, Pass):
             if forced(g):
                 raise IllegalAction(f"{left[0]} costs ${cheapest_price(g)}: {who} must take it")
@@ -347,6 +345,16 @@ class Waterfall(Step):
         g.note(f"{who} bids ${action.price} on {pid}")
 
 
+def priority_after_auction(g: Game) -> int:
+    """Who holds the priority deal once every private is sold (rules.auction_priority):
+    the player to the left of the last buyer (seed 000, first stock round), or the
+    player whose normal auction turn would come next."""
+    r = _r(g)
+    if g.rules.auction_priority == "next_in_turn" or r.last_buyer is None:
+        return r.turn
+    return (g.state.player_index(r.last_buyer) + 1) % len(g.state.players)
+
+
 class AuctionRoundSteps(Round):
     kind = "auction"
     _steps: ClassVar[list[Step]] = [PendingPar(), BidOff(), Waterfall()]
@@ -357,7 +365,6 @@ class AuctionRoundSteps(Round):
     def advance(self, g: Game) -> None:
         r = _r(g)
         if r.pending_par is None and r.bidoff is None and not unsold(g):
-            if r.last_actor is not None:
-                g.state.priority = (g.state.player_index(r.last_actor) + 1) % len(g.state.players)
+            g.state.priority = priority_after_auction(g)
             g.note("the private auction is over")
             g.start_stock_round()
