@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -291,6 +292,21 @@ def import_game(
     return res
 
 
+def _created_day(value: Any) -> str | None:
+    """The export's ``created_at`` as a UTC day "YYYY-MM-DD" (epoch seconds, or a date
+    string in hotseat exports); None when absent or unreadable."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        try:
+            return datetime.fromtimestamp(value, tz=UTC).strftime("%Y-%m-%d")
+        except (OverflowError, OSError, ValueError):
+            return None
+    if isinstance(value, str) and len(value) >= 10 and value[4] == "-" and value[7] == "-":
+        return value[:10]
+    return None
+
+
 def _settings(data: dict[str, Any]) -> dict[str, Any]:
     s = data.get("settings")
     return s if isinstance(s, dict) else {}
@@ -396,7 +412,12 @@ class Importer:
                 if str(o) not in self.tables.option_ids:
                     raise ExportError(f"unknown option {o!r} in settings.eighteen_options")
             return [str(o) for o in exact]
-        for o in self.mapping.get("options", []):
+        wanted = list(self.mapping.get("options", []))
+        created = _created_day(self.data.get("created_at"))
+        for dated in self.mapping.get("dated_options", []):
+            if created is not None and created < dated["before"]:
+                wanted += dated["options"]
+        for o in wanted:
             if o not in self.tables.option_ids:
                 raise ExportError(f"title {self.tables.id}: import_18xx names unknown option {o!r}")
             if o not in out:
@@ -461,7 +482,13 @@ class Importer:
             raise ExportError(f"action {aid}: unknown action type {t!r}")
         if t != "pass":
             self.trailing_passes = []
+        auction = self.game.state.round.kind == "auction"
         handler(self, aid, a)
+        if auction:
+            # a private sold with a share (grant_share; by a bid or by the pass that
+            # settles it) takes that certificate out of the IPO: a later purchase of it
+            # is from the pool (both engines grant the first certificate)
+            self.out_of_ipo.update(c for c, o in self.game.state.certs.items() if o != IPO)
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -914,7 +941,9 @@ class _Exporter:
         self.tables = game.tables
         self.ids = {p: i for i, p in enumerate(game.players, 1)}
         mapping = self.tables.data.get("import_18xx") or {}
-        self.implicit = set(mapping.get("options", []))
+        self.implicit = set(mapping.get("options", [])) | {
+            o for dated in mapping.get("dated_options", []) for o in dated["options"]
+        }
         self.preprinted: dict[str, str] = dict(mapping.get("preprinted") or {})
         self.on_map: dict[str, str] = {}  # hex -> laid tile copy id
 
