@@ -38,3 +38,17 @@ def test_replays_exactly(path: Path) -> None:
     kept = filter_actions(data["actions"])
     logged = sum(len(a["routes"]) for a in kept if a["type"] == "run_routes")
     assert res.routes_checked == logged
+
+
+def test_a_route_may_reach_two_red_hexes() -> None:
+    """Seed 002, routes: a red hex may start or end a route, or both when the route reaches
+    two different red hexes.  In this game C&O's 3-train runs Gulf (I1) - Columbus (H4) -
+    Gulf (J2) in the brown phase: $60 + $40 + $60, the $160 the log records."""
+    data = json.loads((FIXTURES / "1830-generated/g2p_s2004.json").read_text())
+    data["actions"] = [a for a in data["actions"] if a["id"] <= 490]
+    del data["result"], data["game_end_reason"]
+    data["status"] = "active"
+    res = import_game(data)
+    assert res.divergence is None
+    runs = [m for _, m in res.game.events if m.startswith("C&O runs")]
+    assert runs[-1] == "C&O runs for $280 (3-2: I1-H4-J2; 3-3: D10-E11-H10)"

@@ -13,6 +13,7 @@ from eighteen.engine import bank
 from eighteen.io.games18xx import (
     Divergence,
     ExportError,
+    _created_day,
     effective_actions,
     filter_actions,
     import_game,
@@ -169,3 +170,27 @@ def test_hotseat_export_with_chat(game_29133: dict[str, Any]) -> None:
     res = import_game(game_29133)
     assert res.mismatches() == []
     assert res.kept_count == 334 + 58
+
+
+def test_the_bankruptcy_reading_follows_the_export_date(game_29133: dict[str, Any]) -> None:
+    """18xx.games changed how its 1830 settles a bankruptcy: exports made before 2025 sell
+    the bankrupt president's shares (the title's import_18xx.dated_options), later ones
+    keep them unsold at market value, as the seed does.  29133 (2021) with a 2026 date:
+    Player 4's 60% of NYC ($82) and 60% of NYNH ($69) stay his: 492 + 414."""
+    game_29133["created_at"] = 1767225600  # 2026-01-01
+    res = import_game(game_29133)
+    assert res.game.options == READINGS_18XX
+    assert res.values() == {"Player 2": 1490, "Player 3": 951, "Player 4": 906, "Player 1": 888}
+    assert res.mismatches() == [
+        "Player 1: ours 888, file 887",
+        "Player 2: ours 1490, file 1477",
+        "Player 4: ours 906, file 416",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("created", "day"),
+    [(1614239784, "2021-02-25"), ("2021-02-25 10:00", "2021-02-25"), (None, None), (True, None)],
+)
+def test_export_creation_day(created: Any, day: str | None) -> None:
+    assert _created_day(created) == day

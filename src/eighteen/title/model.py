@@ -914,6 +914,11 @@ class FreeTileLay(Strict):
     only_round_bought: bool = Field(
         False, description="Usable only in the operating round the corporation bought it."
     )
+    anytime: bool = Field(
+        False,
+        description="With extra: usable at any point of the owning corporation's operating "
+        "turn, not only in its track step.",
+    )
 
 
 class GrantShare(Strict):
