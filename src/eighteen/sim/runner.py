@@ -7,6 +7,7 @@ sorted by (title, index), so the summary never depends on how the games were spr
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -227,6 +228,7 @@ class Backend:
     ray: str | None = None  # "auto", "local" or a cluster address
     ray_cpus: int | None = None  # CPUs of a Ray instance started here
     batch: int = 0  # games per task (0: chosen from the number of games)
+    shutdown: bool = True  # stop a Ray instance this run started, once done
     tables: dict[str, Tables] = field(default_factory=dict)
 
     def describe(self) -> str:
@@ -289,7 +291,11 @@ def ray_init(address: str, cpus: int | None = None) -> Any:
         raise RayUnavailable("ray is not installed: pip install 'eighteen[ray]'") from None
     if ray.is_initialized():
         return ray
-    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    kwargs: dict[str, Any] = {
+        "include_dashboard": False,
+        "log_to_driver": False,
+        "logging_level": logging.WARNING,
+    }
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     try:
         if address == "local":
@@ -308,7 +314,20 @@ def ray_init(address: str, cpus: int | None = None) -> Any:
 
 def _run_ray(jobs: list[Job], backend: Backend) -> Iterator[list[Record]]:
     assert backend.ray is not None
+    import ray as _ray
+
+    started = not _ray.is_initialized()
     ray = ray_init(backend.ray, backend.ray_cpus)
+    try:
+        yield from _ray_batches(ray, jobs, backend)
+    finally:
+        if started and backend.shutdown:
+            ray.shutdown()
+
+
+def _ray_batches(ray: Any, jobs: list[Job], backend: Backend) -> Iterator[list[Record]]:
+    """Games as Ray tasks in batches; at most two tasks per CPU in flight, each batch's
+    records yielded as soon as it finishes."""
     slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
     size = _batch_size(backend, len(jobs), slots)
     remote = ray.remote(num_cpus=1)(play_batch)
