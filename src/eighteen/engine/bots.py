@@ -133,10 +133,10 @@ class GreedyBot(Bot):
             cash = state.player(a.actor).cash if state.is_player(a.actor) else 0
             if any(c.president == a.actor and not c.floated for c in state.corporations.values()):
                 return -0.5  # float the corporation it runs before starting another
-            # par high enough to matter, low enough to reach 60% later; a bold bot pars
-            # higher, a cautious one lower
-            reach = 6 - 2 * style.risk
-            return 4.0 + a.price / 1000 if a.price * reach <= cash + a.price * 2 else 1.0
+            # the highest par at which it can buy 60% itself, so the corporation floats
+            # at once; a bold bot counts on others to buy some, a cautious one keeps change
+            budget = cash * (0.8 + 0.4 * style.risk)
+            return 4.0 + a.price / 1000 if a.price * 6 <= budget else 1.0 - a.price / 1000
         if isinstance(a, BuyShares):
             return self.share_score(game, a)
         if isinstance(a, SellShares):
@@ -149,7 +149,7 @@ class GreedyBot(Bot):
         if isinstance(a, TradePrivate):
             return -1.0  # trading privates between players only moves money around
         if isinstance(a, LayTile):
-            return 2.0 + self.rng.random()
+            return 2.0 + self.tile_revenue(game, a.tile) / 200 + self.rng.random() / 10
         if isinstance(a, PlaceToken):
             return 1.5
         if isinstance(a, RunRoutes):
@@ -183,7 +183,10 @@ class GreedyBot(Bot):
         style = self.personality
         corp = state.corporations[a.corporation]
         if corp.president == a.actor:
-            return 3.5
+            # shares bought from the IPO count toward floating
+            return 3.5 + (0.1 if a.source == "ipo" and not corp.floated else 0.0)
+        if any(c.president == a.actor and not c.floated for c in state.corporations.values()):
+            return -0.5  # every dollar goes to floating its own corporation first
         player = state.player(a.actor) if state.is_player(a.actor) else None
         start = game.tables.starting_cash(len(state.players))
         if player is not None and player.cash < style.cash * start:
@@ -207,6 +210,14 @@ class GreedyBot(Bot):
             return -0.5
         return 0.5 + (a.price - face) / 10_000
 
+    def tile_revenue(self, game: Game, tile: str) -> int:
+        """What the tile's cities and towns earn: lays toward revenue come first."""
+        data = game.tables.data["tiles"].get(tile)
+        if not data:
+            return 0
+        stops = [*data.get("cities", []), *data.get("towns", [])]
+        return sum(int(s.get("revenue") or 0) for s in stops if isinstance(s, dict))
+
     def should_withhold(self, game: Game, corp_id: str) -> bool:
         """Keep the money when the corporation has room for a train it cannot afford yet."""
         corp = game.state.corporations[corp_id]
@@ -214,7 +225,8 @@ class GreedyBot(Bot):
         if not on_sale or len(corp.trains) >= phases.train_limit(game):
             return False
         cheapest = min(game.tables.train(t)["price"] for t in on_sale)
-        return corp.cash < cheapest and len(corp.trains) < 2
+        wanted = 2 if self.personality.risk > 0.6 else 1  # a bold bot saves for a second
+        return corp.cash < cheapest and len(corp.trains) < wanted
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
