@@ -87,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument(
         "--force", action="store_true", help="export even if the title changed since the save"
     )
+
+    from eighteen.commands.simulate import add_parser as add_simulate
+
+    add_simulate(sub)
     return p
 
 
@@ -144,6 +148,10 @@ def _dispatch(args: argparse.Namespace) -> int:
                 args.game, save=args.save, check=args.check, routes=args.routes
             )
         return import18xx.cmd_export(args.save, out=args.out, force=args.force)
+    if args.command == "simulate":
+        from eighteen.commands.simulate import cmd_simulate
+
+        return cmd_simulate(args)
     if args.command in ("new", "fmt", "diff"):
         from eighteen.commands import authoring
 
