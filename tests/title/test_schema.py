@@ -304,14 +304,14 @@ def test_schema_comment_warnings(tmp_path: Path) -> None:
     [p] = check(
         tmp_path, "trains", 'trains = [{id = "2", distance = 2, price = 1, count = 1}]\n', False
     )
-    assert (p.code, p.line, p.col, p.severity) == ("W001", 1, 1, Severity.warning)
+    assert (p.code, p.line, p.col, p.severity) == ("W016", 1, 1, Severity.warning)
     assert "#:schema ../../schema/trains.schema.json" in p.message
     path = tmp_path / "trains.toml"
     path.write_text(
         '#:schema ../../schema/map.schema.json\ntrains = [{id = "2", distance = 2, price = 1, count = 1}]\n'
     )
     [p] = validate_data("trains", load_toml(path))
-    assert p.code == "W001" and "expected a path ending in trains.schema.json" in p.message
+    assert p.code == "W016" and "expected a path ending in trains.schema.json" in p.message
 
 
 def test_unusable_file_gives_no_schema_problems(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ TOML has no null, so optional fields appear as their plain type.
 
 Validation codes: E010 wrong type or invalid value, E011 unknown key, E012 missing required
 key, E013 number out of range, E014 not an allowed value, E015 pattern mismatch,
-W001 missing or mismatched ``#:schema`` comment.
+W016 missing or mismatched ``#:schema`` comment.
 """
 
 from __future__ import annotations
@@ -264,7 +264,7 @@ def validate_data(kind: str, loaded: LoadedFile) -> list[Problem]:
 
 
 def schema_comment_problems(kind: str, loaded: LoadedFile) -> list[Problem]:
-    """W001 when the first line lacks a ``#:schema`` comment naming this kind's schema."""
+    """W016 when the first line lacks a ``#:schema`` comment naming this kind's schema."""
     expected = f"{kind}.schema.json"
     target = schema_comment(loaded.raw.decode("utf-8", errors="replace"))
     if target is None:
@@ -276,7 +276,7 @@ def schema_comment_problems(kind: str, loaded: LoadedFile) -> list[Problem]:
         message = f"'#:schema' names {target}; expected a path ending in {expected}"
     else:
         return []
-    return [Problem(loaded.display, 1, 1, "W001", message, "", Severity.warning)]
+    return [Problem(loaded.display, 1, 1, "W016", message, "", Severity.warning)]
 
 
 def _convert(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]:
