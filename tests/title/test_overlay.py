@@ -353,11 +353,11 @@ def test_new_scaffold_examples_validate_when_uncommented(titles: Path) -> None:
 
 
 def test_new_refuses_bad_names(titles: Path) -> None:
-    assert cmd_new("bad name", "1830", str(titles)) == 2
-    assert cmd_new("common", "1830", str(titles)) == 2
-    assert cmd_new("x" * 17, "1830", str(titles)) == 2
-    assert cmd_new("ok", "nope", str(titles)) == 2
-    assert cmd_new("1830", "1830", str(titles)) == 2
+    assert cmd_new("bad name", "1830", str(titles)) == 1
+    assert cmd_new("common", "1830", str(titles)) == 1
+    assert cmd_new("x" * 17, "1830", str(titles)) == 1
+    assert cmd_new("ok", "nope", str(titles)) == 1
+    assert cmd_new("1830", "1830", str(titles)) == 1
     assert not (titles / "ok").exists()
 
 

@@ -98,12 +98,14 @@ def test_optional_fields_lose_their_null_branch() -> None:
 
 def test_write_is_byte_stable_and_stale_detects_changes(tmp_path: Path) -> None:
     out = tmp_path / "schema"
-    assert len(stale_schemas(out)) == len(FILE_MODELS)
+    assert len(stale_schemas(out)) == 2 * len(FILE_MODELS)
     paths = write_schemas(out)
-    assert sorted(p.name for p in paths) == sorted(f"{k}.schema.json" for k in FILE_MODELS)
-    first = {p.name: p.read_bytes() for p in paths}
+    names = sorted(p.relative_to(out).as_posix() for p in paths)
+    plain = [f"{k}.schema.json" for k in FILE_MODELS]
+    assert names == sorted(plain + [f"overlay/{n}" for n in plain])
+    first = {p.relative_to(out).as_posix(): p.read_bytes() for p in paths}
     write_schemas(out)
-    assert {p.name: p.read_bytes() for p in paths} == first
+    assert {p.relative_to(out).as_posix(): p.read_bytes() for p in paths} == first
     assert stale_schemas(out) == []
     text = first["map.schema.json"].decode()
     assert text.endswith("}\n") and json.loads(text) == schema_documents()["map"]

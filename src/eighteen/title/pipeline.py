@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from eighteen.locations import find_library
 from eighteen.title.aggregate import Title
 from eighteen.title.load import LoadedFile, load_toml
 from eighteen.title.model import FILE_MODELS, Strict, Tile, TilesFile
@@ -127,12 +128,13 @@ def load_sources(title_dir: Path) -> tuple[Sources, dict[str, Strict], list[Prob
 def load_libraries(
     title_dir: Path, sources: Sources, models: dict[str, Strict], problems: list[Problem]
 ) -> None:
-    """Read and build the tile libraries the title's tiles.toml names."""
+    """Read and build the tile libraries the title's tiles.toml names (a sibling folder of
+    the title, else the shared library of the project or the installed package)."""
     tiles = models.get("tiles")
     if isinstance(tiles, TilesFile):
         for i, lib in enumerate(tiles.library):
-            lib_path = title_dir.parent / lib / "tiles.toml"
-            if not lib_path.is_file():
+            lib_path = find_library(lib, title_dir)
+            if lib_path is None:
                 problems.append(
                     sources.locate("tiles", ("library", i), "E109", f"unknown tile library '{lib}'")
                 )
