@@ -58,8 +58,8 @@ def replay(board: Board, *, check_lays: bool = True) -> Iterator[Position]:
     copies: dict[str, str] = {}  # tile copy id -> hex
     for a in fixture_actions():
         corp = a["entity"] if a.get("entity_type") == "corporation" else None
-        if corp and corp not in homed:
-            homed.add(corp)
+        if corp and corp not in homed and not board.home_waits(s, corp):
+            homed.add(corp)  # (a home that waits for track is a logged place_token)
             home = board.corporations[corp]["home"]
             board.place_token(s, corp, home, board.home_city_options(s, corp)[0])
         if a["type"] == "buy_train" and a.get("variant") in phase_colors:
@@ -79,6 +79,9 @@ def replay(board: Board, *, check_lays: bool = True) -> Iterator[Position]:
                     require_connection=corp is not None,
                     hexes={a["hex"]},
                     tiles={tile},
+                    stations=[board.corporations[corp]["home"]]
+                    if corp and corp not in homed
+                    else [],
                 )
                 lays = {(o.hex, o.tile, o.rotation) for o in opts}
                 assert (a["hex"], tile, a["rotation"]) in lays, a
@@ -92,7 +95,10 @@ def replay(board: Board, *, check_lays: bool = True) -> Iterator[Position]:
             hex_id = copies[copy]
             if corp in s.city_tokens(hex_id, int(city)):
                 continue  # a home token the replay has placed already
-            if check_lays:
+            if corp not in homed and board.corporations[corp]["home"] == hex_id:
+                homed.add(corp)
+                assert int(city) in board.home_city_options(s, corp), a
+            elif check_lays:
                 assert (hex_id, int(city)) in board.token_options(s, corp, reserved={}), a
             board.place_token(s, corp, hex_id, int(city))  # type: ignore[arg-type]
         elif a["type"] == "run_routes":

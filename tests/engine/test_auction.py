@@ -128,3 +128,58 @@ def test_all_pass_after_a_sale_pays_the_privates() -> None:
         g.apply(Pass(p))
     assert g.state.player("A").cash == 800 - 20 + 5
     assert g.acting() == "B"
+
+
+def test_a_player_may_raise_his_own_best_bid() -> None:
+    """Seed 000: anyone may bid on the same private again; bidding twice is pointless, not
+    forbidden.  The raise replaces the bid, and the money set aside follows it."""
+    g = Game.new(load_title("1830"), ["A", "B", "C", "D"])  # $600 each
+    g.apply(Bid("A", "BO", 225))
+    g.apply(Pass("B"))
+    g.apply(Pass("C"))
+    g.apply(Pass("D"))
+    assert Bid("A", "BO", 230) in g.legal_actions()
+    with pytest.raises(IllegalAction, match="at least \\$230"):
+        g.apply(Bid("A", "BO", 229))
+    g.apply(Bid("A", "BO", 230))
+    assert g.state.round.bids["BO"] == [["A", 230]]
+    g.apply(Pass("B"))
+    g.apply(Pass("C"))
+    g.apply(Pass("D"))
+    with pytest.raises(IllegalAction, match="has only \\$370 not set aside"):
+        g.apply(Bid("A", "CA", 375))  # 600 - 230
+
+
+def test_bidoff_by_the_18xx_games_reading() -> None:
+    """Option auction_18xx_games: the seed's C&A bids (RT 165, Skr 170, Kevin 180) are
+    settled with the lowest bidder acting, and a pass withdraws the bid."""
+    g = Game.new(load_title("1830"), FIVE, options=["auction_18xx_games"])
+    for a in [
+        Bid("RT", "CA", 165),
+        Pass("Kevin"),
+        Pass("Kathy"),
+        Bid("Skr", "CA", 170),
+        Pass("Edward"),
+        Pass("RT"),
+        Bid("Kevin", "CA", 180),
+        Bid("Kathy", "SV", 20),
+        Bid("Skr", "CS", 40),
+        Bid("Edward", "DH", 70),
+        Bid("RT", "MH", 110),
+    ]:
+        assert g.acting() == a.actor
+        g.apply(a)
+    # C&A comes up with three bids: RT (lowest, $165) acts first
+    assert g.acting() == "RT"
+    g.apply(Bid("RT", "CA", 190))
+    assert g.acting() == "Skr"  # now the lowest ($170)
+    g.apply(Pass("Skr"))  # withdraws: Skr's $170 is free again
+    assert g.state.round.bids["CA"] == [["Kevin", 180], ["RT", 190]]
+    assert g.acting() == "Kevin"
+    g.apply(Bid("Kevin", "CA", 195))
+    assert g.acting() == "RT"
+    g.apply(Pass("RT"))
+    assert owners(g)["CA"] == "Kevin"
+    assert cash(g)["Kevin"] == 480 - 195
+    assert cash(g)["RT"] == 480 - 110
+    assert cash(g)["Skr"] == 480 - 40

@@ -343,10 +343,12 @@ def test_preprinted_upgrade_moves_tokens_by_exits_and_pays_terrain() -> None:
 def test_home_city_options_on_multi_city_hex() -> None:
     board = ny_board()
     s = MapState()
-    assert board.home_city_options(s, "E") == [0]  # trackless printed face: city 0
+    assert board.home_city_options(s, "E") == []  # trackless printed face: the pick waits
+    assert board.home_waits(s, "E") and not board.home_waits(s, "N")
     assert board.home_city_options(s, "N") == [0]
     board.lay_tile(s, "B6", "59", 1)
     assert board.home_city_options(s, "E") == [0, 1]
+    assert not board.home_waits(s, "E")
     board.place_token(s, "X", "B6", 0)
     assert board.home_city_options(s, "E") == [1]
     board.place_token(s, "N", "B4", 0)
@@ -495,7 +497,7 @@ def test_1830_nyc_home_and_albany(b1830: Board) -> None:
 def test_1830_erie_home_and_reservation(b1830: Board) -> None:
     s = MapState()
     assert b1830.home_city(s, "ERIE") is None
-    assert b1830.home_city_options(s, "ERIE") == [0]  # trackless printed OO face
+    assert b1830.home_city_options(s, "ERIE") == []  # trackless printed OO face: it waits
     opts = b1830.token_options(
         s, "PRR", reserved={"E11": ["ERIE"]}, require_connection=False, hexes={"E11", "G19"}
     )

@@ -285,7 +285,10 @@ def test_operating_order_by_price_then_column_row_and_arrival() -> None:
 
 def test_network_adapter_offers_home_token_choice() -> None:
     g = second_operating_round()
-    assert network.home_options(g, "ERIE") == [("E11", 0)]  # printed, trackless: city 0
+    assert network.home_options(g, "ERIE") == []  # printed, trackless: the pick waits
+    network.board(g).lay_tile(g.state.map, "E11", "59", 0)  # setup: track on E11
+    g.invalidate_caches()
+    assert network.home_options(g, "ERIE") == [("E11", 0), ("E11", 1)]
 
 
 def test_discarded_train_is_sold_again_at_list_price() -> None:

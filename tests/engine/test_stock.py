@@ -205,12 +205,13 @@ def test_brown_zone_buys_from_the_ipo_with_the_option() -> None:
 
 
 def test_sales_before_float_follow_the_title_rule() -> None:
-    """rules.sell_drop_before_float chooses the reading; 1830's title keeps the price."""
+    """Seed 000: an unfloated corporation's marker does not move, except down when its
+    shares are sold to the bank pool (1830's rules.sell_drop_before_float is true)."""
     g = second_stock_round()
-    assert g.rules.sell_drop_before_float is False
+    assert g.rules.sell_drop_before_float is True
     run(g, SellShares("B", "NYC", 10))
-    assert g.state.corporations["NYC"].cell == [5, 6]  # $67 par cell: no move
+    assert g.state.corporations["NYC"].cell == [6, 6]  # one row down from the $67 par cell
     g = second_stock_round()
-    g.rules.sell_drop_before_float = True  # the other reading of seed 002
+    g.rules.sell_drop_before_float = False  # the other reading: no move before floating
     run(g, SellShares("B", "NYC", 10))
-    assert g.state.corporations["NYC"].cell == [6, 6]  # one row down (also $67)
+    assert g.state.corporations["NYC"].cell == [5, 6]

@@ -9,6 +9,10 @@ from typing import Any
 
 import pytest
 
+#: The options titles/1830 switches on for every 18xx.games import (its readings of the
+#: rules where they differ from the seed), in the title's order.
+READINGS_18XX = ["bankrupt_sells_shares", "auction_18xx_games"]
+
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830/29133.json"
 
 

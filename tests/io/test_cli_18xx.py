@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import READINGS_18XX
 
 from eighteen.cli import main
 
@@ -74,7 +75,7 @@ def test_export_and_import_again(
     assert run(capsys, "import-18xx", write(tmp_path, game_29133), "--save", str(save))[0] == 0
     exported = tmp_path / "export.json"
     rc, _, err = run(capsys, "export-18xx", str(save), "--out", str(exported))
-    assert rc == 0 and "wrote 351 actions" in err
+    assert rc == 0 and "wrote 352 actions" in err
     data = json.loads(exported.read_text())
     assert data["result"] == {"2": 1477, "3": 951, "1": 887, "4": 416}
     assert data["game_end_reason"] == "bankrupt" and data["status"] == "finished"
@@ -147,7 +148,7 @@ BAD_INPUTS = {
     "unknown optional rule": (
         lambda d: d["settings"].update(optional_rules=["free_lunch"]) or d,
         "unknown optional rule 'free_lunch' for 1830 (known: multiple_brown_from_ipo, "
-        "optional_6_train, bankrupt_sells_shares)",
+        f"optional_6_train, {', '.join(READINGS_18XX)})",
     ),
     "unknown title": (
         lambda d: d.update(title="1831") or d,

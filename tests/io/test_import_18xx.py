@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from conftest import READINGS_18XX
 
 from eighteen.engine import bank
 from eighteen.io.games18xx import (
@@ -36,7 +37,7 @@ def test_29133_replays_to_its_exact_result(game_29133: dict[str, Any]) -> None:
     assert res.routes_checked == logged_routes == 37
     assert res.kept_count == 334 and res.raw_count == 450
     assert res.applied == 334 + 20  # the 20 auto actions of kept parents
-    assert g.options == ["bankrupt_sells_shares"]  # 18xx.games' rule, from the title data
+    assert g.options == READINGS_18XX  # 18xx.games' readings, from the title data
 
 
 def test_filter_matches_the_skip_flags(game_29133: dict[str, Any]) -> None:
@@ -106,7 +107,7 @@ def test_a_truncated_log_replays_what_is_there(game_29133: dict[str, Any]) -> No
 def test_optional_rules_become_title_options(game_29133: dict[str, Any]) -> None:
     game_29133["settings"]["optional_rules"] = ["optional_6_train"]
     res = import_game(game_29133)
-    assert res.game.options == ["optional_6_train", "bankrupt_sells_shares"]
+    assert res.game.options == ["optional_6_train", *READINGS_18XX]
     # the third 6-train is still for sale when NYNH needs a train: it is not bankrupt,
     # so the game goes on and the last action (its bankruptcy) no longer fits
     d = res.divergence

@@ -25,6 +25,7 @@ def c1830() -> dict[str, Any]:
 @pytest.fixture(scope="session")
 def save1830(c1830: dict[str, Any]) -> dict[str, Any]:
     """A save of 1830 played by seeded random legal moves (engine tables from c1830)."""
+    from eighteen.engine.bots import pointless
     from eighteen.engine.game import Game
     from eighteen.engine.tables import Tables
 
@@ -33,7 +34,7 @@ def save1830(c1830: dict[str, Any]) -> dict[str, Any]:
     for _ in range(400):
         if game.is_over:
             break
-        actions = game.legal_actions()
+        actions = [a for a in game.legal_actions() if not pointless(game, a)]
         if not actions:
             break
         game.apply(rng.choice(actions))

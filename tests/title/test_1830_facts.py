@@ -7,7 +7,8 @@ Two layers:
   values of the facts reference: map, tiles, trains, phases, privates, corporations, market.
 
 Every expected value below is written out literally from the facts reference; the only
-departure is the "Gulf" group on J2, a documented assumption (titles/1830/map.toml).
+departure is that no off-board hex carries a group tag: seed 002 lets a route reach two
+different red hexes (titles/1830/map.toml).
 """
 
 from __future__ import annotations
@@ -245,13 +246,13 @@ IMPASSABLE = {
 }
 COSMETIC = {"A9": [4], "A11": [1], "I1": [5], "J2": [2]}
 
-# facts §7.2: off-board values, groups and exits
+# facts §7.2: off-board values and exits (no groups: seed 002, routes)
 OFFBOARDS: dict[str, dict[str, Any]] = {
     "F2": {"revenue": {"yellow": 40, "brown": 70}, "group": None, "hidden": False, "exits": [3, 4, 5], "requires_visit": []},
-    "J2": {"revenue": {"yellow": 30, "brown": 60}, "group": "Gulf", "hidden": False, "exits": [3, 4], "requires_visit": []},
-    "I1": {"revenue": {"yellow": 30, "brown": 60}, "group": "Gulf", "hidden": True, "exits": [4], "requires_visit": []},
-    "A11": {"revenue": {"yellow": 30, "brown": 50}, "group": "Canada", "hidden": False, "exits": [0, 5], "requires_visit": []},
-    "A9": {"revenue": {"yellow": 30, "brown": 50}, "group": "Canada", "hidden": True, "exits": [5], "requires_visit": []},
+    "J2": {"revenue": {"yellow": 30, "brown": 60}, "group": None, "hidden": False, "exits": [3, 4], "requires_visit": []},
+    "I1": {"revenue": {"yellow": 30, "brown": 60}, "group": None, "hidden": True, "exits": [4], "requires_visit": []},
+    "A11": {"revenue": {"yellow": 30, "brown": 50}, "group": None, "hidden": False, "exits": [0, 5], "requires_visit": []},
+    "A9": {"revenue": {"yellow": 30, "brown": 50}, "group": None, "hidden": True, "exits": [5], "requires_visit": []},
     "B24": {"revenue": {"yellow": 20, "brown": 30}, "group": None, "hidden": False, "exits": [0, 1], "requires_visit": []},
     "K13": {"revenue": {"yellow": 30, "brown": 40}, "group": None, "hidden": False, "exits": [2, 3], "requires_visit": []},
 }  # fmt: skip
@@ -530,6 +531,7 @@ def test_identity_and_money(compiled: dict[str, Any]) -> None:
         "multiple_brown_from_ipo",
         "optional_6_train",
         "bankrupt_sells_shares",
+        "auction_18xx_games",
     ]
     # every 1830 rule choice, exactly (rules added later for other titles keep their defaults)
     assert {k: compiled["rules"][k] for k in RULES} == RULES

@@ -36,11 +36,29 @@ from eighteen.engine.actions import (
     RedeemShares,
     RunRoutes,
     SellShares,
+    TradePrivate,
 )
+from eighteen.engine.rounds import auction
 from eighteen.engine.trains import train_type
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
+
+
+def pointless(game: Game, action: Action) -> bool:
+    """Legal but to no purpose, so bots never take it: raising one's own best bid on a
+    private in a normal auction turn (seed 000: "bidding twice on one company is of no
+    use").  Left to bots, such raises could go on for ever while the privates pay out.
+    Likewise trading a private that has changed hands already in this stock round: bots
+    could pass one back and forth for ever."""
+    if isinstance(action, TradePrivate):
+        return action.private in getattr(game.state.round, "traded", ())
+    if not isinstance(action, Bid) or game.state.round.kind != "auction":
+        return False
+    if getattr(game.state.round, "bidoff", None) is not None:
+        return False
+    best = auction.best_bid(game, action.private)
+    return best is not None and best[0] == action.actor
 
 
 class Bot:
@@ -55,7 +73,7 @@ class Bot:
         actions = game.legal_actions()
         if not actions:
             raise ValueError("no legal action to choose from")
-        return self.pick(game, actions)
+        return self.pick(game, [a for a in actions if not pointless(game, a)] or actions)
 
     def pick(self, game: Game, actions: list[Action]) -> Action:
         raise NotImplementedError

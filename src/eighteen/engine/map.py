@@ -876,6 +876,18 @@ class Board:
             raise MapError(f"{hex_id} city {city} is full")
         cities[city].append(corp)
 
+    def home_waits(self, state: MapState, corp: str) -> bool:
+        """Does ``corp``'s choice of home city wait for track?  Seed 002: a corporation
+        picks one of the two cities of its home hex and may not move it after; the pick is
+        made once a tile with track lies there (a multi-city home hex with no fixed city
+        that still shows a trackless printed face)."""
+        c = self.corporations.get(corp)
+        if c is None or not c.get("home") or c.get("city") is not None:
+            return False
+        h = c["home"]
+        face = self.face(state, h)
+        return len(face.cities) > 1 and h not in state.tiles and not face.exits
+
     def home_city_options(
         self, state: MapState, corp: str, *, reserved: Mapping[str, Iterable[str]] | None = None
     ) -> list[int]:
@@ -883,8 +895,9 @@ class Board:
 
         A fixed home city (its index, or the only city) if it has a free slot. On a
         multi-city home hex with no fixed index (seed 002: a home chosen among two cities):
-        city 0 while the hex still shows a trackless printed face, else any city with a free
-        slot (and not held by another corporation's reservation in ``reserved``).
+        none while the hex still shows a trackless printed face (:meth:`home_waits`), else
+        any city with a free slot (and not held by another corporation's reservation in
+        ``reserved``).
         """
         c = self.corporations.get(corp)
         if c is None or not c.get("home"):
@@ -896,8 +909,8 @@ class Board:
         fixed = self.home_city(state, corp)
         if fixed is not None:
             return [fixed] if self.free_slots(state, h, fixed) > 0 else []
-        if h not in state.tiles and not face.exits:
-            return [0] if self.free_slots(state, h, 0) > 0 else []
+        if self.home_waits(state, corp):
+            return []
         out = []
         for i in range(len(face.cities)):
             free = self.free_slots(state, h, i)

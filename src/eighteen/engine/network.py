@@ -128,8 +128,11 @@ def iter_lay_options(
 ) -> Iterator[TileLay]:
     """Legal tile lays for ``corp`` in the current phase, one by one (``distinct``: one
     rotation per distinct track layout); its network also starts at its virtual stations
-    that allow laying track (privates' virtual_station ``lay_track``)."""
+    that allow laying track (privates' virtual_station ``lay_track``) and at its home hex
+    while its home choice waits for track there (seed 002)."""
     stations = [ab["hex"] for ab in privates.virtual_stations(g, corp) if ab.get("lay_track")]
+    if corp in g.state.home_waiting:
+        stations.append(g.tables.corporation(corp)["home"])
     return board(g).iter_lay_options(
         g.state.map,
         corp,

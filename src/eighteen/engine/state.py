@@ -62,7 +62,7 @@ class AuctionRound:
     bidoff_passed: list[str] = field(default_factory=list)  # passed since the last raise
     pending_par: list[str] | None = None  # [player, corporation] that must set a par
     settle: bool = False  # everyone passed: every private with bids is being sold
-    last_actor: str | None = None
+    last_buyer: str | None = None  # who bought the last private sold
 
 
 @dataclass
@@ -75,6 +75,7 @@ class StockRound:
     sold_after_buy: bool = False
     acted: bool = False  # the acting player did something this turn
     sold: dict[str, list[str]] = field(default_factory=dict)  # player -> corps sold
+    traded: list[str] = field(default_factory=list)  # privates traded between players
     last_actor: str | None = None
 
 
@@ -128,6 +129,8 @@ class State:
     ferries: dict[str, str] = field(default_factory=dict)  # port hex -> owning corporation
     ferry_order: list[str] = field(default_factory=list)  # ports in the order sold
     ferry_boost: dict[str, str] = field(default_factory=dict)  # private -> port it doubles
+    # corporations whose home city choice waits for the first tile with track on their home
+    home_waiting: list[str] = field(default_factory=list)
 
     # -- look-ups ---------------------------------------------------------------------
 
@@ -162,6 +165,7 @@ class State:
         d["ferries"] = dict(self.ferries)
         d["ferry_order"] = list(self.ferry_order)
         d["ferry_boost"] = dict(self.ferry_boost)
+        d["home_waiting"] = list(self.home_waiting)
         d["round"] = _deep(self.round)
         m = self.map
         d["map"] = m.copy() if hasattr(m, "copy") else copy.deepcopy(m)

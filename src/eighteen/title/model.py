@@ -223,6 +223,22 @@ class Auction(str, Enum):
     waterfall = "waterfall"  # buy cheapest at face, or bid on a later one
 
 
+class AuctionBidoff(str, Enum):
+    """How several bidders settle a private that comes up for sale with their bids on it."""
+
+    # round the table from the left of the best bidder; a pass does not drop out
+    seating_from_best = "seating_from_best"
+    # the lowest bidder acts: raise over the best bid or pass and drop out
+    lowest_bidder_drops = "lowest_bidder_drops"
+
+
+class AuctionPriority(str, Enum):
+    """Who holds the priority deal when the private auction ends."""
+
+    after_last_buyer = "after_last_buyer"  # the player to the left of the last buyer
+    next_in_turn = "next_in_turn"  # whose normal auction turn would come next
+
+
 class TileLay(Strict):
     """One tile lay a corporation may make in its operating turn."""
 
@@ -376,11 +392,24 @@ class Rules(Strict):
     operating_order: OperatingOrder = Field(
         OperatingOrder.share_price, description="Order in which corporations operate."
     )
+    reorder_after_emergency_sales: bool = Field(
+        False,
+        description="After a president's emergency sales in an operating round, the "
+        "corporations still to operate are sorted again by their new prices.",
+    )
     tile_lays: list[TileLay] = Field(
         description="Tile lays allowed per operating turn, in order.", min_length=1
     )
     private_auction: Auction = Field(Auction.waterfall, description="Initial private sale.")
     auction_min_raise: Money = Field(5, description="Smallest raise over a bid or face value.")
+    auction_bidoff: AuctionBidoff = Field(
+        AuctionBidoff.seating_from_best,
+        description="How several bidders on one private settle it when it comes up.",
+    )
+    auction_priority: AuctionPriority = Field(
+        AuctionPriority.after_last_buyer,
+        description="Who holds the priority deal when the private auction ends.",
+    )
     auction_price_drop: Money = Field(
         5, description="Price drop of the first private when every player passes."
     )

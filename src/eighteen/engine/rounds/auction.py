@@ -97,6 +97,7 @@ def _sell(g: Game, pid: str, player: str, price: int) -> None:
     pay(g, player, BANK, price, f"{player} buys {pid}")
     g.state.privates[pid].owner = player
     _r(g).bids.pop(pid, None)
+    _r(g).last_buyer = player
     g.note(f"{player} buys {pid} for ${price}")
     for corp in privates.on_purchase(g, pid, player):
         _r(g).pending_par = [player, corp]
@@ -110,6 +111,20 @@ def _next_bidder(g: Game, pid: str, after: str) -> str:
         if name in bidders and (best is None or name != best[0]):
             return name
     raise AssertionError("no other bidder")
+
+
+def _lowest_bidder(g: Game, pid: str) -> str:
+    """The bidder with the lowest bid on ``pid`` (the earliest of equal bids)."""
+    bids = _r(g).bids[pid]
+    return min(bids, key=lambda b: (b[1], bids.index(b)))[0]
+
+
+def _bidoff_turn(g: Game, pid: str, after: str) -> str:
+    """Who acts next in the bid-off for ``pid`` after ``after`` bid or passed
+    (rules.auction_bidoff)."""
+    if g.rules.auction_bidoff == "lowest_bidder_drops":
+        return _lowest_bidder(g, pid)
+    return _next_bidder(g, pid, after)
 
 
 def resolve(g: Game) -> None:
@@ -140,7 +155,7 @@ def resolve(g: Game) -> None:
         assert best is not None
         r.bidoff = pid
         r.bidoff_passed = []
-        r.bidoff_turn = _next_bidder(g, pid, best[0])
+        r.bidoff_turn = _bidoff_turn(g, pid, best[0])
         g.note(f"{pid} is auctioned among its bidders")
 
 
@@ -169,7 +184,6 @@ class PendingPar(Step):
             raise IllegalAction(f"{player} must set the par price of {corp}")
         set_par(g, corp, action.price)
         _r(g).pending_par = None
-        _r(g).last_actor = player
         resolve(g)
 
 
@@ -215,7 +229,6 @@ class BidOff(Step):
         pid = r.bidoff
         assert pid is not None
         who = action.actor
-        r.last_actor = who
         if isinstance(action, Bid):
             if action.private != pid:
                 raise IllegalAction(f"the auction is for {pid}: bid on it or pass")
@@ -227,10 +240,14 @@ class BidOff(Step):
             r.bids[pid] = [b for b in r.bids[pid] if b[0] != who] + [[who, action.price]]
             r.bidoff_passed = []
             g.note(f"{who} bids ${action.price} on {pid}")
-            r.bidoff_turn = _next_bidder(g, pid, who)
+            r.bidoff_turn = _bidoff_turn(g, pid, who)
             return
         r.bidoff_passed.append(who)
-        g.note(f"{who} passes on {pid}")
+        if g.rules.auction_bidoff == "lowest_bidder_drops":
+            r.bids[pid] = [b for b in r.bids[pid] if b[0] != who]
+            g.note(f"{who} passes on {pid} and withdraws the bid")
+        else:
+            g.note(f"{who} passes on {pid}")
         best = best_bid(g, pid)
         assert best is not None
         others = {b[0] for b in r.bids[pid]} - {best[0]}
@@ -241,7 +258,7 @@ class BidOff(Step):
             _sell(g, pid, best[0], best[1])
             resolve(g)
         else:
-            r.bidoff_turn = _next_bidder(g, pid, who)
+            r.bidoff_turn = _bidoff_turn(g, pid, who)
 
 
 class Waterfall(Step):
@@ -268,9 +285,6 @@ class Waterfall(Step):
             if forced(g):
                 return out
         for pid in left[1:]:
-            best = best_bid(g, pid)
-            if best is not None and best[0] == who:
-                continue
             for a in sample_amounts(min_bid(g, pid), available(g, who, pid)):
                 out.append(Bid(who, pid, a))
         out.append(Pass(who))
@@ -282,7 +296,6 @@ class Waterfall(Step):
         who = action.actor
         n = len(g.state.players)
         left = unsold(g)
-        r.last_actor = who
         if isinstance(action, Pass):
             if forced(g):
                 raise IllegalAction(f"{left[0]} costs ${cheapest_price(g)}: {who} must take it")
@@ -321,9 +334,6 @@ class Waterfall(Step):
             return
         if forced(g):
             raise IllegalAction(f"{left[0]} costs ${cheapest_price(g)}: {who} must take it")
-        best = best_bid(g, pid)
-        if best is not None and best[0] == who:
-            raise IllegalAction(f"{who} already holds the best bid on {pid}")
         lo = min_bid(g, pid)
         if action.price < lo:
             raise IllegalAction(f"a bid on {pid} must be at least ${lo}")
@@ -333,6 +343,16 @@ class Waterfall(Step):
         r.passes = 0
         r.turn = (r.turn + 1) % n
         g.note(f"{who} bids ${action.price} on {pid}")
+
+
+def priority_after_auction(g: Game) -> int:
+    """Who holds the priority deal once every private is sold (rules.auction_priority):
+    the player to the left of the last buyer (seed 000, first stock round), or the
+    player whose normal auction turn would come next."""
+    r = _r(g)
+    if g.rules.auction_priority == "next_in_turn" or r.last_buyer is None:
+        return r.turn
+    return (g.state.player_index(r.last_buyer) + 1) % len(g.state.players)
 
 
 class AuctionRoundSteps(Round):
@@ -345,7 +365,6 @@ class AuctionRoundSteps(Round):
     def advance(self, g: Game) -> None:
         r = _r(g)
         if r.pending_par is None and r.bidoff is None and not unsold(g):
-            if r.last_actor is not None:
-                g.state.priority = (g.state.player_index(r.last_actor) + 1) % len(g.state.players)
+            g.state.priority = priority_after_auction(g)
             g.note("the private auction is over")
             g.start_stock_round()

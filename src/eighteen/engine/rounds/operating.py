@@ -19,7 +19,15 @@ from eighteen.engine import market, privates
 from eighteen.engine.rounds.base import Round, Step
 from eighteen.engine.rounds.or_finance import Ferry, IssueRedeem
 from eighteen.engine.rounds.or_run import DividendStep, Routes
-from eighteen.engine.rounds.or_track import HomeToken, ORStep, Token, Track
+from eighteen.engine.rounds.or_track import (
+    HomeToken,
+    ORStep,
+    PendingHome,
+    Token,
+    Track,
+    due_home,
+    settle_due_homes,
+)
 from eighteen.engine.rounds.or_trains import BuyCompanies, BuyTrains, DiscardTrains, Exchange
 from eighteen.engine.state import OperatingRound
 
@@ -99,7 +107,7 @@ def end_turn(g: Game) -> None:
 
 class OperatingRoundSteps(Round):
     kind = "operating"
-    _steps: ClassVar[list[Step]] = [DiscardTrains(), *TURN, Exchange()]
+    _steps: ClassVar[list[Step]] = [DiscardTrains(), PendingHome(), *TURN, Exchange()]
 
     def steps(self, g: Game) -> list[Step]:
         return self._steps
@@ -110,6 +118,12 @@ class OperatingRoundSteps(Round):
             g.end_changes()  # only asking until begin_changes: the answers are cached
             if g.pending_discard():
                 return
+            if g.state.home_waiting and due_home(g) is not None:
+                g.begin_changes()
+                settle_due_homes(g)
+                g.end_changes()
+                if due_home(g) is not None:
+                    return
             if r.index >= len(r.order):
                 g.begin_changes()
                 g.end_round()

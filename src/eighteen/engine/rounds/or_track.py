@@ -82,7 +82,11 @@ class HomeToken(ORStep):
     def skip(self, g: Game) -> None:
         corp = operating(g)
         cs = g.state.corporations[corp]
-        if cs.home_placed:
+        if cs.home_placed or corp in g.state.home_waiting:
+            return
+        if network.board(g).home_waits(g.state.map, corp):
+            g.state.home_waiting.append(corp)
+            g.note(f"{corp}'s home city is chosen once a tile with track lies on its home hex")
             return
         opts = network.home_options(g, corp)
         if len(opts) == 1:
@@ -98,6 +102,58 @@ class HomeToken(ORStep):
             raise IllegalAction(f"{action.hex} city {action.city} is not a home city option")
         place_home(g, action.actor, action.hex, action.city)
         self.done(g)
+
+
+def due_home(g: Game) -> str | None:
+    """The first corporation whose home choice waited (:class:`HomeToken`) and whose home
+    hex now has a tile with track: it places its home token before anything else."""
+    for corp in g.state.home_waiting:
+        if not network.board(g).home_waits(g.state.map, corp):
+            return corp
+    return None
+
+
+class PendingHome(Step):
+    """A waiting home choice falls due (seed 002: a home picked among two cities): as soon as a tile with track lies
+    on the home hex, whoever's turn it is, the corporation picks its home city."""
+
+    name = "pending_home"
+    actions: ClassVar = (PlaceToken,)
+
+    def active(self, g: Game) -> bool:
+        return bool(g.state.home_waiting) and due_home(g) is not None
+
+    def actor(self, g: Game) -> str | None:
+        return due_home(g)
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = due_home(g)
+        assert corp is not None
+        return [PlaceToken(corp, h, c) for h, c in network.home_options(g, corp)]
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, PlaceToken)
+        corp = due_home(g)
+        check_actor(action, corp)
+        if (action.hex, action.city) not in network.home_options(g, action.actor):
+            raise IllegalAction(f"{action.hex} city {action.city} is not a home city option")
+        g.state.home_waiting.remove(action.actor)
+        place_home(g, action.actor, action.hex, action.city)
+
+
+def settle_due_homes(g: Game) -> None:
+    """Due homes with one city left to choose are placed at once; a due home with no room
+    lapses (the corporation is left without a home token)."""
+    while (corp := due_home(g)) is not None:
+        opts = network.home_options(g, corp)
+        if len(opts) > 1:
+            return
+        g.state.home_waiting.remove(corp)
+        if opts:
+            place_home(g, corp, *opts[0])
+        else:
+            g.state.corporations[corp].home_placed = True
+            g.note(f"{corp} finds no room for its home token")
 
 
 # -- track --------------------------------------------------------------------------------

@@ -182,6 +182,17 @@ def hopeless(g: Game, corp: str) -> bool:
     return budget < low
 
 
+def reorder_rest(g: Game) -> None:
+    """The corporations still to operate this round, sorted again by rules.operating_order
+    (their prices may have moved with a president's emergency sales)."""
+    r = _r(g)
+    rest = r.order[r.index + 1 :]
+    priced = [c for c in rest if market.cell(g, c) is not None]
+    r.order[r.index + 1 :] = market.operating_order(g, priced) + [
+        c for c in rest if c not in priced
+    ]
+
+
 class BuyTrains(ORStep):
     name = "trains"
     actions: ClassVar = (BuyTrain, Pass, SellShares, Bankrupt, IssueShares)
@@ -240,6 +251,8 @@ class BuyTrains(ORStep):
                 raise IllegalAction(why)
             keep = bool(g.rules.emergency_sales_keep_president) and action.corporation == corp
             shares.sell(g, action.actor, action.corporation, action.percent, close=not keep)
+            if g.rules.reorder_after_emergency_sales:
+                reorder_rest(g)
             return
         check_actor(action, corp)
         if isinstance(action, IssueShares):

@@ -3,7 +3,10 @@
 Seed 000/002: players may sell a private company to another player at a price both
 agree, in the buyer's or the seller's stock-round turn, but not in the first stock round.
 Enabled by ``rules.private_trades_between_players``; the first stock round by
-``rules.private_trades_in_first_stock_round``. A trade does not use up the turn.
+``rules.private_trades_in_first_stock_round``.  A trade is the turn's business (a turn
+with only a trade is no pass), and buying a private is the turn's one purchase: no share
+may be bought after it, except more shares in a multiple-buy (brown) cell, and no private
+after a share (seed 000, stock round: "buy one certificate, or a private from a player").
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from eighteen.engine.rounds.base import Step, check_actor
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
+
+#: The source recorded in ``StockRound.bought`` for a private bought from a player.
+PRIVATE_PURCHASE = "player"
 
 
 def trading_allowed(g: Game) -> bool:
@@ -37,6 +43,8 @@ def trade_problem(g: Game, actor: str, pid: str, other: str, price: int) -> str 
     if owner not in (actor, other):
         return f"{pid} belongs to neither {actor} nor {other}"
     buyer = other if owner == actor else actor
+    if buyer == actor and g.state.round.bought:
+        return f"{actor} has already bought this turn"
     if price < 1:
         return "a private is traded for at least $1"
     if price > s.player(buyer).cash:
@@ -89,3 +97,10 @@ class TradePrivates(Step):
         bank.pay(g, buyer, seller, action.price, f"{action.private} from {seller}")
         g.state.privates[action.private].owner = buyer
         g.note(f"{buyer} buys {action.private} from {seller} for ${action.price}")
+        r = g.state.round
+        r.acted = True  # a trade is the turn's business: the turn is no pass
+        if action.private not in r.traded:
+            r.traded.append(action.private)
+        r.last_actor = action.actor
+        if buyer == action.actor:
+            r.bought.append([action.private, PRIVATE_PURCHASE])

@@ -34,7 +34,7 @@ from eighteen.engine.actions import (
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.rounds.auction import set_par
 from eighteen.engine.rounds.base import Round, Step, check_actor
-from eighteen.engine.rounds.private_trades import TradePrivates
+from eighteen.engine.rounds.private_trades import PRIVATE_PURCHASE, TradePrivates
 from eighteen.engine.state import IPO, POOL, StockRound
 
 if TYPE_CHECKING:
@@ -84,11 +84,12 @@ def buy_problem(g: Game, player: str, corp: str, source: str) -> str | None:
     if r.bought:
         multi = cell is not None and cell.multiple_buy
         from_ipo_ok = g.rules.brown_multiple_buy_from_ipo
+        bought = [(c, s) for c, s in r.bought if s != PRIVATE_PURCHASE]
         if not multi:
             return f"{player} has already bought this turn (one certificate per turn)"
-        if any(c != corp for c, _ in r.bought):
+        if any(c != corp for c, _ in bought):
             return f"{player} may buy more in one turn only of the same corporation"
-        if not from_ipo_ok and (source == "ipo" or any(s == "ipo" for _, s in r.bought)):
+        if bought and not from_ipo_ok and (source == "ipo" or any(s == "ipo" for _, s in bought)):
             return "several certificates in one turn come from the pool only"
     pct = shares.cert_percent(g, certs[0])
     unit = shares.treasury_unit(g, corp) if source == "ipo" else market.price(g, corp)
@@ -218,10 +219,9 @@ class BuySellPar(Step):
 
     def process(self, g: Game, action: Action) -> None:
         if isinstance(action, ExchangePrivate):
-            # an exchange is allowed at any time of the round, by the private's owner
+            # an exchange is allowed at any time of the round, by the private's owner; it
+            # is no trade of the turn (a pass after it is still a pass)
             privates.exchange(g, action.actor, action.private, action.source)
-            if action.actor == self.actor(g):
-                self._acted(g, action.actor)
             return
         check_actor(action, self.actor(g))
         who = action.actor
