@@ -1,4 +1,4 @@
-"""1830 against the facts reference (/work/shared/reference/1830-facts.md).
+"""1830 against the facts reference (18xx.games' 1830 data).
 
 Two layers:
 - the TOML sources in titles/1830 and titles/common parse into the models of

@@ -12,12 +12,10 @@ Bad input gives one line on stderr (naming the action id) and exit code 1.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
-from pathlib import Path
 from typing import TextIO
 
+from eighteen.commands.output import check_file_target, write_atomic
 from eighteen.commands.play import SaveError, open_save, write_save
 from eighteen.io.games18xx import (
     END_REASONS,
@@ -116,10 +114,18 @@ def cmd_import(
     return 1 if res.divergence is not None else 0
 
 
-def cmd_export(path: str, *, out: str | None = None, force: bool = False) -> int:
-    """Write one of our saves in the 18xx.games export format (stdout without --out)."""
+def cmd_export(
+    path: str, *, out: str | None = None, force: bool = False, at: int | None = None
+) -> int:
+    """Write one of our saves (its first ``at`` actions) in the 18xx.games export format
+    (stdout without --out)."""
+    if out is not None:
+        try:
+            check_file_target(out)
+        except OSError as exc:
+            return _err(f"cannot write {out}: {exc}")
     try:
-        doc = export_game(open_save(path, force=force))
+        doc = export_game(open_save(path, force=force, at=at))
     except SaveError as exc:
         return _err(str(exc))
     except ExportError as exc:
@@ -128,13 +134,9 @@ def cmd_export(path: str, *, out: str | None = None, force: bool = False) -> int
     if out is None:
         sys.stdout.write(text)
         return 0
-    target = Path(out)
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, target)
+        write_atomic(out, text)
     except OSError as exc:
-        return _err(f"cannot write {out}: {exc}")
+        return _err(f"cannot write {out}: {exc.strerror or exc}")
     print(f"wrote {len(doc['actions'])} actions to {out}", file=sys.stderr)
     return 0
