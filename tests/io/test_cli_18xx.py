@@ -265,3 +265,20 @@ def test_a_file_without_an_end_reason_compares_values(
     rc, out, _ = run(capsys, "import-18xx", write(tmp_path, game_29133), "--check")
     assert rc == 0, out
     assert "end: ours bankruptcy, file not recorded (values compared only)" in out
+
+
+def test_a_json_file_that_is_no_export_is_skipped_in_a_batch(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder's MANIFEST.json beside its games is not counted."""
+    good = write(tmp_path, game_29133, "good.json")
+    manifest = write(tmp_path, {"engine": "x", "games": []}, "MANIFEST.json")
+    rc, out, _ = run(capsys, "import-18xx", manifest, good, "--check")
+    assert rc == 0
+    assert out.splitlines() == [
+        f"skip {manifest}: not an 18xx.games export (no actions, players, title)",
+        f"ok   {good}",
+        "1/1 matched",
+    ]
+    rc, _, err = run(capsys, "import-18xx", manifest)  # alone it is an error
+    assert rc == 1 and "the export names no title" in err

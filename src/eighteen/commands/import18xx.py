@@ -84,6 +84,10 @@ def print_route_report(res: ImportResult, out: TextIO) -> None:
     print(f"  {runs} runs; money left on the table: ${left}", file=out)
 
 
+#: Top-level keys of an 18xx.games export; a JSON file with none of them is no export.
+EXPORT_KEYS = frozenset({"actions", "players", "title"})
+
+
 def _summary_line(path: str, res: ImportResult | None, problems: list[str], error: str) -> str:
     """One line for a file of a batch: matched, or its first difference."""
     if error:
@@ -153,11 +157,21 @@ def cmd_import(
     matched = 0
     diverged = False
     failed_input = False
+    skipped = 0
     for path in files:
         res: ImportResult | None = None
         error = ""
         try:
-            res = import_game(read_export(path), optimal_routes=routes, stop_at=at)
+            data = read_export(path)
+            if len(files) > 1 and not EXPORT_KEYS & data.keys():
+                # e.g. a MANIFEST.json beside the games of a folder: not counted
+                skipped += 1
+                if fmt != "json":
+                    print(
+                        f"skip {path}: not an 18xx.games export (no {', '.join(sorted(EXPORT_KEYS))})"
+                    )
+                continue
+            res = import_game(data, optimal_routes=routes, stop_at=at)
         except ExportError as exc:  # the message names the file or the action
             error = str(exc).removeprefix(f"{path}: ")
             failed_input = True
@@ -174,11 +188,12 @@ def cmd_import(
             _print_single(path, res, routes=routes, check=check, problems=problems)
         else:
             print(_summary_line(path, res, problems, error), file=sys.stdout)
+    total = len(files) - skipped
     if fmt == "json":
-        doc = {"files": reports, "matched": matched, "total": len(files)}
+        doc = {"files": reports, "matched": matched, "total": total, "skipped": skipped}
         print(json.dumps(doc, indent=2), file=sys.stdout)
     elif not single:
-        print(f"{matched}/{len(files)} matched", file=sys.stdout)
+        print(f"{matched}/{total} matched", file=sys.stdout)
     if save and res is not None:
         try:
             write_save(res.game, save)
@@ -186,7 +201,7 @@ def cmd_import(
             return _err(f"cannot write {save}: {exc}")
         print(f"saved {len(res.game.log)} actions to {save}", file=sys.stderr)
     if check:
-        return 0 if matched == len(files) else 1
+        return 0 if matched == total else 1
     return 1 if diverged or failed_input else 0
 
 
