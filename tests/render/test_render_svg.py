@@ -162,7 +162,14 @@ def test_tile_57_rotation_1_on_map(c1830: dict[str, Any]) -> None:
     view = MapView(tiles={"E19": ("57", 1)}, tokens={"E19": [["NYC"]]}, homes_placed={"NYC"})
     root = parse(map_svg(c1830, view))
     g = hex_el(root, "E19")
-    assert (g.get("data-tile"), g.get("data-rotation"), g.get("data-color")) == ("57", "1", "white")
+    assert (g.get("data-tile"), g.get("data-rotation"), g.get("data-color")) == (
+        "57",
+        "1",
+        "yellow",
+    )
+    assert (
+        g.get("data-printed-color") == "white"
+    )  # what the hex details say: yellow (printed white)
     assert track_edges(g) == {1, 4}
     assert [t.get("data-corp") for t in find_all(g, "token")] == ["NYC"]
     assert find_all(g, "home") == []
