@@ -857,8 +857,32 @@ def _draw_offboard(
         title.text = f"${value} in phase{'s' if len(phases) != 1 else ''} {', '.join(phases)}"
 
 
-def _draw_borders(parent: ET.Element, borders: list[dict[str, Any]], layout: str, size: float):
-    """Hex-side borders: impassable thick red, water blue with cost, cosmetic dotted."""
+def shared_costs(hexes: Mapping[str, Mapping[str, Any]], hid: str) -> set[int]:
+    """Edges of ``hid`` whose side cost is printed by the hex across instead: a costed side
+    is written on both hexes, and its cost is printed once, on the hex where it is edge
+    0, 1 or 2."""
+    out: set[int] = set()
+    nbrs = hexes[hid].get("neighbors") or []
+    for b in hexes[hid].get("borders") or []:
+        edge = int(b["edge"])
+        other = nbrs[edge] if edge < len(nbrs) else None
+        if not b.get("cost") or edge < 3 or other not in hexes:
+            continue
+        back = (edge + 3) % 6
+        if any(int(x["edge"]) == back and x.get("cost") for x in hexes[other].get("borders") or []):
+            out.add(edge)
+    return out
+
+
+def _draw_borders(
+    parent: ET.Element,
+    borders: list[dict[str, Any]],
+    layout: str,
+    size: float,
+    skip_costs: set[int] | frozenset[int] = frozenset(),
+) -> None:
+    """Hex-side borders: impassable thick red, water blue with cost, cosmetic dotted; the
+    costs of ``skip_costs`` edges are printed by the hex across."""
     for b in borders:
         edge = int(b["edge"])
         kind = b.get("type") or "impassable"
@@ -884,7 +908,7 @@ def _draw_borders(parent: ET.Element, borders: list[dict[str, Any]], layout: str
                 **style,
             },
         )
-        if b.get("cost"):
+        if b.get("cost") and edge not in skip_costs:
             mid = scale(edge_mid(edge, layout, size), 0.78)
             _text(parent, mid, f"${b['cost']}", size * 0.16, "border-cost")
 
@@ -1040,7 +1064,7 @@ def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: floa
             current_revenue=current_revenue,
         )
         draw_hex_shape(g, face.color, layout, size)
-        _draw_borders(g, marks.borders, layout, size)
+        _draw_borders(g, marks.borders, layout, size, shared_costs(hexes, h))
         draw_face(g, face, layout, size, marks=marks, corps=corps)
     return ET.tostring(root, encoding="unicode")
 
