@@ -61,7 +61,7 @@ def test_every_option_has_help_and_shows_its_default() -> None:
     assert sorted(commands) == sorted(
         [
             "validate", "compile", "schema", "titles", "play", "replay", "new", "fmt",
-            "diff", "routes", "render", "import-18xx", "export-18xx",
+            "diff", "routes", "render", "import-18xx", "export-18xx", "simulate",
         ]
     )  # fmt: skip
     for name, sub in commands.items():
@@ -83,6 +83,7 @@ def test_save_reading_commands_take_at_and_reporting_commands_take_format() -> N
     flags = {n: {o for a in p._actions for o in a.option_strings} for n, p in commands.items()}
     assert sorted(n for n in flags if "--at" in flags[n]) == [
         "export-18xx",
+        "import-18xx",
         "render",
         "replay",
         "routes",
@@ -90,7 +91,7 @@ def test_save_reading_commands_take_at_and_reporting_commands_take_format() -> N
     reporting = sorted(n for n in flags if "--format" in flags[n])
     assert reporting == sorted(
         ["validate", "compile", "schema", "titles", "play", "replay", "new", "fmt", "diff",
-         "routes", "render"]
+         "routes", "render", "simulate", "import-18xx"]
     )  # fmt: skip
 
 

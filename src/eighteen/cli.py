@@ -179,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     _format(rd)
 
     im = sub.add_parser("import-18xx", help="replay an 18xx.games export and compare results")
-    im.add_argument("game", help="18xx.games export (JSON)")
+    im.add_argument("games", nargs="+", metavar="game", help="18xx.games exports (JSON)")
     im.add_argument("--save", default=None, help="write our save of the game to this file")
     im.add_argument(
         "--check", action="store_true", help="exit 1 unless every value and the end match"
@@ -189,12 +189,24 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run the route optimiser at every run and report money left on the table",
     )
+    im.add_argument(
+        "--at",
+        type=_count,
+        default=None,
+        metavar="ACTION_ID",
+        help="stop each replay after the action with this id (default: the whole game)",
+    )
+    _format(im)
 
     ex = sub.add_parser("export-18xx", help="write a save in the 18xx.games export format")
     ex.add_argument("save", help="our save (JSON)")
     ex.add_argument("--out", default=None, help="output file (default: standard output)")
     _force(ex, "export")
     _at(ex)
+
+    from eighteen.commands.simulate import add_parser as add_simulate
+
+    add_simulate(sub)
     return p
 
 
@@ -259,9 +271,18 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         if args.command == "import-18xx":
             return import18xx.cmd_import(
-                args.game, save=args.save, check=args.check, routes=args.routes
+                args.games,
+                save=args.save,
+                check=args.check,
+                routes=args.routes,
+                at=args.at,
+                fmt=args.format,
             )
         return import18xx.cmd_export(args.save, out=args.out, force=args.force, at=args.at)
+    if args.command == "simulate":
+        from eighteen.commands.simulate import cmd_simulate
+
+        return cmd_simulate(args)
     if args.command in ("new", "fmt", "diff"):
         from eighteen.commands import authoring
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from eighteen.engine import phases, trains
+from eighteen.engine import market, phases, trains
 from eighteen.engine.actions import (
     Action,
     Bankrupt,
@@ -88,10 +89,44 @@ class RandomBot(Bot):
         return self.rng.choice(actions)
 
 
+@dataclass(frozen=True)
+class Personality:
+    """The style of a greedy bot, each trait between 0 and 1.
+
+    - ``cash``: cash appetite, the share of its starting money a player keeps in hand
+      rather than spends on certificates (0 spends everything, 1 buys nothing but its own
+      president's certificates).
+    - ``risk``: how readily it takes a gamble: a high par, shares of corporations other
+      players run, a withheld dividend for a train it cannot afford yet.
+    """
+
+    cash: float = 0.0
+    risk: float = 0.5
+
+    def __post_init__(self) -> None:
+        for name in ("cash", "risk"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1, not {value}")
+
+
+#: Named personalities for ``greedy:NAME``.
+PERSONALITIES: dict[str, Personality] = {
+    "default": Personality(),
+    "cautious": Personality(cash=0.4, risk=0.1),
+    "bold": Personality(cash=0.0, risk=0.9),
+    "thrifty": Personality(cash=0.7, risk=0.5),
+}
+
+
 class GreedyBot(Bot):
     """Highest-scoring legal action; ties broken at random."""
 
     name = "greedy"
+
+    def __init__(self, seed: int = 0, personality: Personality | None = None) -> None:
+        super().__init__(seed)
+        self.personality = personality or Personality()
 
     def pick(self, game: Game, actions: list[Action]) -> Action:
         scored = [(self.score(game, a), i) for i, a in enumerate(actions)]
@@ -102,6 +137,7 @@ class GreedyBot(Bot):
     def score(self, game: Game, a: Action) -> float:
         """Higher is better. Unknown action kinds score like a pass."""
         state = game.state
+        style = self.personality
         if isinstance(a, Bankrupt):
             return -100.0
         if isinstance(a, Pass):
@@ -112,18 +148,25 @@ class GreedyBot(Bot):
             return 5.0 if a.price <= value else (0.5 if a.price <= value + 5 else -1.0)
         if isinstance(a, Par):
             cash = state.player(a.actor).cash if state.is_player(a.actor) else 0
-            # par high enough to matter, low enough to reach 60% later
-            return 4.0 + a.price / 1000 if a.price * 6 <= cash + a.price * 2 else 1.0
+            if any(c.president == a.actor and not c.floated for c in state.corporations.values()):
+                return -0.5  # float the corporation it runs before starting another
+            # the highest par at which it can buy 60% itself, so the corporation floats
+            # at once; a bold bot counts on others to buy some, a cautious one keeps change
+            budget = cash * (0.8 + 0.4 * style.risk)
+            return 4.0 + a.price / 1000 if a.price * 6 <= budget else 1.0 - a.price / 1000
         if isinstance(a, BuyShares):
-            corp = state.corporations[a.corporation]
-            mine = corp.president == a.actor
-            return 3.5 if mine else (2.0 if a.source == "ipo" else 1.5)
+            return self.share_score(game, a)
         if isinstance(a, SellShares):
             return -5.0
         if isinstance(a, ExchangePrivate):
-            return 1.0
+            # a share worth at least the private's face value
+            corp = game.tables.abilities(a.private, "exchange_share")[0]["corporation"]
+            face = game.tables.private(a.private)["value"]
+            return 1.0 if market.price(game, corp) >= face else -1.0
+        if isinstance(a, TradePrivate):
+            return -1.0  # trading privates between players only moves money around
         if isinstance(a, LayTile):
-            return 2.0 + self.rng.random()
+            return 2.0 + self.tile_revenue(game, a.tile) / 200 + self.rng.random() / 10
         if isinstance(a, PlaceToken):
             return 1.5
         if isinstance(a, RunRoutes):
@@ -147,8 +190,50 @@ class GreedyBot(Bot):
         if isinstance(a, DiscardTrain):
             return 1.0 - game.tables.train(train_type(a.train))["price"] / 10_000
         if isinstance(a, BuyCompany):
-            return -0.5
+            return self.company_score(game, a)
         return 0.0
+
+    def share_score(self, game: Game, a: BuyShares) -> float:
+        """Own corporations first; others only with money to spare and some appetite
+        for risk; never into a corporation whose price is falling toward closing."""
+        state = game.state
+        style = self.personality
+        corp = state.corporations[a.corporation]
+        if corp.president == a.actor:
+            # shares bought from the IPO count toward floating
+            return 3.5 + (0.1 if a.source == "ipo" and not corp.floated else 0.0)
+        if any(c.president == a.actor and not c.floated for c in state.corporations.values()):
+            return -0.5  # every dollar goes to floating its own corporation first
+        player = state.player(a.actor) if state.is_player(a.actor) else None
+        start = game.tables.starting_cash(len(state.players))
+        if player is not None and player.cash < style.cash * start:
+            return -0.5
+        if corp.president is None:
+            return 2.0 if style.risk >= 0.2 else -0.5
+        return (2.0 if a.source == "ipo" else 1.5) if style.risk >= 0.3 else -0.5
+
+    def company_score(self, game: Game, a: BuyCompany) -> float:
+        """Buy a private from the president above face value while the treasury keeps
+        enough for the cheapest train on sale."""
+        state = game.state
+        corp = state.corporations[a.actor]
+        private = state.privates[a.private]
+        face = game.tables.private(a.private)["value"]
+        if private.owner != corp.president or a.price <= face:
+            return -0.5
+        on_sale = trains.on_sale_types(game)
+        need = min((game.tables.train(t)["price"] for t in on_sale), default=0)
+        if corp.cash - a.price < need and len(corp.trains) < 1:
+            return -0.5
+        return 0.5 + (a.price - face) / 10_000
+
+    def tile_revenue(self, game: Game, tile: str) -> int:
+        """What the tile's cities and towns earn: lays toward revenue come first."""
+        data = game.tables.data["tiles"].get(tile)
+        if not data:
+            return 0
+        stops = [*data.get("cities", []), *data.get("towns", [])]
+        return sum(int(s.get("revenue") or 0) for s in stops if isinstance(s, dict))
 
     def should_withhold(self, game: Game, corp_id: str) -> bool:
         """Keep the money when the corporation has room for a train it cannot afford yet."""
@@ -157,7 +242,8 @@ class GreedyBot(Bot):
         if not on_sale or len(corp.trains) >= phases.train_limit(game):
             return False
         cheapest = min(game.tables.train(t)["price"] for t in on_sale)
-        return corp.cash < cheapest and len(corp.trains) < 2
+        wanted = 2 if self.personality.risk > 0.6 else 1  # a bold bot saves for a second
+        return corp.cash < cheapest and len(corp.trains) < wanted
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}

@@ -1,0 +1,249 @@
+"""`eighteen simulate`: many bot games of a title (or two, compared), summary and report.
+
+Every input is checked before the first game is played: the titles, the bots, the player
+count and options, the output folder (writable), and Ray (installed) when asked for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the CLI builds its parser on every call: engine imports wait for a run
+    from eighteen.engine.tables import Tables
+    from eighteen.sim.runner import Backend
+
+
+class UsageError(ValueError):
+    """Arguments that cannot work together (exit 2)."""
+
+
+def _err(msg: str, code: int = 1) -> int:
+    print(f"eighteen simulate: {msg}", file=sys.stderr)
+    return code
+
+
+def add_parser(sub: Any) -> None:
+    """Register `simulate` on the CLI's subparsers (defaults shown in --help)."""
+    p = sub.add_parser(
+        "simulate",
+        help="play many bot games; summary.json and report.html (optionally vs another title)",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        description="Play N seeded bot games of TITLE (and of OTHER with the same seeds) "
+        "and write summary.json and report.html. See docs/simulate.md.",
+    )
+    p.add_argument("title", help="title id, e.g. 1830")
+    p.add_argument("--vs", default=None, metavar="OTHER", help="second title, same seeds")
+    p.add_argument("--games", type=int, default=100, help="games per title")
+    p.add_argument("--players", type=int, default=4, help="players per game")
+    p.add_argument(
+        "--bots",
+        default="greedy",
+        help="bot per seat, e.g. 'greedy,3*random' or 'greedy:cautious,greedy(cash=0.3),random'",
+    )
+    p.add_argument("--seed", type=int, default=1, help="game i has seed SEED+i")
+    p.add_argument("--rotate", action="store_true", help="shift the bots one seat each game")
+    p.add_argument("--option", action="append", default=[], dest="options", help="title option")
+    p.add_argument(
+        "--max-actions", type=int, default=20_000, help="a longer game counts as unfinished"
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=1, help="local worker processes")
+    where.add_argument(
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help="run on Ray: 'auto' (join or start one here), 'local' (start one), or an address",
+    )
+    p.add_argument("--ray-cpus", type=int, default=None, help="CPUs of a Ray instance started here")
+    p.add_argument("--out", default="simulation", help="folder for summary.json and report.html")
+    p.add_argument(
+        "--format", choices=["text", "json"], default="text", help="what to print at the end"
+    )
+    p.add_argument("--no-report", action="store_true", help="write summary.json only")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _check_out(path: str) -> Path:
+    """Create the output folder and prove it is writable, before any game is played."""
+    out = Path(path)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise ValueError(f"cannot write to --out {path}: {exc.strerror or exc}") from None
+    return out
+
+
+def _write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+
+
+def prepare(
+    args: argparse.Namespace,
+) -> tuple[list[str], dict[str, Tables], Any, Backend, Path]:
+    """Check every argument; raise UsageError (exit 2) or ValueError (exit 1)."""
+    from eighteen.engine.game import Game
+    from eighteen.engine.tables import TitleNotFound, load_title
+    from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots
+    from eighteen.sim.runner import Backend, player_names
+
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    if args.players < 1:
+        raise UsageError(f"--players must be at least 1, not {args.players}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {args.workers}")
+    if args.max_actions < 1:
+        raise UsageError(f"--max-actions must be at least 1, not {args.max_actions}")
+    if args.ray_cpus is not None and args.ray_cpus < 1:
+        raise UsageError(f"--ray-cpus must be at least 1, not {args.ray_cpus}")
+    try:
+        seats = seat_bots(parse_bots(args.bots), args.players)
+    except BotSpecError as exc:
+        raise UsageError(f"--bots: {exc}") from None
+    titles = [args.title] if args.vs is None else [args.title, args.vs]
+    if len(set(titles)) != len(titles):
+        raise UsageError(f"--vs names the same title as TITLE ({args.title})")
+    tables: dict[str, Tables] = {}
+    for tid in titles:
+        try:
+            tables[tid] = load_title(tid)
+        except TitleNotFound as exc:
+            raise ValueError(str(exc)) from None
+        try:  # player count, names and options, as the games will use them
+            Game.new(tables[tid], players=player_names(args.players), options=args.options)
+        except ValueError as exc:
+            raise ValueError(f"{tid}: {exc}") from None
+    out = _check_out(args.out)
+    backend = Backend(workers=args.workers, ray=args.ray, ray_cpus=args.ray_cpus, tables=tables)
+    if args.ray:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise ValueError("--ray needs Ray: pip install 'eighteen[ray]'") from None
+    return titles, tables, seats, backend, out
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from eighteen.sim.runner import RayUnavailable, run_simulation
+    from eighteen.sim.summary import summarize
+
+    try:
+        titles, tables, seats, backend, out = prepare(args)
+    except UsageError as exc:
+        return _err(str(exc), 2)
+    except ValueError as exc:
+        return _err(str(exc))
+    total = args.games * len(titles)
+    try:
+        with _progress(args.quiet) as bar:
+            task = bar.add_task(f"{' vs '.join(titles)} on {backend.describe()}", total=total)
+            records = run_simulation(
+                titles,
+                args.games,
+                seats,
+                backend,
+                seed=args.seed,
+                rotate=args.rotate,
+                options=args.options,
+                max_actions=args.max_actions,
+                progress=lambda n: bar.advance(task, n),
+            )
+    except RayUnavailable as exc:
+        return _err(str(exc))
+    summary = summarize(
+        records,
+        tables,
+        games=args.games,
+        players=args.players,
+        seed=args.seed,
+        bots=[s.label for s in seats],
+        rotate=args.rotate,
+        options=args.options,
+        max_actions=args.max_actions,
+    )
+    try:
+        _write(out / "summary.json", json.dumps(summary, indent=1) + "\n")
+        if not args.no_report:
+            from eighteen.sim.report import render_report
+
+            _write(out / "report.html", render_report(summary, records))
+    except OSError as exc:
+        return _err(f"cannot write to {out}: {exc}")
+    if args.format == "json":
+        print(json.dumps(summary, indent=1))
+    else:
+        print_summary(summary, out, report=not args.no_report)
+    return 0
+
+
+def _progress(quiet: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games ·"),
+        TimeElapsedColumn(),
+        TextColumn("· ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet or not console.is_terminal,
+    )
+
+
+def print_summary(summary: dict[str, Any], out: Path, *, report: bool) -> None:
+    """A few lines per title: seat win rates and values, game length, end reasons."""
+    for tid in summary["titles"]:
+        s = summary["results"][tid]
+        print(f"{tid}: {s['finished']}/{s['games']} games finished")
+        for seat in s["seats"]:
+            w, v = seat["win_rate"], seat["final_value"]
+            ci = w["ci"] or [w["rate"], w["rate"]]
+            print(
+                f"  seat {seat['seat']} ({'/'.join(seat['bots'])}): "
+                f"wins {_pct(w['rate'])} [{_pct(ci[0])}, {_pct(ci[1])}], "
+                f"mean value ${_num(v['mean'])}"
+            )
+        length = s["length"]["operating_rounds"]
+        print(f"  operating rounds: mean {_num(length['mean'])}")
+        reasons = ", ".join(f"{k} {_pct(v['rate'])}" for k, v in s["end_reasons"].items())
+        print(f"  ends: {reasons}")
+    if "comparison" in summary:
+        c = summary["comparison"]
+        sig = [d for d in c["differences"] if d["significant"]]
+        print(f"{c['b']} - {c['a']}: {len(sig)} of {len(c['differences'])} differences significant")
+        for d in sig[:10]:
+            print(f"  {d['metric']}: {d['difference']:+.3g} [{d['ci'][0]:+.3g}, {d['ci'][1]:+.3g}]")
+    files = "summary.json" + (" and report.html" if report else "")
+    print(f"wrote {files} to {out}")
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _num(x: float | None) -> str:
+    return "-" if x is None else f"{x:,.0f}"

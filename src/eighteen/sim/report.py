@@ -1,0 +1,204 @@
+"""report.html: the summary as tables and plots (matplotlib figures inlined as SVG).
+
+The page is one self-contained file: no script or style is fetched. A short script checks
+that each plot was drawn (its SVG has a visible size) and marks the page ready, which the
+browser test reads.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import jinja2
+
+Record = dict[str, Any]
+
+COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update(
+        {
+            "svg.fonttype": "none",  # text stays text: smaller, selectable
+            "svg.hashsalt": "eighteen",  # stable element ids
+            "font.size": 9,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+        }
+    )
+    return plt
+
+
+def _svg(fig: Any) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    _pyplot().close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg") :]
+
+
+def _err(est: dict[str, Any], key: str) -> tuple[float, float, float]:
+    value = est[key] or 0.0
+    ci = est["ci"] or [value, value]
+    return value, value - ci[0], ci[1] - value
+
+
+def plot_win_rates(summary: dict[str, Any]) -> str:
+    plt = _pyplot()
+    ids = summary["titles"]
+    seats = summary["players"]
+    fig, ax = plt.subplots(figsize=(6.5, 3.2))
+    width = 0.8 / len(ids)
+    for k, tid in enumerate(ids):
+        rows = summary["results"][tid]["seats"]
+        xs = [i + (k - (len(ids) - 1) / 2) * width for i in range(seats)]
+        vals = [_err(r["win_rate"], "rate") for r in rows]
+        ax.bar(
+            xs,
+            [v[0] for v in vals],
+            width,
+            yerr=[[v[1] for v in vals], [v[2] for v in vals]],
+            capsize=3,
+            color=COLOURS[k % len(COLOURS)],
+            label=tid,
+        )
+    ax.axhline(1 / seats, color="grey", lw=0.8, ls="--")
+    ax.set_xticks(range(seats), [f"seat {i + 1}" for i in range(seats)])
+    ax.set_ylabel("win rate (95% CI)")
+    ax.set_ylim(0, 1)
+    ax.legend(frameon=False)
+    return _svg(fig)
+
+
+def plot_values(summary: dict[str, Any], records: dict[str, list[Record]]) -> str:
+    plt = _pyplot()
+    ids = summary["titles"]
+    seats = summary["players"]
+    fig, ax = plt.subplots(figsize=(6.5, 3.2))
+    width = 0.8 / len(ids)
+    for k, tid in enumerate(ids):
+        done = [r for r in records[tid] if r["finished"]]
+        data = [[r["values"][i] for r in done] or [0] for i in range(seats)]
+        xs = [i + (k - (len(ids) - 1) / 2) * width for i in range(seats)]
+        parts = ax.boxplot(data, positions=xs, widths=width * 0.9, patch_artist=True)
+        for box in parts["boxes"]:
+            box.set_facecolor(COLOURS[k % len(COLOURS)])
+            box.set_alpha(0.6)
+        ax.plot([], [], color=COLOURS[k % len(COLOURS)], lw=6, alpha=0.6, label=tid)
+    ax.set_xticks(range(seats), [f"seat {i + 1}" for i in range(seats)])
+    ax.set_ylabel("final value ($)")
+    ax.legend(frameon=False)
+    return _svg(fig)
+
+
+def plot_phases(summary: dict[str, Any]) -> str:
+    plt = _pyplot()
+    ids = summary["titles"]
+    fig, ax = plt.subplots(figsize=(6.5, 0.9 + 0.6 * len(ids)))
+    for k, tid in enumerate(ids):
+        phases = summary["results"][tid]["phases"]
+        for name, ph in phases.items():
+            if ph["began_or"]["mean"] is None:
+                continue
+            x, lo, hi = _err(ph["began_or"], "mean")
+            ax.errorbar(
+                x, k, xerr=[[lo], [hi]], fmt="o", color=COLOURS[k % len(COLOURS)], capsize=3
+            )
+            ax.annotate(name, (x, k), textcoords="offset points", xytext=(0, 7), ha="center")
+    ax.set_yticks(range(len(ids)), ids)
+    ax.set_ylim(-0.6, len(ids) - 0.2)
+    ax.set_xlabel("operating round in which the phase began (mean, 95% CI)")
+    return _svg(fig)
+
+
+def plot_prices(summary: dict[str, Any]) -> str:
+    plt = _pyplot()
+    ids = summary["titles"]
+    fig, axes = plt.subplots(1, len(ids), figsize=(6.5 * len(ids) / 1.3, 3.2), squeeze=False)
+    for ax, tid in zip(axes[0], ids, strict=True):
+        corps = summary["results"][tid]["corporations"]
+        for j, (cid, c) in enumerate(corps.items()):
+            path = c["price_path"]
+            xs = [i + 1 for i, p in enumerate(path) if p is not None]
+            ys = [p for p in path if p is not None]
+            if xs:
+                ax.plot(xs, ys, lw=1.2, label=cid, color=plt.cm.tab10(j % 10))
+        ax.set_title(tid)
+        ax.set_xlabel("after operating round")
+        ax.set_ylabel("mean share price ($)")
+        ax.legend(frameon=False, fontsize=7, ncol=2)
+    return _svg(fig)
+
+
+def plot_lengths(summary: dict[str, Any], records: dict[str, list[Record]]) -> str:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.5, 3.0))
+    for k, tid in enumerate(summary["titles"]):
+        ors = [r["operating_rounds"] for r in records[tid] if r["finished"]]
+        if ors:
+            ax.hist(
+                ors,
+                bins=range(min(ors), max(ors) + 2),
+                alpha=0.55,
+                color=COLOURS[k % len(COLOURS)],
+                label=tid,
+            )
+    ax.set_xlabel("operating rounds in the game")
+    ax.set_ylabel("games")
+    ax.legend(frameon=False)
+    return _svg(fig)
+
+
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader("eighteen.sim", "templates"),
+    autoescape=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def _fmt(x: Any, digits: int = 1) -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, float) and abs(x) < 10 and digits:
+        return f"{x:.3g}"
+    return f"{x:,.{digits}f}" if isinstance(x, float) else f"{x:,}"
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _ci(est: dict[str, Any], key: str = "mean", pct: bool = False) -> str:
+    f = _pct if pct else _fmt
+    v = est.get(key)
+    if v is None:
+        return "–"
+    if not est.get("ci"):
+        return f(v)
+    lo, hi = est["ci"]
+    return f"{f(v)} [{f(lo)}, {f(hi)}]"
+
+
+_ENV.filters["fmt"] = _fmt
+_ENV.filters["pct"] = _pct
+_ENV.globals["ci"] = _ci
+
+
+def render_report(summary: dict[str, Any], records: dict[str, list[Record]]) -> str:
+    """The whole page."""
+    plots: Sequence[tuple[str, str]] = [
+        ("Seat win rates", plot_win_rates(summary)),
+        ("Final value by seat", plot_values(summary, records)),
+        ("Phase timelines", plot_phases(summary)),
+        ("Share price paths", plot_prices(summary)),
+        ("Game length", plot_lengths(summary, records)),
+    ]
+    return _ENV.get_template("report.html.j2").render(summary=summary, plots=plots)

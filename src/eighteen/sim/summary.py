@@ -1,0 +1,223 @@
+"""From per-game records to summary.json: the figures of one title, and for two titles
+every difference with its interval.
+
+Statistics cover the finished games (a game cut off at the action limit counts only in
+``end_reasons`` as ``unfinished``). Keys and lists are in a fixed order, and nothing here
+depends on time or on how the games were spread over workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eighteen.engine.tables import Tables
+from eighteen.sim.stats import _r, difference, mean_ci, wilson
+
+Record = dict[str, Any]
+Metrics = dict[str, float | None]
+
+FORMAT = 1
+
+
+def _seats(records: Sequence[Record]) -> int:
+    return len(records[0]["values"]) if records else 0
+
+
+def metrics(record: Record, tables: Tables) -> Metrics:
+    """The per-game numbers that are compared between titles (None: not applicable)."""
+    out: Metrics = {}
+    done = record["finished"]
+    for i, (w, v) in enumerate(zip(record["wins"], record["values"], strict=True)):
+        out[f"seat {i + 1} win rate"] = w if done else None
+        out[f"seat {i + 1} final value"] = v if done else None
+    for pid, owner in record["private_owners"].items():
+        ok = done and owner is not None
+        out[f"private {pid} owner rank"] = record["ranks"][owner] if ok else None
+        out[f"private {pid} owner value"] = record["values"][owner] if ok else None
+    for cid, c in record["corporations"].items():
+        out[f"{cid} float rate"] = float(c["floated"]) if done else None
+        out[f"{cid} final price"] = c["final_price"] if done and c["floated"] else None
+        per_or = c["revenue"] / c["operating_rounds"] if c["operating_rounds"] else None
+        out[f"{cid} revenue per OR"] = per_or if done else None
+    out["sets"] = record["sets"] if done else None
+    out["operating rounds"] = record["operating_rounds"] if done else None
+    out["actions"] = record["actions"] if done else None
+    out["bankruptcy rate"] = float(bool(record["bankrupt"])) if done else None
+    for pid, at in record["phases"].items():
+        out[f"phase {pid} began (OR)"] = at["or"] if done else None
+    return out
+
+
+def _present(xs: Sequence[float | None]) -> list[float]:
+    return [x for x in xs if x is not None]
+
+
+def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
+    """Every figure of one title's games."""
+    done = [r for r in records if r["finished"]]
+    seats = _seats(records)
+    n = len(done)
+    out: dict[str, Any] = {
+        "title": tables.id,
+        "name": tables.name,
+        "version": tables.version,
+        "hash": tables.hash,
+        "games": len(records),
+        "finished": n,
+    }
+    out["seats"] = [
+        {
+            "seat": i + 1,
+            "player": f"Player{i + 1}",
+            "bots": sorted({r["bots"][i] for r in records}),
+            "win_rate": wilson(sum(r["wins"][i] for r in done), n),
+            "final_value": mean_ci([r["values"][i] for r in done]),
+            "mean_rank": mean_ci([r["ranks"][i] for r in done]),
+        }
+        for i in range(seats)
+    ]
+    labels = sorted({b for r in records for b in r["bots"]})
+    out["bots"] = {
+        label: {
+            "seat_games": sum(r["bots"].count(label) for r in done),
+            "win_rate": wilson(
+                sum(
+                    w for r in done for w, b in zip(r["wins"], r["bots"], strict=True) if b == label
+                ),
+                sum(r["bots"].count(label) for r in done),
+            ),
+            "final_value": mean_ci(
+                [v for r in done for v, b in zip(r["values"], r["bots"], strict=True) if b == label]
+            ),
+        }
+        for label in labels
+    }
+    out["privates"] = {}
+    for p in tables.privates:
+        pid = p["id"]
+        owned = [r for r in done if r["private_owners"].get(pid) is not None]
+        out["privates"][pid] = {
+            "name": p["name"],
+            "sold_in": len(owned),
+            "owner_rank": mean_ci([r["ranks"][r["private_owners"][pid]] for r in owned]),
+            "owner_value": mean_ci([r["values"][r["private_owners"][pid]] for r in owned]),
+        }
+    out["corporations"] = {}
+    for c in tables.corporations:
+        cid = c["id"]
+        rows = [r["corporations"][cid] for r in done]
+        per_or = [x["revenue"] / x["operating_rounds"] for x in rows if x["operating_rounds"]]
+        out["corporations"][cid] = {
+            "float_rate": wilson(sum(1 for x in rows if x["floated"]), n),
+            "final_price": mean_ci([x["final_price"] for x in rows if x["floated"]]),
+            "revenue_per_or": mean_ci(per_or),
+            "price_path": _price_path(rows),
+        }
+    out["length"] = {
+        "sets": _spread([r["sets"] for r in done]),
+        "operating_rounds": _spread([r["operating_rounds"] for r in done]),
+        "actions": _spread([r["actions"] for r in done]),
+    }
+    reasons = sorted({str(r["end_reason"]) for r in records})
+    out["end_reasons"] = {
+        reason: wilson(sum(1 for r in records if str(r["end_reason"]) == reason), len(records))
+        for reason in reasons
+    }
+    out["bankruptcies"] = {
+        "games": wilson(sum(1 for r in done if r["bankrupt"]), n),
+        "by_seat": [sum(1 for r in done if i in r["bankrupt"]) for i in range(seats)],
+    }
+    out["phases"] = {}
+    for ph in tables.phases:
+        pid = str(ph["id"])
+        reached = [r["phases"][pid] for r in done if pid in r["phases"]]
+        out["phases"][pid] = {
+            "reached": wilson(len(reached), n),
+            "began_or": mean_ci([x["or"] for x in reached]),
+            "began_set": mean_ci([x["set"] for x in reached]),
+            "began_action": mean_ci([x["action"] for x in reached]),
+        }
+    return out
+
+
+def _spread(xs: list[int]) -> dict[str, Any]:
+    est = mean_ci(xs)
+    est["min"] = min(xs) if xs else None
+    est["max"] = max(xs) if xs else None
+    return est
+
+
+def _price_path(rows: list[dict[str, Any]]) -> list[float | None]:
+    """Mean share price after each operating round, over the games where it had one."""
+    length = max((len(x["prices"]) for x in rows), default=0)
+    path: list[float | None] = []
+    for k in range(length):
+        at = [x["prices"][k] for x in rows if k < len(x["prices"]) and x["prices"][k] is not None]
+        path.append(_r(sum(at) / len(at)) if at else None)
+    return path
+
+
+def compare(
+    a: Sequence[Record], b: Sequence[Record], ta: Tables, tb: Tables
+) -> list[dict[str, Any]]:
+    """Every metric both titles have: b minus a, paired by seed."""
+    ma = [metrics(r, ta) for r in a]
+    mb = [metrics(r, tb) for r in b]
+    names_a = list(dict.fromkeys(k for m in ma for k in m))
+    names_b = {k for m in mb for k in m}
+    reasons = sorted({str(r["end_reason"]) for r in [*a, *b]})
+    out = []
+    for name in [*[k for k in names_a if k in names_b]]:
+        xs = [m.get(name) for m in ma]
+        ys = [m.get(name) for m in mb]
+        d = difference(xs, ys, paired=True)
+        out.append({"metric": name, "a": _mean(xs), "b": _mean(ys), **d})
+    for reason in reasons:
+        xs = [float(str(r["end_reason"]) == reason) for r in a]
+        ys = [float(str(r["end_reason"]) == reason) for r in b]
+        d = difference(xs, ys, paired=True)
+        out.append({"metric": f"end: {reason}", "a": _mean(xs), "b": _mean(ys), **d})
+    return out
+
+
+def _mean(xs: Sequence[float | None]) -> float | None:
+    have = _present(xs)
+    return _r(sum(have) / len(have)) if have else None
+
+
+def summarize(
+    records: dict[str, list[Record]],
+    tables: dict[str, Tables],
+    *,
+    games: int,
+    players: int,
+    seed: int,
+    bots: list[str],
+    rotate: bool,
+    options: Sequence[str] = (),
+    max_actions: int,
+) -> dict[str, Any]:
+    """summary.json: the run's settings, each title's figures, and the comparison."""
+    ids = list(records)
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "titles": ids,
+        "games": games,
+        "players": players,
+        "seed": seed,
+        "seeds": [seed, seed + games - 1],
+        "bots": bots,
+        "rotate": rotate,
+        "options": list(options),
+        "max_actions": max_actions,
+        "results": {tid: title_summary(records[tid], tables[tid]) for tid in ids},
+    }
+    if len(ids) == 2:
+        a, b = ids
+        out["comparison"] = {
+            "a": a,
+            "b": b,
+            "differences": compare(records[a], records[b], tables[a], tables[b]),
+        }
+    return out

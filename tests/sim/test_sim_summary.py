@@ -1,0 +1,143 @@
+"""summarize on hand-made game records: every figure checked with its exact value."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from eighteen.sim.summary import compare, metrics, summarize, title_summary
+
+TABLES: Any = SimpleNamespace(
+    id="toy",
+    name="Toy",
+    version="1.0.0",
+    hash="sha256:0",
+    privates=[{"id": "P1", "name": "First"}],
+    corporations=[{"id": "AA"}, {"id": "BB"}],
+    phases=[{"id": "2"}, {"id": "3"}],
+)
+
+
+def record(index: int, values: list[int], **extra: Any) -> dict[str, Any]:
+    top = max(values)
+    winners = [i for i, v in enumerate(values) if v == top]
+    r = {
+        "title": "toy",
+        "index": index,
+        "seed": 1 + index,
+        "bots": ["greedy", "random"],
+        "finished": True,
+        "end_reason": "bank broken",
+        "actions": 100 + index,
+        "sets": 5,
+        "operating_rounds": 8 + index,
+        "values": values,
+        "ranks": [1 + sum(1 for w in values if w > v) for v in values],
+        "wins": [1 / len(winners) if i in winners else 0.0 for i in range(len(values))],
+        "bankrupt": [],
+        "phases": {"2": {"or": 0, "set": 0, "action": 0}},
+        "private_owners": {"P1": 0},
+        "corporations": {
+            "AA": {
+                "floated": True,
+                "final_price": 100,
+                "revenue": 400,
+                "operating_rounds": 4,
+                "prices": [90, 100],
+            },
+            "BB": {
+                "floated": False,
+                "final_price": None,
+                "revenue": 0,
+                "operating_rounds": 0,
+                "prices": [None, None],
+            },
+        },
+    }
+    r.update(extra)
+    return r
+
+
+RECORDS = [
+    record(0, [500, 300]),
+    record(
+        1,
+        [200, 400],
+        phases={"2": {"or": 0, "set": 0, "action": 0}, "3": {"or": 3, "set": 2, "action": 40}},
+    ),
+    record(2, [300, 300], bankrupt=[1], end_reason="bankruptcy"),
+    record(3, [0, 0], finished=False, end_reason="unfinished"),
+]
+
+
+def test_seats_count_finished_games_and_split_ties() -> None:
+    s = title_summary(RECORDS, TABLES)
+    assert (s["games"], s["finished"]) == (4, 3)
+    seat1, seat2 = s["seats"]
+    assert seat1["win_rate"]["rate"] == 0.5  # 1 + 0 + 1/2 of 3 games
+    assert seat2["win_rate"]["rate"] == 0.5
+    assert seat1["final_value"]["mean"] == 333.333333
+    assert seat2["final_value"]["mean"] == 333.333333
+    assert seat1["mean_rank"]["mean"] == 1.333333  # ranks 1, 2, 1
+    assert s["bots"]["random"]["seat_games"] == 3
+
+
+def test_privates_corporations_length_ends_phases() -> None:
+    s = title_summary(RECORDS, TABLES)
+    assert s["privates"]["P1"]["sold_in"] == 3
+    assert s["privates"]["P1"]["owner_rank"]["mean"] == 1.333333
+    aa, bb = s["corporations"]["AA"], s["corporations"]["BB"]
+    assert aa["float_rate"]["rate"] == 1.0 and bb["float_rate"]["rate"] == 0.0
+    assert aa["final_price"] == {"n": 3, "mean": 100.0, "ci": [100.0, 100.0]}
+    assert aa["revenue_per_or"]["mean"] == 100.0
+    assert bb["final_price"]["mean"] is None and bb["revenue_per_or"]["n"] == 0
+    assert aa["price_path"] == [90.0, 100.0] and bb["price_path"] == [None, None]
+    assert s["length"]["operating_rounds"]["mean"] == 9.0
+    assert (s["length"]["actions"]["min"], s["length"]["actions"]["max"]) == (100, 102)
+    assert {k: v["rate"] for k, v in s["end_reasons"].items()} == {
+        "bank broken": 0.5,
+        "bankruptcy": 0.25,
+        "unfinished": 0.25,
+    }
+    assert s["bankruptcies"]["games"]["rate"] == 0.333333
+    assert s["bankruptcies"]["by_seat"] == [0, 1]
+    assert s["phases"]["2"]["reached"]["rate"] == 1.0
+    assert s["phases"]["3"]["reached"]["rate"] == 0.333333
+    assert s["phases"]["3"]["began_or"] == {"n": 1, "mean": 3.0, "ci": None}
+
+
+def test_metrics_of_an_unfinished_game_are_missing() -> None:
+    m = metrics(RECORDS[3], TABLES)
+    assert m["seat 1 win rate"] is None and m["AA final price"] is None
+    assert metrics(RECORDS[0], TABLES)["AA revenue per OR"] == 100.0
+
+
+def test_comparison_is_paired_by_seed() -> None:
+    other = [record(i, [v + 100 for v in r["values"]]) for i, r in enumerate(RECORDS[:3])]
+    other.append(record(3, [700, 100]))
+    diffs = {d["metric"]: d for d in compare(RECORDS, other, TABLES, TABLES)}
+    # seat 1 gains $100 in each of the 3 games both titles finished
+    assert diffs["seat 1 final value"]["difference"] == 100.0
+    assert diffs["seat 1 final value"]["n"] == 3
+    assert diffs["seat 1 final value"]["ci"] == [100.0, 100.0]
+    assert diffs["seat 1 final value"]["significant"] is True
+    assert diffs["operating rounds"]["difference"] == 0.0
+    assert diffs["operating rounds"]["significant"] is False
+    assert diffs["end: unfinished"]["difference"] == -0.25
+
+
+def test_summary_settings_and_comparison() -> None:
+    s = summarize(
+        {"toy": RECORDS, "toy2": RECORDS},
+        {"toy": TABLES, "toy2": TABLES},
+        games=4,
+        players=2,
+        seed=1,
+        bots=["greedy", "random"],
+        rotate=False,
+        max_actions=500,
+    )
+    assert s["titles"] == ["toy", "toy2"] and s["seeds"] == [1, 4]
+    assert list(s["results"]) == ["toy", "toy2"]
+    assert s["comparison"]["a"] == "toy" and s["comparison"]["b"] == "toy2"
+    assert not any(d["significant"] for d in s["comparison"]["differences"])

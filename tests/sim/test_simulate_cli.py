@@ -1,0 +1,123 @@
+"""`eighteen simulate` from the command line: both files written, and every bad input
+refused with one line before any game is played."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from eighteen.cli import main
+from eighteen.sim import runner
+
+
+def test_simulate_vs_writes_summary_and_report(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    argv = ["simulate", "1830", "--vs", "1830-example", "--games", "2", "--out", str(out)]
+    assert main([*argv, "--format", "json", "--bots", "greedy,3*random"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    summary = json.loads((out / "summary.json").read_text())
+    assert printed == summary
+    assert summary["titles"] == ["1830", "1830-example"]
+    assert summary["bots"] == ["greedy", "random", "random", "random"]
+    for tid in summary["titles"]:
+        s = summary["results"][tid]
+        assert s["games"] == 2 and len(s["seats"]) == 4
+        assert {
+            "privates",
+            "corporations",
+            "length",
+            "end_reasons",
+            "bankruptcies",
+            "phases",
+        } <= set(s)
+        assert list(s["corporations"]) == ["PRR", "NYC", "CPR", "B&O", "C&O", "ERIE", "NYNH", "B&M"]
+    metrics = [d["metric"] for d in summary["comparison"]["differences"]]
+    assert metrics[:2] == ["seat 1 win rate", "seat 1 final value"]
+    html = (out / "report.html").read_text()
+    assert html.count('<figure class="plot"') == 5 and "1830-example minus 1830" in html
+
+
+def test_text_output_names_the_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["simulate", "1830", "--games", "1", "--bots", "random", "--out", str(tmp_path)]
+    assert main([*argv, "--no-report"]) == 0
+    text = capsys.readouterr().out
+    assert "1830: 1/1 games finished" in text
+    assert text.strip().endswith(f"wrote summary.json to {tmp_path}")
+    assert not (tmp_path / "report.html").exists()
+
+
+@pytest.fixture
+def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if a game were started: errors must come first."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was started")
+
+    monkeypatch.setattr(runner, "run_simulation", refuse)
+
+
+@pytest.mark.usefixtures("no_games")
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (["--bots", "greedy,clever"], 2, "--bots: unknown bot kind 'clever' in 'clever'"),
+        (["--bots", "greedy,random"], 2, "--bots: --bots names 2 bots for 4 players"),
+        (["--games", "0"], 2, "--games must be at least 1, not 0"),
+        (["--workers", "0"], 2, "--workers must be at least 1, not 0"),
+        (["--vs", "1830"], 2, "--vs names the same title as TITLE (1830)"),
+        (["--players", "9"], 1, "1830: 1830 is for 2-6 players, not 9"),
+        (["--option", "nope"], 1, "1830: unknown option 'nope'"),
+        (["--vs", "1899"], 1, "no compiled tables for '1899'"),
+    ],
+)
+def test_bad_arguments(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], code: int, message: str
+) -> None:
+    assert main(["simulate", "1830", "--out", str(tmp_path), *argv]) == code
+    err = capsys.readouterr().err
+    assert err.startswith(f"eighteen simulate: {message}"), err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.usefixtures("no_games")
+def test_unknown_title(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["simulate", "1899", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "eighteen simulate: no compiled tables for '1899' (known titles: 1830, 1830-example,"
+    )
+    assert err.count("\n") == 1
+
+
+@pytest.mark.usefixtures("no_games")
+def test_unwritable_out(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["simulate", "1830", "--out", str(blocker / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"eighteen simulate: cannot write to --out {blocker / 'out'}: ")
+    assert err.count("\n") == 1
+
+
+def test_workers_and_ray_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "1830", "--workers", "2", "--ray", "auto"]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_help_shows_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for shown in (
+        "games per title (default: 100)",
+        "players per game (default: 4)",
+        "(default: greedy)",
+        "(default: 1)",
+        "(default: simulation)",
+        "(default: text)",
+        "(default: 20000)",
+    ):
+        assert shown in text, shown
