@@ -106,8 +106,12 @@ def test_play_save_and_replay_agree(capsys: pytest.CaptureFixture[str], tmp_path
     [
         ("{not json", "not JSON"),
         ("[1, 2]", "not a save"),
-        ('{"title": "nonesuch", "players": ["a", "b"], "actions": []}', "nonesuch"),
-        ('{"title": "1830", "players": ["a"], "actions": []}', "save made with 1830 None"),
+        ('{"format": 1, "title": "nonesuch", "players": ["a", "b"], "actions": []}', "nonesuch"),
+        (
+            '{"format": 1, "title": "1830", "players": ["a"], "actions": []}',
+            "save made with 1830 None",
+        ),
+        ('{"title": "1830", "players": ["a"], "actions": []}', "not a valid save: format: missing"),
     ],
 )
 def test_replay_bad_saves(

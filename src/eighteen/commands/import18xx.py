@@ -16,7 +16,7 @@ import json
 import sys
 from typing import TextIO
 
-from eighteen.commands.output import check_file_target, write_atomic
+from eighteen.commands.output import check_file_target, printable, write_atomic
 from eighteen.commands.play import SaveError, open_save, write_save
 from eighteen.io.games18xx import (
     END_REASONS,
@@ -30,7 +30,7 @@ from eighteen.io.games18xx import (
 
 
 def _err(msg: str) -> int:
-    print(f"eighteen: {msg}", file=sys.stderr)
+    print(f"eighteen: {printable(msg)}", file=sys.stderr)
     return 1
 
 
@@ -38,7 +38,7 @@ def print_divergence(d: Divergence, out: TextIO) -> None:
     """The first diverging action: its id, its JSON, and our engine's reason."""
     print(f"first divergence: action {d.action_id}", file=out)
     print(f"  action: {json.dumps(d.action, separators=(',', ':'))}", file=out)
-    print(f"  our engine: {d.reason}", file=out)
+    print(f"  our engine: {printable(d.reason)}", file=out)
 
 
 def print_report(path: str, res: ImportResult, out: TextIO) -> None:
@@ -60,7 +60,7 @@ def print_report(path: str, res: ImportResult, out: TextIO) -> None:
         differs = want is not None and want != value and res.stopped_at is None
         mark = "   <- differs" if differs else ""
         shown = "-" if want is None else str(want)
-        print(f"  {name:<{width}}  {value:>7}  {shown:>7}{mark}", file=out)
+        print(f"  {printable(name):<{width}}  {value:>7}  {shown:>7}{mark}", file=out)
     ours_end = g.state.end_reason if g.is_over else "not over"
     file_end = res.expected_reason or "not recorded (values compared only)"
     if res.expected_reason in END_REASONS:
@@ -187,7 +187,7 @@ def cmd_import(
                 return _err(error if path in error else f"{path}: {error}")
             _print_single(path, res, routes=routes, check=check, problems=problems)
         else:
-            print(_summary_line(path, res, problems, error), file=sys.stdout)
+            print(printable(_summary_line(path, res, problems, error)), file=sys.stdout)
     total = len(files) - skipped
     if fmt == "json":
         doc = {"files": reports, "matched": matched, "total": total, "skipped": skipped}
@@ -217,7 +217,7 @@ def _print_single(
         if problems:
             print("check: FAILED", file=sys.stdout)
             for p in problems:
-                print(f"  {p}", file=sys.stdout)
+                print(f"  {printable(p)}", file=sys.stdout)
         elif res.stopped_at is not None:
             print(f"check: OK up to action {res.stopped_at} (no divergence, money kept)")
         else:

@@ -4,13 +4,15 @@ Colour comes from rich and follows its rules: none when the stream is not a term
 when ``NO_COLOR`` is set. Errors are one line on standard error, ``eighteen CMD: error: ...``.
 Files are written atomically (a temporary file beside the target, then a rename) with the
 permissions a plain ``open()`` would give: an existing file keeps its mode, a new one gets
-0666 less the umask; no temporary file survives a failure.
+0666 less the umask; a symlink is followed (its target is replaced, the link kept); no
+temporary file survives a failure.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -21,6 +23,16 @@ from rich.text import Text
 
 #: Exit codes (docs/cli.md): success, bad input (title, save, log, file), usage error.
 OK, BAD_INPUT, USAGE = 0, 1, 2
+
+
+#: Control characters (C0 but tab and newline, DEL, C1) and the bidirectional overrides:
+#: a player name or title string must not move the cursor, recolour or reorder a terminal.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (an ANSI escape from a player name is dropped)."""
+    return _CONTROL.sub("", text)
 
 
 def console(stderr: bool = False) -> Console:
@@ -35,15 +47,15 @@ def console(stderr: bool = False) -> Console:
 
 
 def say(text: str | Text, *, stderr: bool = False, style: str | None = None) -> None:
-    """Print one message (plain text, never parsed as markup)."""
-    console(stderr).print(text, style=style)
+    """Print one message (plain text, never parsed as markup; control characters dropped)."""
+    console(stderr).print(printable(text) if isinstance(text, str) else text, style=style)
 
 
 def fail(command: str, message: str, code: int = BAD_INPUT) -> int:
     """Print ``eighteen COMMAND: error: MESSAGE`` on one line of stderr; return ``code``."""
     line = Text(f"eighteen {command}: " if command else "eighteen: ")
     line.append("error", style="bold red")
-    line.append(f": {message}")
+    line.append(f": {printable(message)}")
     console(stderr=True).print(line)
     return code
 
@@ -52,7 +64,7 @@ def warn(command: str, message: str) -> None:
     """Print ``eighteen COMMAND: warning: MESSAGE`` on stderr."""
     line = Text(f"eighteen {command}: " if command else "eighteen: ")
     line.append("warning", style="bold yellow")
-    line.append(f": {message}")
+    line.append(f": {printable(message)}")
     console(stderr=True).print(line)
 
 
@@ -114,9 +126,12 @@ def write_atomic(path: str | Path, text: str) -> Path:
 
     The data goes to a temporary file in the same folder, which is then renamed over the
     target, so a crash leaves either the old file or the new one. The temporary file is
-    removed on any failure.
+    removed on any failure. A symlink is followed: the file it points at is replaced (in
+    its own folder, keeping its mode) and the link stays a link.
     """
-    target = check_file_target(path)
+    check_file_target(path)
+    target = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
+    check_file_target(target)
     parent = target.parent if str(target.parent) else Path(".")
     mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{target.name}.", suffix=".tmp")

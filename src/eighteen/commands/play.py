@@ -17,6 +17,7 @@ from eighteen.commands.output import (
     check_file_target,
     emit_json,
     fail,
+    printable,
     warn,
     write_atomic,
 )
@@ -25,6 +26,8 @@ from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bots import make_bots, play
 from eighteen.engine.game import Game
 from eighteen.engine.tables import TitleNotFound, load_title
+from eighteen.io.jsonlimits import JSONLimitError, load_json
+from eighteen.title.save import SaveFormatError, check_save
 from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
 #: Event words worth a line in the short per-round log.
@@ -42,7 +45,7 @@ def print_ranking(game: Game, out: TextIO | None = None) -> None:
     reason = game.state.end_reason if game.is_over else "not over"
     print(f"result ({reason}):", file=out)
     for place, (name, value) in enumerate(views.ranking(game), 1):
-        print(f"  {place}. {name:<12} ${value:,}", file=out)
+        print(f"  {place}. {printable(name):<12} ${value:,}", file=out)
 
 
 def ranking_json(game: Game) -> dict[str, Any]:
@@ -80,7 +83,7 @@ class RoundLog:
         self.game = game
         self.out = out
         self.quiet = quiet
-        self.emit = emit or (lambda line: print(line, file=self.out))
+        self.emit = emit or (lambda line: print(printable(line), file=self.out))
         self.round = views.round_name(game)
         self.actions = 0
         self.seen_events = len(game.events)
@@ -211,6 +214,7 @@ class _Progress:
 
     def emit(self, line: str) -> None:
         """Print a log line: above the progress line when it is shown."""
+        line = printable(line)
         if self.bar is not None:
             self.bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
         else:
@@ -225,17 +229,24 @@ class _Progress:
 
 
 def load_save(path: str) -> dict[str, Any]:
-    """Read a save file; ValueError with a clear message when it is not one."""
+    """Read a save file and check its shape (``schema/save.schema.json``): format version,
+    field types, sizes and nesting. ValueError with a one-line message naming the file."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {path}: {exc}") from None
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    except JSONLimitError as exc:
+        raise ValueError(f"{path}: cannot read the save: {exc}") from None
     if not isinstance(data, dict) or not {"title", "players", "actions"} <= set(data):
         raise ValueError(f"{path}: not a save (needs title, players and actions)")
+    try:
+        check_save(data)
+    except SaveFormatError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     return data
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from eighteen.commands.output import USAGE, OutputError, check_dir_target, emit_json, fail
+from eighteen.io.jsonlimits import load_json
+from eighteen.title.save import SaveFormatError, check_save
 
 
 def _load_compiled(target: str) -> tuple[dict[str, Any] | None, str | None]:
@@ -62,7 +64,7 @@ def cmd_render(target: str, out: str, at: int | None = None, fmt: str = "text") 
     try:
         if path.is_file():
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
+                data = load_json(path.read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
                 return fail("render", f"{target}: {exc}")
             if isinstance(data, dict) and "hexes" in data:
@@ -71,6 +73,10 @@ def cmd_render(target: str, out: str, at: int | None = None, fmt: str = "text") 
                 return _done(render_title(data, out_dir), fmt)
             if not isinstance(data, dict) or "actions" not in data or "title" not in data:
                 return fail("render", f"{target}: neither a compiled title nor a save")
+            try:
+                check_save(data)
+            except SaveFormatError as exc:
+                return fail("render", f"{target}: {exc}")
             try:
                 page = render_save(data, out_dir, at)
             except OSError:

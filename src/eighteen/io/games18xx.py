@@ -75,6 +75,7 @@ from eighteen.engine.routes import Route, RouteError, route_connections, route_f
 from eighteen.engine.shares import cert_percent
 from eighteen.engine.state import IPO, POOL
 from eighteen.engine.tables import Tables, TitleNotFound, load_title
+from eighteen.io.jsonlimits import INT_MAX, INT_MIN, JSONLimitError, load_json
 
 #: 18xx.games ``game_end_reason`` -> our engine's end reason.
 END_REASONS = {"bankrupt": "bankruptcy", "bank": "bank broken"}
@@ -114,9 +115,11 @@ def read_export(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise ExportError(f"cannot read {path}: {exc}") from None
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except json.JSONDecodeError as exc:
         raise ExportError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    except JSONLimitError as exc:
+        raise ExportError(f"{path}: not a usable export: {exc}") from None
     if not isinstance(data, dict):
         raise ExportError(f"{path}: not an 18xx.games export (not a JSON object)")
     return data
@@ -203,14 +206,22 @@ def _with_autos(kept: list[dict[str, Any]]) -> Iterator[tuple[int | str, dict[st
 
 
 def _int(v: Any, a: dict[str, Any], name: str) -> int:
-    if isinstance(v, bool):
-        raise ExportError(f"action {a.get('id')} ({a.get('type')}): {name} is not a number")
+    """An integer field: a whole number (or its digits as text) within 64 bits; a fraction
+    (``45.5``), a bool or a number out of range is an ExportError naming the action."""
+    where = f"action {str(a.get('id'))[:24]} ({str(a.get('type'))[:40]})"
+    if isinstance(v, bool) or not isinstance(v, int | float | str):
+        raise ExportError(f"{where}: {name} is not a number")
+    if isinstance(v, float) and not v.is_integer():
+        raise ExportError(f"{where}: {name} is not a whole number: {v!r}")
+    if isinstance(v, str) and not (0 < len(v) <= 20 and v.lstrip("-").isdigit()):
+        raise ExportError(f"{where}: {name} is not a number: {v!r:.40}")
     try:
-        return int(v)
-    except (TypeError, ValueError):
-        raise ExportError(
-            f"action {a.get('id')} ({a.get('type')}): {name} is not a number: {v!r}"
-        ) from None
+        n = int(v)
+    except (OverflowError, ValueError):
+        raise ExportError(f"{where}: {name} is not a number: {v!r:.40}") from None
+    if not INT_MIN <= n <= INT_MAX:
+        raise ExportError(f"{where}: {name} is out of range: {v!r:.40}")
+    return n
 
 
 # ---------------------------------------------------------------------------------------

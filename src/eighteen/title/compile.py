@@ -8,11 +8,14 @@ rotations, market moves.  Tile shapes are built once per tile and hex (upgrades.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 
 from eighteen.title import geometry
 from eighteen.title.aggregate import Title
@@ -371,6 +374,26 @@ def natural_key(text: str) -> tuple[int, int, str]:
     return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
+_MARKDOWN_SPECIAL = re.compile(r"(?<!\\)[|`]|[<>\r\n]")
+_MARKDOWN_REPLACE = {"<": "&lt;", ">": "&gt;", "\r": " ", "\n": " "}
+
+
+def markdown_escape(value: Any) -> Any:
+    """Every value written into the Markdown tables, made inert: a title string cannot
+    end a table cell (``|``), open HTML (``<script>``), a code span or a new line.
+    Idempotent (a macro's output passes through twice)."""
+    if isinstance(value, markupsafe.Markup):  # already escaped (the ``cells`` filter)
+        return str(value)
+    if not isinstance(value, str):
+        return value
+    return _MARKDOWN_SPECIAL.sub(lambda m: _MARKDOWN_REPLACE.get(m[0], "\\" + m[0]), value)
+
+
+def table_cells(values: Iterable[Any]) -> markupsafe.Markup:
+    """Values as the cells of one Markdown table row (each escaped, joined by ``|``)."""
+    return markupsafe.Markup(" | ".join(markdown_escape(str(v)) for v in values))
+
+
 def plain_text(value: Any) -> str:
     """A rule value as people write it: records as ``key value`` pairs, lists joined."""
     if isinstance(value, bool):
@@ -510,8 +533,10 @@ def _jinja_env() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        finalize=markdown_escape,
     )
     env.filters["money"] = money
+    env.filters["cells"] = table_cells
     env.filters["plain"] = plain_text
     env.filters["distance"] = distance_text
     env.filters["or_list"] = or_list

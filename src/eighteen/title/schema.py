@@ -28,6 +28,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from eighteen.title.load import KeyPath, LoadedFile, schema_comment
 from eighteen.title.model import FILE_MODELS
 from eighteen.title.problems import Problem, Severity, path_str
+from eighteen.title.save import save_schema
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_BASE = "https://eighteen.dev/schema/"
@@ -192,7 +193,19 @@ def _all_documents() -> dict[str, dict[str, Any]]:
     """Relative file name -> schema document: the plain schemas, then overlay/."""
     docs = {f"{kind}.schema.json": doc for kind, doc in _documents().items()}
     docs.update({f"overlay/{kind}.schema.json": doc for kind, doc in overlay_documents().items()})
+    docs["save.schema.json"] = save_document()
     return docs
+
+
+def save_document() -> dict[str, Any]:
+    """The JSON Schema of a save file (``eighteen.title.save``)."""
+    body = save_schema()
+    return {
+        "$schema": SCHEMA_DIALECT,
+        "$id": f"{SCHEMA_BASE}save.schema.json",
+        "description": "A game saved by eighteen play (the action log is the truth).",
+        **body,
+    }
 
 
 def write_schemas(out_dir: Path) -> list[Path]:
