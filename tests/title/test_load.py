@@ -322,3 +322,30 @@ def test_trivial_documents(tmp_path: Path, text: str) -> None:
     loaded = load_toml(write(tmp_path, text))
     assert loaded.problems == []
     assert loaded.data is not None
+
+
+def test_dotted_key_of_100000_parts_is_refused(tmp_path: Path) -> None:
+    """tomllib needs quadratic time and memory for it: the reader refuses it first."""
+    loaded = load_toml(write(tmp_path, "x = 1\n" + "a" + ".a" * 99_999 + " = 1\n"))
+    assert [(p.code, p.line, p.col, p.message) for p in loaded.problems] == [
+        ("E004", 2, 129, "a dotted key has more than 64 parts")
+    ]
+    assert loaded.data is None
+
+
+def test_dotted_key_at_the_limit_and_floats_are_accepted(tmp_path: Path) -> None:
+    text = "a" + ".a" * 63 + " = 1\n" + "b = [" + ", ".join(["1.5"] * 100) + "]\n"
+    assert load_toml(write(tmp_path, text)).problems == []
+
+
+def test_huge_integer_is_located(tmp_path: Path) -> None:
+    loaded = load_toml(write(tmp_path, 'name = "123456789012345678901234"\nn = ' + "9" * 5000))
+    assert [(p.code, p.line, p.col, p.message) for p in loaded.problems] == [
+        ("E013", 2, 5, "integer of 5000 digits is out of range (64 bits)")
+    ]
+
+
+def test_long_string_is_refused(tmp_path: Path) -> None:
+    loaded = load_toml(write(tmp_path, "a = 1\nb = '" + "x" * 10_001 + "'\n"))
+    assert [(p.code, p.line, p.col) for p in loaded.problems] == [("E004", 2, 5)]
+    assert load_toml(write(tmp_path, "b = '" + "x" * 10_000 + "'\n")).problems == []

@@ -382,3 +382,34 @@ def test_validate_never_raises_on_shaped_data(kind: str, data: dict[str, Any]) -
 @given(KINDS, st.binary(max_size=100) | st.text(max_size=100).map(str.encode))
 def test_validate_never_raises_on_any_input(kind: str, raw: bytes) -> None:
     _validate_bytes(kind, raw)
+
+
+def _unbounded(node: object, path: str, out: list[str]) -> None:
+    if isinstance(node, dict):
+        keys = set(node)
+        if (
+            node.get("type") in ("integer", "number")
+            and "const" not in node
+            and not (
+                keys & {"minimum", "exclusiveMinimum"} and keys & {"maximum", "exclusiveMaximum"}
+            )
+        ):
+            out.append(path)
+        for k, v in node.items():
+            _unbounded(v, f"{path}/{k}", out)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            _unbounded(v, f"{path}/{i}", out)
+
+
+def test_every_number_has_a_range() -> None:
+    """Issue 18: counts, money, limits and distances are all bounded (64 bits at most)."""
+    out: list[str] = []
+    for kind, doc in schema_documents().items():
+        _unbounded(doc, kind, out)
+    assert out == []
+    title = schema_documents()["title"]
+    assert title["properties"]["bank"]["minimum"] == 1
+    assert title["properties"]["certificate_limit"]["additionalProperties"]["minimum"] == 1
+    count = schema_documents()["trains"]["$defs"]["Train"]["properties"]["count"]["anyOf"][0]
+    assert (count["minimum"], count["maximum"]) == (0, 1000)

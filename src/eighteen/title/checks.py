@@ -7,9 +7,14 @@ with their meaning is docs/checks.md; tests/title/corpus/ triggers each one.
 from __future__ import annotations
 
 import difflib
+import functools
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from typing import Annotated, Any
+
+from pydantic import TypeAdapter, ValidationError
 
 from eighteen.title.aggregate import Missing, MissingPart, Title
 from eighteen.title.geometry import hex_to_xy
@@ -26,6 +31,7 @@ from eighteen.title.model import (
     MarketType,
     RestrictCorporation,
     RevenueBonus,
+    Rules,
     TileLays,
     VirtualStation,
 )
@@ -164,11 +170,18 @@ def duplicate_options(title: Title, s: Sources) -> Iterator[Problem]:
         yield s.locate("title", ("options", i, "id"), "E155", f"duplicate option '{oid}'")
 
 
+@functools.cache
+def _rule_adapter(key: str) -> TypeAdapter[Any]:
+    """A validator for one Rules field, with its type and range (for option overrides)."""
+    field = Rules.model_fields[key]
+    if not field.metadata:
+        return TypeAdapter(field.annotation)
+    return TypeAdapter(Annotated[field.annotation, *field.metadata])  # type: ignore[name-defined]
+
+
 @check
 def option_targets(title: Title, s: Sources) -> Iterator[Problem]:
     """E156: an option overrides known rules (with the right kind of value) and known trains."""
-    from eighteen.title.model import Rules
-
     fields = Rules.model_fields
     trains = _train_ids(title)
     for i, o in enumerate(title.title.options):
@@ -178,16 +191,15 @@ def option_targets(title: Title, s: Sources) -> Iterator[Problem]:
                     "title", ("options", i, "rules", key), "E156", f"unknown rule '{key}'", key=True
                 )
                 continue
-            try:
-                Rules.__pydantic_validator__.validate_assignment(
-                    Rules.model_construct(), key, value
-                )
-            except Exception:
+            try:  # as the TOML means it: strict, so `= 1` is no boolean and `true` no 1
+                _rule_adapter(key).validate_json(json.dumps(value), strict=True)
+            except ValidationError as exc:
+                why = exc.errors()[0]["msg"].replace("Input should be", "it should be")
                 yield s.locate(
                     "title",
                     ("options", i, "rules", key),
                     "E156",
-                    f"{value!r} is not a valid value for rule '{key}'",
+                    f"{json.dumps(value)} is not a valid value for rule '{key}': {why}",
                 )
         for key in o.train_counts:
             if key not in trains:

@@ -53,6 +53,7 @@ from tomlkit.items import (
     Table,
 )
 
+from eighteen.title.load import beyond_limits
 from eighteen.title.model import FILE_MODELS
 
 #: Keys that say what a table is: they come first, in this order, where the model has them.
@@ -317,6 +318,10 @@ def format_text(text: str, kind: str | None = None) -> str:
     Raises FormatError when the text is not TOML, or when the result would not read
     back as the same data or would change if formatted again.
     """
+    over = beyond_limits(text)
+    if over is not None:
+        code, message, (line, col) = over
+        raise FormatError(f"{line}:{col}: {message} ({code})")
     try:
         before = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -21,10 +21,16 @@ from typing import Any
 
 from eighteen.title.problems import Problem, path_str
 
-MAX_BYTES = 2 * 1024 * 1024
+MAX_BYTES = 1024 * 1024
 """Largest title file accepted (E004 above this)."""
 MAX_DEPTH = 64
 """Deepest nesting of tables and arrays accepted (E004 above this)."""
+MAX_KEY_PARTS = 64
+"""Most parts of one dotted key (``a.b.c`` has 3; E004 above this)."""
+MAX_STRING = 10_000
+"""Longest string accepted, in characters (E004 above this)."""
+MAX_DIGITS = 19
+"""Most digits of a decimal integer (64 bits; E013 above this)."""
 
 KeyPath = tuple[str | int, ...]
 Pos = tuple[int, int]
@@ -49,6 +55,11 @@ _STRINGS = {
 }
 _END_OF_LINE = re.compile(r"[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)")
 _DEPTH_TOKENS = re.compile(r"[\"'#\[\]{}]")
+_LIMIT_TOKENS = re.compile(r"[\"'#\n]")
+_KEY_DOT = re.compile(r"(?<![0-9])\.|\.(?![0-9])")
+_LONG_INTEGER = re.compile(
+    rf"(?<![A-Za-z0-9_.-])[+-]?[0-9](?:_?[0-9]){{{MAX_DIGITS},}}(?![A-Za-z_.-])"
+)
 _KEY_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
 _SCAN_DEPTH_LIMIT = 4 * MAX_DEPTH
 
@@ -136,9 +147,9 @@ def load_toml(path: Path, display: str | None = None) -> LoadedFile:
     except UnicodeDecodeError as exc:
         return problem("E003", _utf8_message(out.raw, exc), _byte_pos(out.raw, exc.start))
 
-    deep = _too_deep(text)
-    if deep is not None:
-        return problem("E004", f"nested deeper than {MAX_DEPTH} levels", line_col(text, deep))
+    over = beyond_limits(text)
+    if over is not None:
+        return problem(*over)
     if text.startswith("\ufeff"):
         return problem("E001", "TOML syntax error: file starts with a byte order mark (BOM)")
     try:
@@ -312,6 +323,57 @@ def _too_deep(text: str) -> int | None:
         else:
             depth = max(0, depth - 1)
             i = j + 1
+
+
+def beyond_limits(text: str) -> tuple[str, str, Pos] | None:
+    """(code, message, position) of the first thing in ``text`` beyond the reader's
+    limits (nesting, dotted-key parts, string length, integer digits), else None.
+    Linear in the text; run before any TOML parser sees it."""
+    deep = _too_deep(text)
+    if deep is not None:
+        return "E004", f"nested deeper than {MAX_DEPTH} levels", line_col(text, deep)
+    over = _over_limits(text)
+    if over is not None:
+        code, message, offset = over
+        return code, message, line_col(text, offset)
+    return None
+
+
+def _over_limits(text: str) -> tuple[str, str, int] | None:
+    """(code, message, offset) of the first string, dotted key or integer beyond the
+    limits above, else None: one linear pass, before tomllib (which needs quadratic time
+    for a dotted key of 100,000 parts and cannot convert a 5,000-digit integer)."""
+    dots = 0
+    i = 0
+    while True:
+        m = _LIMIT_TOKENS.search(text, i)
+        code_end = m.start() if m is not None else len(text)
+        for d in _KEY_DOT.finditer(text, i, code_end):
+            dots += 1
+            if dots >= MAX_KEY_PARTS:
+                return "E004", f"a dotted key has more than {MAX_KEY_PARTS} parts", d.end()
+        big = _LONG_INTEGER.search(text, i, code_end)
+        if big is not None:
+            digits = sum(c.isdigit() for c in big.group())
+            return "E013", f"integer of {digits} digits is out of range (64 bits)", big.start()
+        if m is None:
+            return None
+        c, j = m.group(), m.start()
+        if c == "\n":
+            dots = 0
+            i = j + 1
+        elif c == "#":
+            i = text.find("\n", j)
+            if i < 0:
+                return None
+        else:
+            opener = c * 3 if text.startswith(c * 3, j) else c
+            string = _STRINGS[opener].match(text, j)
+            if string is None:  # unterminated: tomllib reports it
+                return None
+            if string.end() - j > MAX_STRING + 2 * len(opener):
+                return "E004", f"a string is longer than {MAX_STRING:,} characters", j
+            i = string.end()
 
 
 def _deep_data_path(data: dict[str, Any]) -> KeyPath | None:

@@ -49,7 +49,18 @@ HexId = Annotated[
         description="Hex coordinate as printed on the board: row letters then column number.",
     ),
 ]
-Money = Annotated[int, Field(ge=0, description="An amount in dollars.")]
+MAX_MONEY = 1_000_000_000
+"""Largest amount of money anywhere in a title: far inside 64 bits, so no sum overflows."""
+MAX_COUNT = 1000
+"""Largest count, distance or limit in a title (trains of a type, tiles, certificates)."""
+Money = Annotated[int, Field(ge=0, le=MAX_MONEY, description="An amount in dollars.")]
+PositiveMoney = Annotated[
+    int, Field(ge=1, le=MAX_MONEY, description="An amount in dollars, at least $1.")
+]
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT, description="How many (0 to 1000).")]
+Limit = Annotated[int, Field(ge=1, le=MAX_COUNT, description="A limit (1 to 1000).")]
+Length = Annotated[int, Field(ge=1, le=MAX_COUNT, description="A distance (1 to 1000).")]
+Ratio = Annotated[float, Field(ge=0, le=MAX_COUNT)]
 EntityId = Annotated[
     str,
     Field(
@@ -330,7 +341,7 @@ class DividendOption(str, Enum):
 class RatioStep(Strict):
     """One row of a by_ratio price table (rules.dividend_move = "by_ratio")."""
 
-    at_least: float = Field(ge=0, description="Paid to shares / share price, at or above.")
+    at_least: Ratio = Field(description="Paid to shares / share price, at or above.")
     steps: int = Field(ge=-5, le=5, description="Cells moved: positive right, negative left.")
     min_price: Money = Field(0, description="Applies only at or above this share price.")
 
@@ -419,11 +430,11 @@ class Rules(Strict):
     brown_multiple_buy_from_ipo: bool = Field(
         False, description="In a multiple-buy zone, may several shares come from the IPO?"
     )
-    private_price_min_factor: float = Field(
-        0.5, ge=0, description="Corporation buys a private for at least this x face value."
+    private_price_min_factor: Ratio = Field(
+        0.5, description="Corporation buys a private for at least this x face value."
     )
-    private_price_max_factor: float = Field(
-        2.0, ge=0, description="Corporation buys a private for at most this x face value."
+    private_price_max_factor: Ratio = Field(
+        2.0, description="Corporation buys a private for at most this x face value."
     )
     private_trades_between_players: bool = Field(
         False,
@@ -569,10 +580,13 @@ class TitleOption(Strict):
 
     id: str = Field(pattern=r"^[a-z0-9_]{1,40}$", description="Option id (lower case, digits, _).")
     description: str = Field(description="What the option changes.")
-    rules: dict[str, bool | int | str] = Field(
-        default_factory=dict, description="Rules fields this option overrides."
-    )
-    train_counts: dict[str, int] = Field(
+    rules: dict[
+        str,
+        bool
+        | Annotated[int, Field(ge=-MAX_MONEY, le=MAX_MONEY)]
+        | Annotated[str, Field(max_length=200)],
+    ] = Field(default_factory=dict, description="Rules fields this option overrides.")
+    train_counts: dict[str, Count] = Field(
         default_factory=dict, description="Train id -> number of copies with this option."
     )
 
@@ -626,16 +640,16 @@ class TitleFile(Strict):
         pattern=r"^\d+\.\d+\.\d+$", description="Version of this title data, semver."
     )
     players: PlayerCount
-    bank: Money = Field(description="Cash in the bank at the start.")
-    starting_cash: dict[str, Money] = Field(
+    bank: PositiveMoney = Field(description="Cash in the bank at the start.")
+    starting_cash: dict[str, PositiveMoney] = Field(
         description='Starting cash per player, by player count: {"4" = 600}.'
     )
-    certificate_limit: dict[str, int] = Field(
+    certificate_limit: dict[str, Limit] = Field(
         description='Certificate limit per player, by player count: {"4" = 16}.'
     )
     options: list[TitleOption] = Field(default_factory=list, description="Optional rules.")
     rules: Rules
-    certificate_limit_by_corporations: dict[str, dict[str, int]] | None = Field(
+    certificate_limit_by_corporations: dict[str, dict[str, Limit]] | None = Field(
         None,
         description="Certificate limit by player count, then by corporations still in play "
         '(it falls when one closes): {"4" = {"9" = 18, "8" = 16}}.',
@@ -748,7 +762,7 @@ class MapFile(Strict):
         description="Row letters in use, top to bottom (pointy) or columns (flat).",
         min_length=1,
     )
-    columns: list[int] = Field(
+    columns: list[Annotated[int, Field(ge=0, le=999)]] = Field(
         description="Lowest and highest coordinate number: [first, last].",
         min_length=2,
         max_length=2,
@@ -781,7 +795,7 @@ class TilesFile(Strict):
         default_factory=list,
         description='Shared tile libraries to draw definitions from, e.g. ["common"].',
     )
-    manifest: dict[str, int | Unlimited] = Field(
+    manifest: dict[str, Count | Unlimited] = Field(
         default_factory=dict, description='Tile id -> count, or "unlimited".'
     )
     tiles: list[Tile] = Field(default_factory=list, description="Tile definitions.")
@@ -794,10 +808,16 @@ class TilesFile(Strict):
 class Distance(Strict):
     """A train's reach when it is more than a plain stop count."""
 
-    cities: int | None = Field(None, ge=1, description="Cities/off-boards counted (N of N+s).")
-    towns: int | None = Field(None, ge=0, description="Towns allowed in addition (s of N+s).")
-    visit: int | None = Field(None, ge=1, description="Stops it may visit (M of N/M).")
-    pay: int | None = Field(None, ge=1, description="Best stops that pay (N of N/M).")
+    cities: int | None = Field(
+        None, ge=1, le=MAX_COUNT, description="Cities/off-boards counted (N of N+s)."
+    )
+    towns: int | None = Field(
+        None, ge=0, le=MAX_COUNT, description="Towns allowed in addition (s of N+s)."
+    )
+    visit: int | None = Field(
+        None, ge=1, le=MAX_COUNT, description="Stops it may visit (M of N/M)."
+    )
+    pay: int | None = Field(None, ge=1, le=MAX_COUNT, description="Best stops that pay (N of N/M).")
 
 
 class TradeIn(Strict):
@@ -811,7 +831,7 @@ class TrainVariant(Strict):
     """One side of a double-sided train card."""
 
     id: EntityId
-    distance: int | Unlimited | Distance
+    distance: Length | Unlimited | Distance
     price: Money
 
 
@@ -826,11 +846,11 @@ class Train(Strict):
     """A train type."""
 
     id: EntityId = Field(description="Train name, e.g. 2, 3, D.")
-    distance: int | Unlimited | Distance = Field(
+    distance: Length | Unlimited | Distance = Field(
         description='Stops it may visit: a number, "unlimited", or a table.'
     )
     price: Money = Field(description="Price from the bank.")
-    count: int | Unlimited = Field(description='Copies in the game, or "unlimited".')
+    count: Count | Unlimited = Field(description='Copies in the game, or "unlimited".')
     rusts_on: EntityId | None = Field(
         None, description="Train id whose first purchase removes all trains of this type."
     )
@@ -1024,7 +1044,9 @@ class FerryMultiplier(Strict):
 
     type: Literal["ferry_multiplier"]
     factor: int = Field(2, ge=2, le=5, description="Multiplier.")
-    ferries: int = Field(1, ge=1, description="How many of its ferries it applies to.")
+    ferries: int = Field(
+        1, ge=1, le=MAX_COUNT, description="How many of its ferries it applies to."
+    )
     with_bonuses: bool = Field(True, description="Also multiplies a new/last ferry bonus.")
     movable: bool = Field(False, description="May it move to another ferry once assigned?")
 
@@ -1074,7 +1096,7 @@ class Private(Strict):
 
     id: EntityId = Field(description="Short name, e.g. SV.")
     name: str = Field(min_length=1)
-    value: Money = Field(description="Face value (price in the auction).")
+    value: PositiveMoney = Field(description="Face value (price in the auction).")
     revenue: Money = Field(description="Paid to the owner every operating round.")
     abilities: list[Ability] = Field(default_factory=list, description="Typed powers.")
     closes_on: EntityId | None = Field(
@@ -1101,7 +1123,9 @@ class Reservation(Strict):
     """A station slot kept free for a corporation outside its home."""
 
     hex: HexId = Field(description="Reserved hex.")
-    city: int | None = Field(None, ge=0, description="City index; absent: any city there.")
+    city: int | None = Field(
+        None, ge=0, le=MAX_COUNT, description="City index; absent: any city there."
+    )
     from_color: Color | None = Field(
         None, description="Reserved only once a tile of this colour lies there."
     )
@@ -1131,12 +1155,13 @@ class Corporation(Strict):
     city: int | None = Field(
         None,
         ge=0,
+        le=MAX_COUNT,
         description="Index of the home city on a multi-city hex; absent: chosen when placed.",
     )
     tokens: list[Money] = Field(
         min_length=1, description="Station tokens, by their cost in order; the first is home."
     )
-    shares: list[int] = Field(
+    shares: list[Annotated[int, Field(ge=1, le=100)]] = Field(
         default_factory=lambda: [20, 10, 10, 10, 10, 10, 10, 10, 10],
         description="Certificate sizes in percent; the first is the president's.",
     )

@@ -29,7 +29,6 @@ from __future__ import annotations
 import copy
 import difflib
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -359,14 +358,12 @@ def _hint(word: str, choices: list[str]) -> str:
 def extends_of(title_dir: Path) -> str | None:
     """The ``extends`` value of a folder's title.toml ("" when unreadable but present)."""
     path = Path(title_dir) / "title.toml"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError):
-        return "" if _EXTENDS_LINE.search(text) else None
+    loaded = load_toml(path)  # within the reader's limits (size, depth, key parts)
+    data = loaded.data
+    if data is None:
+        if any(p.code in ("E002", "E003") for p in loaded.problems):
+            return None
+        return "" if _EXTENDS_LINE.search(loaded.raw.decode("utf-8", "replace")) else None
     value = data.get("extends")
     if value is None:
         return None
