@@ -360,19 +360,21 @@ class TrackGraph:
         paths, path_id, all_ends = self.paths, self.path_id, self.ends
         stop_paths, side_paths, path_sides = self.stop_paths, self.side_paths, self.path_sides
         for h, frag, offset in frags:
-            for p, local_ends, mask in frag.paths:
+            for p, ((sa, na), (sb, nb)), mask in frag.paths:  # a path has two ends
                 pid = len(paths)
                 paths.append(p)
                 path_id[p] = pid
-                ends = tuple(
-                    (True, offset + n) if is_stop else (False, n) for is_stop, n in local_ends
-                )
-                all_ends.append(ends)  # type: ignore[arg-type]
-                for is_stop, nid in ends:
-                    if is_stop:
-                        stop_paths[nid].append(pid)
-                    else:
-                        side_paths.setdefault(nid, []).append((h, pid))
+                if sa:
+                    na += offset
+                    stop_paths[na].append(pid)
+                else:
+                    side_paths.setdefault(na, []).append((h, pid))
+                if sb:
+                    nb += offset
+                    stop_paths[nb].append(pid)
+                else:
+                    side_paths.setdefault(nb, []).append((h, pid))
+                all_ends.append(((sa, na), (sb, nb)))
                 path_sides.append(mask)
 
     def bind(self, state: MapState) -> TrackGraph:
