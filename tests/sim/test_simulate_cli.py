@@ -42,10 +42,13 @@ def test_simulate_vs_writes_summary_and_report(
 
 
 def test_text_output_names_the_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    argv = ["simulate", "1830", "--games", "1", "--bots", "random", "--out", str(tmp_path)]
-    assert main([*argv, "--no-report"]) == 0
+    argv = ["simulate", "1830", "--games", "1", "--bots", "greedy,3*random"]
+    assert main([*argv, "--out", str(tmp_path), "--no-report"]) == 0
     text = capsys.readouterr().out
     assert "1830: 1/1 games finished" in text
+    assert "\n  seat 4 (random): wins " in text
+    assert "\n  greedy (1 seat-games): wins " in text
+    assert "\n  random (3 seat-games): wins " in text
     assert text.strip().endswith(f"wrote summary.json to {tmp_path}")
     assert not (tmp_path / "report.html").exists()
 

@@ -227,6 +227,14 @@ def print_summary(summary: dict[str, Any], out: Path, *, report: bool) -> None:
                 f"wins {_pct(w['rate'])} [{_pct(ci[0])}, {_pct(ci[1])}], "
                 f"mean value ${_num(v['mean'])}"
             )
+        if len(s["bots"]) > 1:
+            for label, b in s["bots"].items():
+                w = b["win_rate"]
+                ci = w["ci"] or [w["rate"], w["rate"]]
+                print(
+                    f"  {label} ({b['seat_games']} seat-games): wins {_pct(w['rate'])} "
+                    f"[{_pct(ci[0])}, {_pct(ci[1])}], mean value ${_num(b['final_value']['mean'])}"
+                )
         length = s["length"]["operating_rounds"]
         print(f"  operating rounds: mean {_num(length['mean'])}")
         reasons = ", ".join(f"{k} {_pct(v['rate'])}" for k, v in s["end_reasons"].items())

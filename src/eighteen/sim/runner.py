@@ -182,7 +182,10 @@ def play_job(job: Job, tables: Tables | None = None) -> Record:
             "corporations": {
                 cid: {
                     "floated": cid in observer.floated_at,
-                    "final_price": market.price(game, cid) if cs.cell else None,
+                    # the price of a corporation floated and not closed at the end
+                    "final_price": market.price(game, cid)
+                    if cs.floated and cs.cell and not cs.closed
+                    else None,
                     "revenue": observer.revenue[cid],
                     "operating_rounds": observer.ors_run[cid],
                     "prices": observer.prices[cid],
