@@ -1,10 +1,13 @@
-"""Replay benchmark: the real 18xx.games 1830 game 29133 imported, revenues re-derived.
+"""Replay benchmark over the 18xx.games 1830 corpus: every game imported, every route
+re-derived, every action validated by the engine.
 
-Prints the time per game and per action (logged actions processed, auto actions
-included), best of N runs, and how much of it is route re-derivation.  Each run builds a
-new game from the export: undo/redo filtering, mapping, every route read from its
-connections and checked, every action validated by the engine.  The target is 0.1 ms per
-action on one core.  Run: .venv/bin/python bench/replay.py [RUNS] [EXPORT.json]
+For each game it prints the µs per action (logged actions processed, auto actions
+included), the µs per action in each tenth of the game, and the ratio of the last tenth
+to the first; then the worst game and the corpus totals.  Each game is imported ``RUNS``
+times and the fastest run counts (per tenth, too).  Targets (issue 15): at most 150 µs
+per action on every game, last tenth no more than 1.5x the first.
+
+Run: .venv/bin/python bench/replay.py [RUNS] [EXPORT.json ...]
 """
 
 from __future__ import annotations
@@ -16,67 +19,99 @@ from pathlib import Path
 
 from eighteen.engine import tables
 from eighteen.io import games18xx
-from eighteen.io.games18xx import import_game, read_export
+from eighteen.io.games18xx import Importer, read_export
 
-DEFAULT = Path(__file__).resolve().parents[1] / "tests/fixtures/18xx-games/1830/29133.json"
-TARGET_MS = 0.1
+FIXTURES = Path(__file__).resolve().parents[1] / "tests/fixtures/18xx-games"
+TARGET_US = 150.0
+TARGET_RATIO = 1.5
 
 
-class RouteTimer:
-    """Adds up the time spent re-deriving routes from their connections."""
+class StepTimer:
+    """Times every ``Importer.step`` call (one logged action, its passes included)."""
 
     def __init__(self) -> None:
-        self.seconds = 0.0
-        self.original = games18xx.route_from_connections
+        self.times: list[float] = []
+        self.original = games18xx.Importer.step
 
-    def __enter__(self) -> RouteTimer:
-        def timed(*args: object, **kwargs: object) -> object:
+    def __enter__(self) -> StepTimer:
+        original = self.original
+        times = self.times
+
+        def timed(imp: Importer, aid: int | str, a: dict) -> None:
             t0 = time.perf_counter()
             try:
-                return self.original(*args, **kwargs)  # type: ignore[arg-type]
+                original(imp, aid, a)
             finally:
-                self.seconds += time.perf_counter() - t0
+                times.append(time.perf_counter() - t0)
 
-        games18xx.route_from_connections = timed  # type: ignore[assignment]
+        games18xx.Importer.step = timed  # type: ignore[method-assign]
         return self
 
     def __exit__(self, *exc: object) -> None:
-        games18xx.route_from_connections = self.original  # type: ignore[assignment]
+        games18xx.Importer.step = self.original  # type: ignore[method-assign]
+
+
+def tenths(times: list[float]) -> list[float]:
+    """Mean µs per action in each tenth of the game."""
+    n = len(times)
+    out = []
+    for k in range(10):
+        part = times[k * n // 10 : (k + 1) * n // 10] or [0.0]
+        out.append(sum(part) / len(part) * 1e6)
+    return out
+
+
+def bench(path: Path, runs: int) -> tuple[float, list[float], int] | None:
+    data = read_export(path)
+    title = tables.load_title(str(data["title"]))
+    best: tuple[float, list[float], int] | None = None
+    for _ in range(runs):
+        gc.collect()
+        with StepTimer() as st:
+            t0 = time.perf_counter()
+            res = games18xx.import_game(data, title)
+            total = time.perf_counter() - t0
+        if res.mismatches():
+            print(f"{path.name}: the replay is not exact: {res.mismatches()[0]}")
+            return None
+        per = total / max(res.applied, 1) * 1e6
+        if best is None or per < best[0]:
+            best = (per, tenths(st.times), res.applied)
+    return best
 
 
 def main(argv: list[str]) -> int:
-    runs = int(argv[1]) if len(argv) > 1 else 10
-    path = Path(argv[2]) if len(argv) > 2 else DEFAULT
-    if not path.exists():
-        print(f"replay bench: {path} not found, skipped")
-        return 0
-    data = read_export(path)
-    title = tables.load_title(str(data["title"]))
-    import_game(data, title)  # warm up: compiled tables, board, caches built once
-    best = None
-    for _ in range(runs):
-        gc.collect()
-        with RouteTimer() as rt:
-            t0 = time.perf_counter()
-            res = import_game(data, title)
-            total = time.perf_counter() - t0
-        if res.mismatches():
-            print(f"replay bench: the replay is not exact: {res.mismatches()[0]}")
+    runs = int(argv[1]) if len(argv) > 1 else 3
+    paths = [Path(p) for p in argv[2:]] or [
+        *sorted((FIXTURES / "1830-generated").glob("g*.json")),
+        FIXTURES / "1830/29133.json",
+    ]
+    games18xx.import_game(read_export(paths[0]))  # warm up: tables, board, caches
+    rows = []
+    print(f"{'game':<16}{'actions':>8}{'µs/act':>9}  tenths (µs per action){'':>40}last/first")
+    for path in paths:
+        got = bench(path, runs)
+        if got is None:
             return 1
-        if best is None or total < best[0]:
-            best = (total, rt.seconds, res)
-    assert best is not None
-    total, routes, res = best
-    n = res.applied
-    per = total * 1000 / n
+        per, parts, n = got
+        ratio = parts[-1] / parts[0] if parts[0] else float("inf")
+        rows.append((path.stem, n, per, ratio))
+        shown = " ".join(f"{x:5.0f}" for x in parts)
+        print(f"{path.stem:<16}{n:>8}{per:>9.1f}  {shown}  {ratio:5.2f}")
+    worst = max(rows, key=lambda r: r[2])
+    worst_ratio = max(rows, key=lambda r: r[3])
+    actions = sum(r[1] for r in rows)
+    mean = sum(r[1] * r[2] for r in rows) / actions
+    over = [r[0] for r in rows if r[2] > TARGET_US]
+    steep = [r[0] for r in rows if r[3] > TARGET_RATIO]
+    print(f"\n{len(rows)} games, {actions} actions, best of {runs} runs each")
+    print(f"  mean:        {mean:7.1f} µs per action")
+    print(f"  worst game:  {worst[0]} {worst[2]:.1f} µs per action (target {TARGET_US:.0f})")
     print(
-        f"{path.name}: {n} actions ({res.kept_count} kept of {res.raw_count}, auto actions "
-        f"included), {res.routes_checked} routes re-derived; best of {runs} runs"
+        f"  worst ratio: {worst_ratio[0]} last tenth {worst_ratio[3]:.2f}x the first "
+        f"(target {TARGET_RATIO}x)"
     )
-    print(f"  per game:   {total * 1000:8.1f} ms")
-    print(f"  per action: {per:8.3f} ms   (target {TARGET_MS} ms: {per / TARGET_MS:.1f}x)")
-    print(f"  routes:     {routes * 1000:8.1f} ms re-deriving routes from connections")
-    print(f"  engine:     {(total - routes) * 1000:8.1f} ms mapping and applying actions")
+    print(f"  over {TARGET_US:.0f} µs: {len(over)} games; ratio over {TARGET_RATIO}: {len(steep)}")
     return 0
 
 

@@ -20,6 +20,7 @@ from eighteen.engine.actions import (
     SellShares,
     action_from_json,
 )
+from eighteen.engine.bots import pointless
 
 
 def test_load_title_reads_the_tables() -> None:
@@ -129,6 +130,7 @@ def play_random(seed: int, players: int) -> Game:
             break
         acts = g.legal_actions()
         assert acts, f"no legal action for {g.acting()} in {views.round_name(g)}"
+        acts = [a for a in acts if not pointless(g, a)] or acts  # as bots do: no loops
         active = [a for a in acts if not isinstance(a, Pass)]
         a = rng.choice(active) if active and rng.random() < 0.7 else rng.choice(acts)
         g.apply(a)

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import READINGS_18XX
 
 from eighteen.cli import main
 
@@ -148,7 +147,7 @@ BAD_INPUTS = {
     "unknown optional rule": (
         lambda d: d["settings"].update(optional_rules=["free_lunch"]) or d,
         "unknown optional rule 'free_lunch' for 1830 (known: multiple_brown_from_ipo, "
-        f"optional_6_train, {', '.join(READINGS_18XX)})",
+        "optional_6_train, bankrupt_sells_shares, auction_18xx_games)",
     ),
     "unknown title": (
         lambda d: d.update(title="1831") or d,
@@ -204,3 +203,82 @@ def test_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert rc == 1 and "cannot read" in err and err.count("\n") == 1
     rc, _, err = run(capsys, "export-18xx", str(tmp_path / "none.json"))
     assert rc == 1 and "cannot read" in err and err.count("\n") == 1
+
+
+# -- several files, --at, --format json -----------------------------------------------------
+
+
+def test_several_files_end_with_a_summary(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = write(tmp_path, game_29133, "good.json")
+    action(game_29133, 389)["routes"][0]["revenue"] = 150
+    bad = write(tmp_path, game_29133, "bad.json")
+    missing = str(tmp_path / "missing.json")
+    rc, out, _ = run(capsys, "import-18xx", good, bad, missing, "--check")
+    assert rc == 1
+    assert out.splitlines() == [
+        f"ok   {good}",
+        f"FAIL {bad}: action 389 (run_routes): train 3-2 (G19-H18-H16) earns $170 in our "
+        "engine, the log says $150",
+        f"FAIL {missing}: cannot read {missing}: [Errno 2] No such file or directory: '{missing}'",
+        "1/3 matched",
+    ]
+    rc, out, _ = run(capsys, "import-18xx", good, good, "--check")
+    assert rc == 0 and out.splitlines()[-1] == "2/2 matched"
+
+
+def test_at_stops_the_replay_there(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, game_29133)
+    save = tmp_path / "at.json"
+    rc, out, _ = run(capsys, "import-18xx", path, "--at", "44", "--check", "--save", str(save))
+    assert rc == 0, out
+    assert "stopped after action 44 (--at): the result is not compared" in out
+    assert "check: OK up to action 44 (no divergence, money kept)" in out
+    saved = json.loads(save.read_text())
+    # actions 1-44 kept by the undo/redo filter (38) and their auto actions (4), less one
+    # program_buy_shares setting, which changes no state
+    assert len(saved["actions"]) == 41
+
+
+def test_json_report(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, game_29133)
+    rc, out, _ = run(capsys, "import-18xx", path, "--format", "json", "--check")
+    assert rc == 0
+    doc = json.loads(out)
+    assert (doc["matched"], doc["total"]) == (1, 1)
+    rep = doc["files"][0]
+    assert rep["values"]["Player 4"] == {"ours": 416, "file": 416}
+    assert rep["end"] == {"ours": "bankruptcy", "file": "bankrupt"}
+    assert (rep["actions"], rep["raw_actions"], rep["routes_checked"]) == (334, 450, 37)
+    assert rep["divergence"] is None and rep["mismatches"] == [] and rep["matched"] is True
+
+
+def test_a_file_without_an_end_reason_compares_values(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    del game_29133["game_end_reason"]
+    rc, out, _ = run(capsys, "import-18xx", write(tmp_path, game_29133), "--check")
+    assert rc == 0, out
+    assert "end: ours bankruptcy, file not recorded (values compared only)" in out
+
+
+def test_a_json_file_that_is_no_export_is_skipped_in_a_batch(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder's MANIFEST.json beside its games is not counted."""
+    good = write(tmp_path, game_29133, "good.json")
+    manifest = write(tmp_path, {"engine": "x", "games": []}, "MANIFEST.json")
+    rc, out, _ = run(capsys, "import-18xx", manifest, good, "--check")
+    assert rc == 0
+    assert out.splitlines() == [
+        f"skip {manifest}: not an 18xx.games export (no actions, players, title)",
+        f"ok   {good}",
+        "1/1 matched",
+    ]
+    rc, _, err = run(capsys, "import-18xx", manifest)  # alone it is an error
+    assert rc == 1 and "the export names no title" in err

@@ -7,12 +7,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from conftest import READINGS_18XX
+from conftest import OLD_READINGS_18XX, READINGS_18XX
 
 from eighteen.engine import bank
 from eighteen.io.games18xx import (
     Divergence,
     ExportError,
+    _created_day,
     effective_actions,
     filter_actions,
     import_game,
@@ -37,7 +38,8 @@ def test_29133_replays_to_its_exact_result(game_29133: dict[str, Any]) -> None:
     assert res.routes_checked == logged_routes == 37
     assert res.kept_count == 334 and res.raw_count == 450
     assert res.applied == 334 + 20  # the 20 auto actions of kept parents
-    assert g.options == READINGS_18XX  # 18xx.games' readings, from the title data
+    # 18xx.games' readings, from the title data: 29133 dates from 2021
+    assert g.options == READINGS_18XX + OLD_READINGS_18XX
 
 
 def test_filter_matches_the_skip_flags(game_29133: dict[str, Any]) -> None:
@@ -107,7 +109,7 @@ def test_a_truncated_log_replays_what_is_there(game_29133: dict[str, Any]) -> No
 def test_optional_rules_become_title_options(game_29133: dict[str, Any]) -> None:
     game_29133["settings"]["optional_rules"] = ["optional_6_train"]
     res = import_game(game_29133)
-    assert res.game.options == ["optional_6_train", *READINGS_18XX]
+    assert res.game.options == ["optional_6_train", *READINGS_18XX, *OLD_READINGS_18XX]
     # the third 6-train is still for sale when NYNH needs a train: it is not bankrupt,
     # so the game goes on and the last action (its bankruptcy) no longer fits
     d = res.divergence
@@ -168,3 +170,27 @@ def test_hotseat_export_with_chat(game_29133: dict[str, Any]) -> None:
     res = import_game(game_29133)
     assert res.mismatches() == []
     assert res.kept_count == 334 + 58
+
+
+def test_the_bankruptcy_reading_follows_the_export_date(game_29133: dict[str, Any]) -> None:
+    """18xx.games changed how its 1830 settles a bankruptcy: exports made before 2025 sell
+    the bankrupt president's shares (the title's import_18xx.dated_options), later ones
+    keep them unsold at market value, as the seed does.  29133 (2021) with a 2026 date:
+    Player 4's 60% of NYC ($82) and 60% of NYNH ($69) stay his: 492 + 414."""
+    game_29133["created_at"] = 1767225600  # 2026-01-01
+    res = import_game(game_29133)
+    assert res.game.options == READINGS_18XX
+    assert res.values() == {"Player 2": 1490, "Player 3": 951, "Player 4": 906, "Player 1": 888}
+    assert res.mismatches() == [
+        "Player 1: ours 888, file 887",
+        "Player 2: ours 1490, file 1477",
+        "Player 4: ours 906, file 416",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("created", "day"),
+    [(1614239784, "2021-02-25"), ("2021-02-25 10:00", "2021-02-25"), (None, None), (True, None)],
+)
+def test_export_creation_day(created: Any, day: str | None) -> None:
+    assert _created_day(created) == day

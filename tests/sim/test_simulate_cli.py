@@ -91,7 +91,7 @@ def test_unknown_title(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     assert main(["simulate", "1899", "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(
-        "eighteen simulate: no compiled tables for '1899': run `eighteen compile`"
+        "eighteen simulate: no compiled tables for '1899' (known titles: 1830, 1830-example,"
     )
     assert err.count("\n") == 1
 

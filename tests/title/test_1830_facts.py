@@ -1,4 +1,4 @@
-"""1830 against the facts reference (/work/shared/reference/1830-facts.md).
+"""1830 against the facts reference (18xx.games' 1830 data).
 
 Two layers:
 - the TOML sources in titles/1830 and titles/common parse into the models of
@@ -483,6 +483,7 @@ def test_source_private_abilities() -> None:
         "connected": False,
         "free": True,
         "token": False,
+        "anytime": True,  # at any point of the owning corporation's turn
     }
     assert by_id["DH"][1] == {
         "type": "tile_lay",
@@ -494,6 +495,7 @@ def test_source_private_abilities() -> None:
         "connected": False,
         "free": False,
         "token": True,
+        "anytime": False,
     }
     assert by_id["MH"][1] == {
         "type": "exchange_share",

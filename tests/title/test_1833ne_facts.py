@@ -1,7 +1,7 @@
 """1833NE against its sources: seed 003 (the rules authority) and the facts reference.
 
 The compiled document generated/1833ne.json (docs/compiled-format.md) must carry the exact
-values of /work/shared/reference/1833NE-facts.md (map, tiles, trains, phases, privates,
+values of the 1833NE facts reference (18xx.games' data: map, tiles, trains, phases, privates,
 corporations, market, money) and of the seed's phase table and worked example. Values the
 sources leave open are documented assumptions (docs/1833ne-assumptions.md); the tests
 below pin them too, so a change to one is a deliberate edit.

@@ -98,12 +98,14 @@ def test_optional_fields_lose_their_null_branch() -> None:
 
 def test_write_is_byte_stable_and_stale_detects_changes(tmp_path: Path) -> None:
     out = tmp_path / "schema"
-    assert len(stale_schemas(out)) == len(FILE_MODELS)
+    assert len(stale_schemas(out)) == 2 * len(FILE_MODELS)
     paths = write_schemas(out)
-    assert sorted(p.name for p in paths) == sorted(f"{k}.schema.json" for k in FILE_MODELS)
-    first = {p.name: p.read_bytes() for p in paths}
+    names = sorted(p.relative_to(out).as_posix() for p in paths)
+    plain = [f"{k}.schema.json" for k in FILE_MODELS]
+    assert names == sorted(plain + [f"overlay/{n}" for n in plain])
+    first = {p.relative_to(out).as_posix(): p.read_bytes() for p in paths}
     write_schemas(out)
-    assert {p.name: p.read_bytes() for p in paths} == first
+    assert {p.relative_to(out).as_posix(): p.read_bytes() for p in paths} == first
     assert stale_schemas(out) == []
     text = first["map.schema.json"].decode()
     assert text.endswith("}\n") and json.loads(text) == schema_documents()["map"]
@@ -304,14 +306,14 @@ def test_schema_comment_warnings(tmp_path: Path) -> None:
     [p] = check(
         tmp_path, "trains", 'trains = [{id = "2", distance = 2, price = 1, count = 1}]\n', False
     )
-    assert (p.code, p.line, p.col, p.severity) == ("W001", 1, 1, Severity.warning)
+    assert (p.code, p.line, p.col, p.severity) == ("W016", 1, 1, Severity.warning)
     assert "#:schema ../../schema/trains.schema.json" in p.message
     path = tmp_path / "trains.toml"
     path.write_text(
         '#:schema ../../schema/map.schema.json\ntrains = [{id = "2", distance = 2, price = 1, count = 1}]\n'
     )
     [p] = validate_data("trains", load_toml(path))
-    assert p.code == "W001" and "expected a path ending in trains.schema.json" in p.message
+    assert p.code == "W016" and "expected a path ending in trains.schema.json" in p.message
 
 
 def test_unusable_file_gives_no_schema_problems(tmp_path: Path) -> None:

@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from eighteen.commands.titles import repo_root
+from eighteen.commands.output import emit_json, fail, say, write_atomic
+from eighteen.commands.titles import _problem_doc, print_problems, repo_root
+from eighteen.locations import known_titles
 from eighteen.title.problems import format_problems, sort_problems
 
 _ID = re.compile(r"^[A-Za-z0-9&+_.-]{1,16}$")
@@ -71,9 +73,16 @@ def _examples(data: dict[str, dict | None]) -> dict[str, Any]:
     }
 
 
-def scaffold(name: str, base: str, base_name: str, ex: dict[str, Any]) -> dict[str, str]:
-    """File name -> text of a new overlay of ``base`` that validates as it is."""
-    title = f"""#:schema ../../schema/title.schema.json
+def scaffold(
+    name: str,
+    base: str,
+    base_name: str,
+    ex: dict[str, Any],
+    schemas: str = "../../schema/overlay",
+) -> dict[str, str]:
+    """File name -> text of a new overlay of ``base`` that validates as it is; its
+    ``#:schema`` lines point at the overlay schemas in ``schemas`` (a relative path)."""
+    title = f"""#:schema {schemas}/title.schema.json
 # {name}: a variant of {base_name}, written as an overlay of titles/{base}/
 # (docs/variants.md). Only what differs from {base} is written here: every file missing from
 # this folder is {base}'s, every table merges key by key, every entry merges by id.
@@ -86,7 +95,7 @@ version = "0.1.0"
 # [rules]
 # float_percent = 50
 """
-    trains = f"""#:schema ../../schema/trains.schema.json
+    trains = f"""#:schema {schemas}/trains.schema.json
 # Trains of {name}: only what differs from titles/{base}/trains.toml.
 # An entry with an id {base} has changes only the keys written; an entry with a new id
 # adds a train type at the end of the roster; [remove] drops train types by id (remove one
@@ -98,7 +107,7 @@ version = "0.1.0"
 # price = {ex["price"] + 20}  # {base}: {ex["price"]}
 """
     hex_note = f" ({ex['hex_name']})" if ex["hex_name"] else ""
-    map_ = f"""#:schema ../../schema/map.schema.json
+    map_ = f"""#:schema {schemas}/map.schema.json
 # Map of {name}: only what differs from titles/{base}/map.toml.
 # A [[hexes]] entry merges into {base}'s hex at the same coordinate (only the keys written
 # change); a coordinate {base} lacks adds a hex; [remove] drops hexes by coordinate.
@@ -121,7 +130,7 @@ version = "0.1.0"
 # hexes = ["{ex["plain"]}"]
 """
     private_note = f" ({ex['private_name']})" if ex["private_name"] else ""
-    privates = f"""#:schema ../../schema/privates.schema.json
+    privates = f"""#:schema {schemas}/privates.schema.json
 # Private companies of {name}: only what differs from titles/{base}/privates.toml.
 # An entry with an id {base} has changes only the keys written (an `abilities` array, if
 # written, replaces the whole list); a new id adds a private at the end of the auction order.
@@ -145,80 +154,106 @@ version = "0.1.0"
     }
 
 
-def cmd_new(name: str, base: str, titles: str | None = None) -> int:
-    """Create titles/NAME/ as an overlay of BASE that validates at once."""
+def cmd_new(name: str, base: str, titles: str | None = None, fmt: str = "text") -> int:
+    """Create titles/NAME/ as an overlay of BASE that validates at once (exit 1 when the
+    name is not usable, the base is unknown or the folder exists)."""
+    from eighteen.locations import find_title_dir
     from eighteen.title.overlay import load_layer
     from eighteen.title.pipeline import LIBRARY_DIRS, display_path, load_title
 
     root = Path(titles) if titles else repo_root() / "titles"
     if not _ID.match(name) or name.startswith(".") or name in LIBRARY_DIRS:
-        print(
-            f"eighteen new: '{name}' is not a usable title id: 1-16 letters, digits "
+        return fail(
+            "new",
+            f"'{name}' is not a usable title id: 1-16 letters, digits "
             "or & + _ . - (it is also the folder name)",
-            file=sys.stderr,
         )
-        return 2
     base_dir = root / base
     if not (base_dir / "title.toml").is_file():
-        print(f"eighteen new: no title '{base}' in {display_path(root)}", file=sys.stderr)
-        return 2
+        base_dir = find_title_dir(base) or base_dir
+    if not (base_dir / "title.toml").is_file():
+        known = ", ".join(known_titles()) or "none"
+        return fail("new", f"no title '{base}' (known titles: {known})")
     target = root / name
     if target.exists():
-        print(f"eighteen new: {display_path(target)} already exists", file=sys.stderr)
-        return 2
+        return fail("new", f"{display_path(target)} already exists")
     layer = load_layer(base_dir)
     base_name = str((layer.data.get("title") or {}).get("name", base))
-    files = scaffold(name, base, base_name, _examples(layer.data))
-    target.mkdir(parents=True)
-    for file_name, text in files.items():
-        (target / file_name).write_text(text, encoding="utf-8")
-        print(f"wrote {display_path(target / file_name)}", file=sys.stderr)
+    files = scaffold(name, base, base_name, _examples(layer.data), _schema_prefix(target))
+    try:
+        target.mkdir(parents=True)
+        for file_name, text in files.items():
+            write_atomic(target / file_name, text)
+    except OSError as exc:
+        return fail("new", f"cannot write {display_path(target)}: {exc.strerror or exc}")
+    written = [display_path(target / f) for f in files]
     _, problems = load_title(target)
-    if problems:
-        print(format_problems(problems))
     errors = sum(p.is_error for p in problems)
     shown = display_path(target)
+    if fmt == "json":
+        emit_json({"created": shown, "files": written, "base": base, **_problem_doc(problems)})
+        return 1 if errors else 0
+    for path in written:
+        say(f"wrote {path}", stderr=True)
+    print_problems(problems)
     if errors:
-        print(f"created {shown}, but {base} itself has {errors} error(s)", file=sys.stderr)
-        return 1
-    print(
+        return fail("new", f"created {shown}, but {base} itself has {errors} error(s)")
+    say(
         f"created {shown}: an overlay of {base} that validates. Edit its files (see the "
         f"comments), then `eighteen validate {shown}` and `eighteen compile {shown}`.",
-        file=sys.stderr,
+        stderr=True,
     )
     return 0
+
+
+def _schema_prefix(target: Path) -> str:
+    """The path from a new title folder to the overlay schemas (for ``#:schema`` lines)."""
+    import os
+
+    from eighteen.locations import schema_dir
+
+    beside = target.resolve().parent.parent / "schema"  # <project>/titles/NAME -> schema/
+    schemas = beside if beside.is_dir() else schema_dir()
+    if schemas is None:
+        return "../../schema/overlay"
+    return Path(os.path.relpath(schemas / "overlay", target.resolve())).as_posix()
 
 
 # ---------------------------------------------------------------------------------------
 # eighteen fmt
 
 
-def cmd_fmt(paths: list[str], *, check: bool = False) -> int:
+def cmd_fmt(paths: list[str], *, check: bool = False, fmt: str = "text") -> int:
     """Format title files in place; with check, list the files that would change."""
     from eighteen.title.fmt import FormatError, format_file, toml_files
     from eighteen.title.pipeline import display_path
 
     targets = [Path(p) for p in paths] or [repo_root() / "titles"]
-    missing = [p for p in targets if not p.exists()]
-    for p in missing:
-        print(f"{display_path(p)}: error: no such file or folder", file=sys.stderr)
+    errors: list[dict[str, str]] = []
+    for p in targets:
+        if not p.exists():
+            errors.append({"file": display_path(p), "message": "no such file or folder"})
     files = toml_files([p for p in targets if p.exists()])
     changed: list[str] = []
-    failed = bool(missing)
     for f in files:
         try:
             if format_file(f, check=check):
                 changed.append(display_path(f))
         except (FormatError, OSError) as exc:
-            print(f"{display_path(f)}: error: {exc}", file=sys.stderr)
-            failed = True
+            errors.append({"file": display_path(f), "message": str(exc)})
+    failed = bool(errors) or (check and bool(changed))
+    if fmt == "json":
+        emit_json({"files": len(files), "changed": changed, "check": check, "errors": errors})
+        return 1 if failed else 0
+    for e in errors:
+        print(f"{e['file']}: error: {e['message']}", file=sys.stderr)
     for name in changed:
         print(f"would reformat {name}" if check else f"formatted {name}")
     verb = "would reformat" if check else "reformatted"
     print(f"fmt: {len(files)} file(s), {verb} {len(changed)}", file=sys.stderr)
     if check and changed:
         print("run `eighteen fmt` to format them", file=sys.stderr)
-    return 1 if failed or (check and changed) else 0
+    return 1 if failed else 0
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """`eighteen import-18xx` and `eighteen export-18xx`: 18xx.games game exports.
 
-``import-18xx GAME.json [--save OUT.json] [--check]`` replays an export in our engine (see
-:mod:`eighteen.io.games18xx`) and prints each player's final value beside the file's
-``result``; ``--check`` exits 1 unless every value and the end reason match exactly, and
-prints the first diverging action.  ``export-18xx OURSAVE.json [--out FILE]`` writes one
+``import-18xx GAME.json... [--save OUT.json] [--check] [--at ID] [--format json]`` replays
+exports in our engine (see :mod:`eighteen.io.games18xx`).  One file: each player's final
+value beside the file's ``result`` and the first diverging action; several: one line per
+file and ``N/M matched``.  ``--check`` exits 1 unless every file matches exactly (values,
+end reason, money); ``--at ID`` stops each replay after that action.  ``export-18xx OURSAVE.json [--out FILE]`` writes one
 of our saves in the 18xx.games format.
 
 Bad input gives one line on stderr (naming the action id) and exit code 1.
@@ -12,12 +13,10 @@ Bad input gives one line on stderr (naming the action id) and exit code 1.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
-from pathlib import Path
 from typing import TextIO
 
+from eighteen.commands.output import check_file_target, write_atomic
 from eighteen.commands.play import SaveError, open_save, write_save
 from eighteen.io.games18xx import (
     END_REASONS,
@@ -54,16 +53,20 @@ def print_report(path: str, res: ImportResult, out: TextIO) -> None:
     )
     ours = res.values()
     width = max(len(n) for n in ours)
-    print(f"  {'player':<{width}}  {'ours':>7}  {'file':>7}", file=out)
+    head = "file" if res.stopped_at is None else "final"
+    print(f"  {'player':<{width}}  {'ours':>7}  {head:>7}", file=out)
     for name, value in sorted(ours.items(), key=lambda kv: -kv[1]):
         want = res.expected.get(name)
-        mark = "" if want is None or want == value else "   <- differs"
+        differs = want is not None and want != value and res.stopped_at is None
+        mark = "   <- differs" if differs else ""
         shown = "-" if want is None else str(want)
         print(f"  {name:<{width}}  {value:>7}  {shown:>7}{mark}", file=out)
     ours_end = g.state.end_reason if g.is_over else "not over"
-    file_end = res.expected_reason or "-"
+    file_end = res.expected_reason or "not recorded (values compared only)"
     if res.expected_reason in END_REASONS:
         file_end = f"{res.expected_reason} ({END_REASONS[res.expected_reason]})"
+    if res.stopped_at is not None:
+        print(f"  stopped after action {res.stopped_at} (--at): the result is not compared")
     print(f"  end: ours {ours_end}, file {file_end}", file=out)
 
 
@@ -81,45 +84,158 @@ def print_route_report(res: ImportResult, out: TextIO) -> None:
     print(f"  {runs} runs; money left on the table: ${left}", file=out)
 
 
-def cmd_import(
-    path: str, *, save: str | None = None, check: bool = False, routes: bool = False
-) -> int:
-    """Import and replay an 18xx.games export; see the module doc for exit codes."""
-    try:
-        data = read_export(path)
-    except ExportError as exc:  # the message names the file
-        return _err(str(exc))
-    try:
-        res = import_game(data, optimal_routes=routes)
-    except ExportError as exc:
-        return _err(f"{path}: {exc}")
-    print_report(path, res, sys.stdout)
-    if routes:
-        print_route_report(res, sys.stdout)
+#: Top-level keys of an 18xx.games export; a JSON file with none of them is no export.
+EXPORT_KEYS = frozenset({"actions", "players", "title"})
+
+
+def _summary_line(path: str, res: ImportResult | None, problems: list[str], error: str) -> str:
+    """One line for a file of a batch: matched, or its first difference."""
+    if error:
+        return f"FAIL {path}: {error}"
+    assert res is not None
+    if not problems:
+        return f"ok   {path}"
     if res.divergence is not None:
-        print_divergence(res.divergence, sys.stdout)
+        d = res.divergence
+        return f"FAIL {path}: action {d.action_id} ({d.action.get('type')}): {d.reason}"
+    return f"FAIL {path}: {problems[0]}"
+
+
+def _json_report(path: str, res: ImportResult | None, problems: list[str], error: str) -> dict:
+    """The JSON form of one file's import."""
+    if res is None:
+        return {"file": path, "matched": False, "error": error}
+    g = res.game
+    ours = res.values()
+    d = res.divergence
+    return {
+        "file": path,
+        "title": g.tables.id,
+        "players": len(g.players),
+        "actions": res.kept_count,
+        "raw_actions": res.raw_count,
+        "routes_checked": res.routes_checked,
+        "stopped_at": res.stopped_at,
+        "values": {n: {"ours": v, "file": res.expected.get(n)} for n, v in ours.items()},
+        "end": {
+            "ours": g.state.end_reason if g.is_over else None,
+            "file": res.expected_reason,
+        },
+        "divergence": None
+        if d is None
+        else {"action_id": d.action_id, "action": d.action, "reason": d.reason},
+        "mismatches": problems,
+        "matched": not problems,
+    }
+
+
+def cmd_import(
+    paths: list[str] | str,
+    *,
+    save: str | None = None,
+    check: bool = False,
+    routes: bool = False,
+    at: int | None = None,
+    fmt: str = "text",
+) -> int:
+    """Import and replay 18xx.games exports; see the module doc for exit codes.
+
+    One file: the full report.  Several files: one line each (``ok`` or the first
+    difference) and ``N/M matched``; ``--format json`` gives every report as one document.
+    With ``--check`` the exit code is 1 unless every file matches."""
+    files = [paths] if isinstance(paths, str) else list(paths)
+    if save and len(files) != 1:
+        print("eighteen import-18xx: --save takes one file", file=sys.stderr)
+        return 2
     if save:
+        try:
+            check_file_target(save)
+        except OSError as exc:
+            return _err(f"cannot write {save}: {exc}")
+    single = len(files) == 1 and fmt == "text"
+    reports: list[dict] = []
+    matched = 0
+    diverged = False
+    failed_input = False
+    skipped = 0
+    for path in files:
+        res: ImportResult | None = None
+        error = ""
+        try:
+            data = read_export(path)
+            if len(files) > 1 and not EXPORT_KEYS & data.keys():
+                # e.g. a MANIFEST.json beside the games of a folder: not counted
+                skipped += 1
+                if fmt != "json":
+                    print(
+                        f"skip {path}: not an 18xx.games export (no {', '.join(sorted(EXPORT_KEYS))})"
+                    )
+                continue
+            res = import_game(data, optimal_routes=routes, stop_at=at)
+        except ExportError as exc:  # the message names the file or the action
+            error = str(exc).removeprefix(f"{path}: ")
+            failed_input = True
+        problems = res.mismatches() if res is not None else [error]
+        if res is not None and not problems:
+            matched += 1
+        if res is not None and res.divergence is not None:
+            diverged = True
+        if fmt == "json":
+            reports.append(_json_report(path, res, problems, error))
+        elif single:
+            if res is None:
+                return _err(error if path in error else f"{path}: {error}")
+            _print_single(path, res, routes=routes, check=check, problems=problems)
+        else:
+            print(_summary_line(path, res, problems, error), file=sys.stdout)
+    total = len(files) - skipped
+    if fmt == "json":
+        doc = {"files": reports, "matched": matched, "total": total, "skipped": skipped}
+        print(json.dumps(doc, indent=2), file=sys.stdout)
+    elif not single:
+        print(f"{matched}/{total} matched", file=sys.stdout)
+    if save and res is not None:
         try:
             write_save(res.game, save)
         except OSError as exc:
             return _err(f"cannot write {save}: {exc}")
         print(f"saved {len(res.game.log)} actions to {save}", file=sys.stderr)
-    problems = res.mismatches()
+    if check:
+        return 0 if matched == total else 1
+    return 1 if diverged or failed_input else 0
+
+
+def _print_single(
+    path: str, res: ImportResult, *, routes: bool, check: bool, problems: list[str]
+) -> None:
+    print_report(path, res, sys.stdout)
+    if routes:
+        print_route_report(res, sys.stdout)
+    if res.divergence is not None:
+        print_divergence(res.divergence, sys.stdout)
     if check:
         if problems:
             print("check: FAILED", file=sys.stdout)
             for p in problems:
                 print(f"  {p}", file=sys.stdout)
-            return 1
-        print("check: OK (every value, the end reason and the money match)", file=sys.stdout)
-        return 0
-    return 1 if res.divergence is not None else 0
+        elif res.stopped_at is not None:
+            print(f"check: OK up to action {res.stopped_at} (no divergence, money kept)")
+        else:
+            print("check: OK (every value, the end reason and the money match)", file=sys.stdout)
 
 
-def cmd_export(path: str, *, out: str | None = None, force: bool = False) -> int:
-    """Write one of our saves in the 18xx.games export format (stdout without --out)."""
+def cmd_export(
+    path: str, *, out: str | None = None, force: bool = False, at: int | None = None
+) -> int:
+    """Write one of our saves (its first ``at`` actions) in the 18xx.games export format
+    (stdout without --out)."""
+    if out is not None:
+        try:
+            check_file_target(out)
+        except OSError as exc:
+            return _err(f"cannot write {out}: {exc}")
     try:
-        doc = export_game(open_save(path, force=force))
+        doc = export_game(open_save(path, force=force, at=at))
     except SaveError as exc:
         return _err(str(exc))
     except ExportError as exc:
@@ -128,13 +244,9 @@ def cmd_export(path: str, *, out: str | None = None, force: bool = False) -> int
     if out is None:
         sys.stdout.write(text)
         return 0
-    target = Path(out)
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, target)
+        write_atomic(out, text)
     except OSError as exc:
-        return _err(f"cannot write {out}: {exc}")
+        return _err(f"cannot write {out}: {exc.strerror or exc}")
     print(f"wrote {len(doc['actions'])} actions to {out}", file=sys.stderr)
     return 0

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn
+
+from eighteen.commands.output import (
+    OutputError,
+    check_file_target,
+    emit_json,
+    fail,
+    warn,
+    write_atomic,
+)
 from eighteen.engine import views
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bots import make_bots, play
@@ -21,9 +31,8 @@ from eighteen.title.versions import SaveTitleMismatch, check_save_title
 NOTABLE = ("floats", "phase", "rust", "closes", "bankrupt", "the game ends", "president of")
 
 
-def _err(msg: str) -> int:
-    print(f"eighteen: {msg}", file=sys.stderr)
-    return 1
+def _err(msg: str, command: str = "") -> int:
+    return fail(command, msg)
 
 
 def print_ranking(game: Game, out: TextIO | None = None) -> None:
@@ -36,13 +45,42 @@ def print_ranking(game: Game, out: TextIO | None = None) -> None:
         print(f"  {place}. {name:<12} ${value:,}", file=out)
 
 
-class RoundLog:
-    """Prints one summary line per finished round plus notable events."""
+def ranking_json(game: Game) -> dict[str, Any]:
+    """The game and its ranking as a JSON report (``--format json`` of play and replay)."""
+    return {
+        "title": game.tables.id,
+        "version": game.tables.version,
+        "players": list(game.players),
+        "seed": game.seed,
+        "options": list(game.options),
+        "actions": len(game.log),
+        "over": game.is_over,
+        "end_reason": game.state.end_reason if game.is_over else None,
+        "ranking": [
+            {"place": place, "player": name, "value": value}
+            for place, (name, value) in enumerate(views.ranking(game), 1)
+        ],
+    }
 
-    def __init__(self, game: Game, out: TextIO, quiet: bool) -> None:
+
+class RoundLog:
+    """Prints one summary line per finished round plus notable events.
+
+    Lines go to ``out``, or through ``emit`` when given (the progress display's console,
+    which prints them above the progress line so that neither garbles the other).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        out: TextIO,
+        quiet: bool,
+        emit: Callable[[str], None] | None = None,
+    ) -> None:
         self.game = game
         self.out = out
         self.quiet = quiet
+        self.emit = emit or (lambda line: print(line, file=self.out))
         self.round = views.round_name(game)
         self.actions = 0
         self.seen_events = len(game.events)
@@ -59,74 +97,131 @@ class RoundLog:
         self.seen_events = len(self.game.events)
         if self.quiet:
             return
-        print(f"{self.round}: {self.actions} actions", file=self.out)
+        self.emit(f"{self.round}: {self.actions} actions")
         for _, msg in events:
             if any(w in msg for w in NOTABLE):
-                print(f"    {msg}", file=self.out)
+                self.emit(f"    {msg}")
         self.actions = 0
 
 
 def write_save(game: Game, path: str) -> None:
-    """Write the save atomically: a crash never leaves a half-written file."""
-    target = Path(path)
-    data = json.dumps(game.to_json(), indent=1) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        f.write(data)
-    os.replace(tmp, target)
+    """Write the save atomically, with normal file permissions (see ``write_atomic``)."""
+    write_atomic(path, json.dumps(game.to_json(), indent=1) + "\n")
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    """Play a whole game with bots and print a short log and the ranking."""
+def _check_options(tables: Any, options: list[str]) -> str | None:
+    """The message for an unknown option, listing the title's options, else None."""
+    unknown = [o for o in options if o not in tables.option_ids]
+    if not unknown:
+        return None
+    known = "; ".join(
+        f"{o['id']} ({o.get('description', '').rstrip('.')})"
+        for o in tables.data.get("options", [])
+    )
+    return f"{tables.id} has no option {unknown[0]!r}; its options: {known or 'none'}"
+
+
+def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) -> int:
+    """Play a whole game with bots and print a short log and the ranking.
+
+    The progress line is shown only when both standard output and standard error are a
+    terminal (or on ``progress_console``, for tests); log lines are printed through it.
+    """
+    fmt = getattr(args, "format", "text")
+    if args.save:
+        try:
+            check_file_target(args.save)  # before the game, not after it
+        except OutputError as exc:
+            return _err(f"cannot write the save: {exc}", "play")
     try:
         tables = load_title(args.title)
     except TitleNotFound as exc:
-        return _err(str(exc))
-    players = [f"Player{i + 1}" for i in range(args.players)]
+        return _err(str(exc), "play")
+    if isinstance(args.players, list):
+        players = list(args.players)
+    else:
+        players = [f"Player{i + 1}" for i in range(args.players)]
+    bad_option = _check_options(tables, list(args.options))
+    if bad_option:
+        return _err(bad_option, "play")
     try:
         game = Game.new(tables, players=players, seed=args.seed, options=args.options)
     except ValueError as exc:
-        return _err(str(exc))
+        return _err(str(exc), "play")
     bots = make_bots(args.bots, players, args.seed)
-    log = RoundLog(game, sys.stdout, args.quiet)
-    print(
-        f"{tables.name}: {args.players} {args.bots} bots, seed {args.seed}",
-        file=sys.stdout,
-    )
-    progress = _Progress(enabled=not args.quiet and sys.stderr.isatty())
+    quiet = args.quiet or fmt == "json"
+    if progress_console is None and not quiet and sys.stdout.isatty() and sys.stderr.isatty():
+        progress_console = Console(file=sys.stderr)
+    progress = _Progress(progress_console if not quiet else None)
+    log = RoundLog(game, sys.stdout, quiet, emit=progress.emit)
     try:
-        for _ in play(game, bots):
-            log.step()
-            progress.tick(game)
+        with progress:
+            if fmt == "text":
+                progress.emit(f"{tables.name}: {len(players)} {args.bots} bots, seed {args.seed}")
+            for _ in play(game, bots):
+                log.step()
+                progress.tick(game)
     except RuntimeError as exc:
-        return _err(str(exc))
-    finally:
-        progress.done()
-    print_ranking(game)
+        return _err(str(exc), "play")
     if args.save:
         try:
             write_save(game, args.save)
         except OSError as exc:
-            return _err(f"cannot write {args.save}: {exc}")
+            return _err(f"cannot write {args.save}: {exc.strerror or exc}", "play")
+    if fmt == "json":
+        emit_json({**ranking_json(game), "save": args.save})
+        return 0
+    print_ranking(game)
+    if args.save:
         print(f"saved {len(game.log)} actions to {args.save}", file=sys.stderr)
     return 0
 
 
 class _Progress:
-    """A one-line progress indicator on a terminal (rounds and actions so far)."""
+    """A transient progress line (actions so far, the round) on a terminal console.
 
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
+    Without a console it does nothing and ``emit`` prints to standard output.
+    """
+
+    EVERY = 25
+
+    def __init__(self, console: Console | None) -> None:
+        self.console = console
         self.n = 0
+        self.bar: Progress | None = None
+        self.task: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.console is not None:
+            self.bar = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.completed} actions · {task.description}"),
+                console=self.console,
+                transient=True,
+                auto_refresh=False,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task("", total=None)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+    def emit(self, line: str) -> None:
+        """Print a log line: above the progress line when it is shown."""
+        if self.bar is not None:
+            self.bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(line, file=sys.stdout)
 
     def tick(self, game: Game) -> None:
         self.n += 1
-        if self.enabled and self.n % 50 == 0:
-            print(f"\r{self.n} actions · {views.round_name(game)}   ", end="", file=sys.stderr)
-
-    def done(self) -> None:
-        if self.enabled:
-            print("\r" + " " * 70 + "\r", end="", file=sys.stderr)
+        if self.bar is not None and self.n % self.EVERY == 0:
+            self.bar.update(
+                self.task, completed=self.n, description=views.round_name(game), refresh=True
+            )
 
 
 def load_save(path: str) -> dict[str, Any]:
@@ -148,8 +243,9 @@ class SaveError(ValueError):
     """A save that cannot be opened: unreadable, not a save, other tables, illegal action."""
 
 
-def open_save(path: str, *, force: bool = False) -> Game:
-    """Read a save, check its title tables (warn with ``force``), and replay it.
+def open_save(path: str, *, force: bool = False, at: int | None = None) -> Game:
+    """Read a save, check its title tables (warn with ``force``), and replay it (only its
+    first ``at`` actions when given).
 
     Raises SaveError with a one-line message naming the file.
     """
@@ -157,7 +253,12 @@ def open_save(path: str, *, force: bool = False) -> Game:
         data = load_save(path)
         tables = load_title(str(data["title"]))
         for warning in check_save_title(data, tables.data, force):
-            print(f"eighteen: warning: {warning}", file=sys.stderr)
+            warn("", warning)
+        if at is not None:
+            actions = list(data["actions"])
+            if at > len(actions):
+                raise ValueError(f"--at {at} is past the end: the save has {len(actions)} actions")
+            data = {**data, "actions": actions[:at]}
         return Game.from_json(data, tables=tables)
     except (
         ValueError,
@@ -171,11 +272,14 @@ def open_save(path: str, *, force: bool = False) -> Game:
         raise SaveError(message if message.startswith(path) else f"{path}: {message}") from None
 
 
-def cmd_replay(path: str, *, force: bool = False) -> int:
-    """Replay a save and print the same ranking `play` printed."""
+def cmd_replay(path: str, *, force: bool = False, at: int | None = None, fmt: str = "text") -> int:
+    """Replay a save (to ``at`` actions) and print the same ranking `play` printed."""
     try:
-        game = open_save(path, force=force)
+        game = open_save(path, force=force, at=at)
     except SaveError as exc:
-        return _err(str(exc))
-    print_ranking(game)
+        return _err(str(exc), "replay")
+    if fmt == "json":
+        emit_json(ranking_json(game))
+    else:
+        print_ranking(game)
     return 0

@@ -8,7 +8,7 @@ and bonus earns and the route's total (see :func:`eighteen.engine.routefinder.op
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from eighteen.engine import network, phases
 from eighteen.engine.game import Game
@@ -16,8 +16,9 @@ from eighteen.engine.routes import TrainRule
 
 
 def _err(msg: str) -> int:
-    print(f"eighteen: {msg}", file=sys.stderr)
-    return 1
+    from eighteen.commands.output import fail
+
+    return fail("routes", msg)
 
 
 def operating_corporation(game: Game) -> str | None:
@@ -51,14 +52,41 @@ def print_routes(game: Game, corp: str, out: TextIO | None = None) -> None:
         print(f"optimal (searched {result.explored} states)", file=out)
 
 
-def cmd_routes(save_path: str, corporation: str | None = None, *, force: bool = False) -> int:
-    """Replay a save and print the best routes of ``corporation`` (default: the one
-    operating now). Exit 1 on an unreadable save or an unknown corporation. ``force``
-    replays a save made with other title tables (with a warning)."""
+def routes_json(game: Game, corp: str) -> dict[str, Any]:
+    """The corporation's trains and best run as a JSON report (``--format json``)."""
+    trains = network.corp_trains(game, corp)
+    doc: dict[str, Any] = {
+        "corporation": corp,
+        "phase": phases.current(game).get("id"),
+        "trains": [{"train": t, "rule": TrainRule.of(d).describe()} for t, d in trains],
+        "routes": [],
+        "total": 0,
+        "optimal": True,
+    }
+    if trains:
+        result = network.optimal(game, corp)
+        doc["routes"] = [r.to_json() for r in result.routes]
+        doc["total"] = result.total
+        doc["optimal"] = result.optimal
+    return doc
+
+
+def cmd_routes(
+    save_path: str,
+    corporation: str | None = None,
+    *,
+    force: bool = False,
+    at: int | None = None,
+    fmt: str = "text",
+) -> int:
+    """Replay a save (to ``at`` actions) and print the best routes of ``corporation``
+    (default: the one operating now). Exit 1 on an unreadable save or an unknown
+    corporation. ``force`` replays a save made with other title tables (with a warning)."""
+    from eighteen.commands.output import emit_json
     from eighteen.commands.play import SaveError, open_save
 
     try:
-        game = open_save(save_path, force=force)
+        game = open_save(save_path, force=force, at=at)
     except SaveError as exc:
         return _err(str(exc))
     corp = corporation or operating_corporation(game)
@@ -67,5 +95,8 @@ def cmd_routes(save_path: str, corporation: str | None = None, *, force: bool = 
     if corp not in game.state.corporations:
         known = ", ".join(sorted(game.state.corporations))
         return _err(f"unknown corporation {corp!r} (one of {known})")
-    print_routes(game, corp)
+    if fmt == "json":
+        emit_json(routes_json(game, corp))
+    else:
+        print_routes(game, corp)
     return 0

@@ -226,26 +226,26 @@ class Tables:
         return [t["id"] for t in self.trains]
 
 
-def _repo_generated_dir() -> Path:
-    # src/eighteen/engine/tables.py -> repo root is three parents above the package dir
-    return Path(__file__).resolve().parents[3] / "generated"
-
-
 def find_title(title: str | Path) -> Path:
-    """Where the compiled tables of ``title`` are: an explicit path, then the repository's
-    generated/ directory, then ./generated/."""
+    """Where the compiled tables of ``title`` are: an explicit path, else ``<id>.json`` in
+    the first folder of :func:`eighteen.locations.generated_dirs` that has it (the project,
+    ./generated, the checkout, the installed package)."""
+    from eighteen.locations import generated_dirs, known_titles
+
     p = Path(title)
     if p.suffix == ".json" and p.is_file():
         return p
     if p.is_dir() and (p / "title.json").is_file():
         return p / "title.json"
     name = f"{title}.json"
-    for d in (_repo_generated_dir(), Path.cwd() / "generated"):
+    dirs = generated_dirs()
+    for d in dirs:
         if (d / name).is_file():
             return d / name
+    known = ", ".join(known_titles()) or "none"
     raise TitleNotFound(
-        f"no compiled tables for {title!r}: run `eighteen compile` (looked in "
-        f"{_repo_generated_dir()} and {Path.cwd() / 'generated'})"
+        f"no compiled tables for {str(title)!r} (known titles: {known}; looked in "
+        f"{', '.join(str(d) for d in dirs)}); a title of your own needs `eighteen compile`"
     )
 
 

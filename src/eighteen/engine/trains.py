@@ -138,11 +138,9 @@ def bank_offers(g: Game, corp: str) -> list[Offer]:
         for side in g.tables.train_sides(t):
             out.append(Offer(f"{side}-{copy_no}", int(g.tables.train(side)["price"])))
         ti = row.get("trade_in")
-        if ti:
-            seen: set[str] = set()
+        if ti:  # any owned copy of a type it takes may be traded in
             for x in own:
-                if train_type(x) in ti["trains"] and train_type(x) not in seen:
-                    seen.add(train_type(x))
+                if train_type(x) in ti["trains"]:
                     out.append(Offer(tid, int(row["price"]) - int(ti["discount"]), x))
     seen_pool: set[str] = set()
     for x in g.state.train_pool:

@@ -577,6 +577,16 @@ class TitleOption(Strict):
     )
 
 
+class DatedImportOptions(Strict):
+    """Options for exports made before a date: readings 18xx.games has changed since."""
+
+    before: str = Field(
+        pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+        description="Exports created before this day (YYYY-MM-DD, UTC) get these options.",
+    )
+    options: list[str] = Field(min_length=1, description="Ids of this title's options.")
+
+
 class Import18xx(Strict):
     """How 18xx.games names this title's things (``eighteen import-18xx`` / ``export-18xx``).
 
@@ -587,6 +597,10 @@ class Import18xx(Strict):
         default_factory=list,
         description="Options switched on for every imported game: rule choices 18xx.games "
         "makes that are not among its optional rules (ids of this title's options).",
+    )
+    dated_options: list[DatedImportOptions] = Field(
+        default_factory=list,
+        description="More options for older exports, by the export's created_at.",
     )
     preprinted: dict[HexId, str] = Field(
         default_factory=dict,
@@ -899,6 +913,11 @@ class FreeTileLay(Strict):
     )
     only_round_bought: bool = Field(
         False, description="Usable only in the operating round the corporation bought it."
+    )
+    anytime: bool = Field(
+        False,
+        description="With extra: usable at any point of the owning corporation's operating "
+        "turn, not only in its track step.",
     )
 
 

@@ -417,6 +417,10 @@ def load_layer(title_dir: Path, chain: tuple[Path, ...] = ()) -> Layer:
     if not isinstance(base_id, str):
         return at_extends("E010", 'expected a title id (a string), e.g. extends = "1830"')
     base_dir = title_dir.parent / base_id
+    if not (base_dir / "title.toml").is_file() and "/" not in base_id:
+        from eighteen.locations import find_title_dir
+
+        base_dir = find_title_dir(base_id) or base_dir  # a base shipped with eighteen
     here = title_dir.resolve()
     if base_dir.resolve() in (*chain, here):
         names = " -> ".join([*(p.name for p in chain), here.name, base_id])

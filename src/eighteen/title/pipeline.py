@@ -7,13 +7,15 @@ is returned only when every file built a model (checks may still report errors o
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from eighteen.locations import find_library
 from eighteen.title.aggregate import Title
 from eighteen.title.load import LoadedFile, load_toml
 from eighteen.title.model import FILE_MODELS, Strict, Tile, TilesFile
@@ -126,14 +128,15 @@ def load_sources(title_dir: Path) -> tuple[Sources, dict[str, Strict], list[Prob
 def load_libraries(
     title_dir: Path, sources: Sources, models: dict[str, Strict], problems: list[Problem]
 ) -> None:
-    """Read and build the tile libraries the title's tiles.toml names."""
+    """Read and build the tile libraries the title's tiles.toml names (a sibling folder of
+    the title, else the shared library of the project or the installed package)."""
     tiles = models.get("tiles")
     if isinstance(tiles, TilesFile):
         for i, lib in enumerate(tiles.library):
-            lib_path = title_dir.parent / lib / "tiles.toml"
-            if not lib_path.is_file():
+            lib_path = find_library(lib, title_dir)
+            if lib_path is None:
                 problems.append(
-                    sources.locate("tiles", ("library", i), "E107", f"unknown tile library '{lib}'")
+                    sources.locate("tiles", ("library", i), "E109", f"unknown tile library '{lib}'")
                 )
                 continue
             loaded = load_toml(lib_path, display_path(lib_path))
@@ -146,7 +149,11 @@ def load_libraries(
 
 
 def source_hash(sources: Sources) -> str:
-    """sha256 over every source file's name and bytes, in a fixed order."""
+    """sha256 over every source file's name and parsed data, in a fixed order.
+
+    The data, not the bytes: editing a comment or reformatting a file (``eighteen fmt``)
+    leaves the hash, and so generated/ and the saves made on it, unchanged.
+    """
     h = hashlib.sha256()
     named = [(f"{k}.toml", f) for k, f in sources.files.items()]
     named += [(f"lib/{k}/tiles.toml", f) for k, f in sources.libraries.items()]
@@ -154,9 +161,14 @@ def source_hash(sources: Sources) -> str:
     for name, f in sorted(named, key=lambda x: x[0]):
         h.update(name.encode())
         h.update(b"\0")
-        h.update(f.raw)
+        h.update(f.raw if f.data is None else _canonical(f.data))
         h.update(b"\0")
     return "sha256:" + h.hexdigest()
+
+
+def _canonical(data: dict[str, Any]) -> bytes:
+    """The parsed data of a file as canonical JSON bytes (dates and times as ISO text)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
 def assemble(title_dir: Path, sources: Sources, models: dict[str, Strict]) -> Title | None:

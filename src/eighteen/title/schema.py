@@ -7,7 +7,7 @@ TOML has no null, so optional fields appear as their plain type.
 
 Validation codes: E010 wrong type or invalid value, E011 unknown key, E012 missing required
 key, E013 number out of range, E014 not an allowed value, E015 pattern mismatch,
-W001 missing or mismatched ``#:schema`` comment.
+W016 missing or mismatched ``#:schema`` comment.
 """
 
 from __future__ import annotations
@@ -144,13 +144,65 @@ def _render(doc: dict[str, Any]) -> bytes:
     return (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
+def overlay_documents() -> dict[str, dict[str, Any]]:
+    """Return kind -> JSON Schema of that file in an overlay title (``extends``).
+
+    An overlay writes only what differs from its base, so no key is required (except the
+    tag of a tagged value, such as an ability's ``type``, which picks the branch), and a
+    ``[remove]`` table of name lists is allowed (docs/variants.md). Unknown keys and wrong
+    values are still errors, so an editor flags real mistakes and nothing else.
+    """
+    docs = {}
+    for kind, doc in _documents().items():
+        body = copy.deepcopy(doc)
+        _drop_required(body)
+        body["$id"] = f"{SCHEMA_BASE}overlay/{kind}.schema.json"
+        body["title"] = f"{kind}.toml (overlay)"
+        body["description"] = (
+            f"{kind}.toml of an overlay title: only what differs from the base title. "
+            + str(doc.get("description", ""))
+        ).strip()
+        body.setdefault("properties", {})["remove"] = {
+            "description": "Names to drop from the base before merging: `<key> = [names]` "
+            "drops entries by id (hexes by coordinate) or keys of a table.",
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        }
+        docs[kind] = body
+    return docs
+
+
+def _drop_required(node: Any) -> None:
+    """Remove every ``required`` list, except on objects tagged by a constant property."""
+    if isinstance(node, dict):
+        props = node.get("properties")
+        tagged = isinstance(props, dict) and any(
+            isinstance(s, dict) and "const" in s for s in props.values()
+        )
+        if "required" in node and not tagged:
+            del node["required"]
+        for value in node.values():
+            _drop_required(value)
+    elif isinstance(node, list):
+        for value in node:
+            _drop_required(value)
+
+
+def _all_documents() -> dict[str, dict[str, Any]]:
+    """Relative file name -> schema document: the plain schemas, then overlay/."""
+    docs = {f"{kind}.schema.json": doc for kind, doc in _documents().items()}
+    docs.update({f"overlay/{kind}.schema.json": doc for kind, doc in overlay_documents().items()})
+    return docs
+
+
 def write_schemas(out_dir: Path) -> list[Path]:
-    """Write ``<kind>.schema.json`` for every kind (only if changed); return their paths."""
+    """Write ``<kind>.schema.json`` and ``overlay/<kind>.schema.json`` for every kind (only
+    if changed); return their paths."""
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
-    for kind, doc in sorted(_documents().items()):
-        target = out_dir / f"{kind}.schema.json"
+    for name, doc in sorted(_all_documents().items()):
+        target = out_dir / name
+        target.parent.mkdir(parents=True, exist_ok=True)
         data = _render(doc)
         if not target.is_file() or target.read_bytes() != data:
             target.write_bytes(data)
@@ -161,10 +213,10 @@ def write_schemas(out_dir: Path) -> list[Path]:
 def stale_schemas(out_dir: Path) -> list[str]:
     """Return the names of schema files in ``out_dir`` that are missing or out of date."""
     stale = []
-    for kind, doc in sorted(_documents().items()):
-        target = Path(out_dir) / f"{kind}.schema.json"
+    for name, doc in sorted(_all_documents().items()):
+        target = Path(out_dir) / name
         if not target.is_file() or target.read_bytes() != _render(doc):
-            stale.append(target.name)
+            stale.append(name)
     return stale
 
 
@@ -264,7 +316,7 @@ def validate_data(kind: str, loaded: LoadedFile) -> list[Problem]:
 
 
 def schema_comment_problems(kind: str, loaded: LoadedFile) -> list[Problem]:
-    """W001 when the first line lacks a ``#:schema`` comment naming this kind's schema."""
+    """W016 when the first line lacks a ``#:schema`` comment naming this kind's schema."""
     expected = f"{kind}.schema.json"
     target = schema_comment(loaded.raw.decode("utf-8", errors="replace"))
     if target is None:
@@ -276,7 +328,7 @@ def schema_comment_problems(kind: str, loaded: LoadedFile) -> list[Problem]:
         message = f"'#:schema' names {target}; expected a path ending in {expected}"
     else:
         return []
-    return [Problem(loaded.display, 1, 1, "W001", message, "", Severity.warning)]
+    return [Problem(loaded.display, 1, 1, "W016", message, "", Severity.warning)]
 
 
 def _convert(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]:

@@ -8,7 +8,8 @@ price up, seed 003); each turn is the steps below, in order.  A corporation that
 does not operate (or stops operating).  A step with nothing to do is skipped; an optional step ends with a pass.  Trains
 over the limit are discarded at once, whoever's turn it is; the owner of an exchangeable
 private may exchange it at any time; the operating corporation may buy privates from
-players at any time of its turn.
+players at any time of its turn, and use a private's anytime tile lay (tile_lay
+``anytime``) at any time of its turn.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from eighteen.engine.rounds.base import Round, Step
 from eighteen.engine.rounds.or_finance import Ferry, IssueRedeem
 from eighteen.engine.rounds.or_run import DividendStep, Routes
 from eighteen.engine.rounds.or_track import (
+    AnytimeLay,
     HomeToken,
     ORStep,
     PendingHome,
@@ -107,7 +109,13 @@ def end_turn(g: Game) -> None:
 
 class OperatingRoundSteps(Round):
     kind = "operating"
-    _steps: ClassVar[list[Step]] = [DiscardTrains(), PendingHome(), *TURN, Exchange()]
+    _steps: ClassVar[list[Step]] = [
+        DiscardTrains(),
+        PendingHome(),
+        *TURN,
+        Exchange(),
+        AnytimeLay(),
+    ]
 
     def steps(self, g: Game) -> list[Step]:
         return self._steps

@@ -29,13 +29,15 @@ class Routes(ORStep):
     actions: ClassVar = (RunRoutes,)
 
     def active(self, g: Game) -> bool:
-        """Trains must run when there is anything to run (no route: nothing earned)."""
+        """Trains must run when there is anything to run (no route: nothing earned).
+        Whether there is is a question of reach (a station joined to another stop), not
+        of the best routes: the optimiser runs only when the routes are asked for."""
         if not self.is_current(g):
             return False
         corp = operating(g)
         if privates.routes_restricted(g, corp):
             return False
-        return bool(g.state.corporations[corp].trains) and bool(network.best(g, corp))
+        return bool(g.state.corporations[corp].trains) and network.can_run(g, corp)
 
     def legal(self, g: Game) -> list[Action]:
         corp = operating(g)

@@ -302,51 +302,99 @@ class Track(ORStep):
             self.done(g)
             return
         assert isinstance(action, LayTile)
-        match = None
-        for lay, cost, pid, idx in _lay_options(g, False, (action.hex, action.tile)):
-            if (lay.hex, lay.tile, lay.rotation % 6, pid) == (
-                action.hex,
-                action.tile,
-                action.rotation % 6,
-                action.private,
-            ):
-                match = (lay, cost, pid, idx)
-                break
-        if match is None:
-            raise IllegalAction(self._why(g, action))
-        lay, cost, pid, idx = match
-        corp = action.actor
-        r = _r(g)
-        pay(g, corp, BANK, cost, f"{corp} lays a tile")
-        first_tile = lay.hex not in g.state.map.tiles
-        network.lay_tile(g, lay.hex, lay.tile, lay.rotation)
-        g.note(f"{corp} lays tile {lay.tile} on {lay.hex} (rotation {lay.rotation}) for ${cost}")
-        if pid is None:
-            r.lays |= 1 << (_slot_for(g, _kind(lay)) or 0)
-        else:
-            ab = g.tables.private(pid)["abilities"][idx]
-            if idx not in g.state.privates[pid].used:
-                g.state.privates[pid].used.append(idx)  # type: ignore[arg-type]
-            if pid not in r.ability_lays:
-                r.ability_lays.append(pid)
-            if not ab.get("extra", True):
-                r.lays |= 1 << (_slot_for(g, _kind(lay)) or 0)
-            if ab.get("token"):
-                r.free_token = [lay.hex, pid]
-        if first_tile:
-            network.place_joint_tokens(g, lay.hex)
+        lay_tile(g, action)
 
-    def _why(self, g: Game, a: LayTile) -> str:
-        if a.private is not None:
-            return f"{a.private} cannot lay tile {a.tile} on {a.hex} at rotation {a.rotation} now"
-        if all(_slot_for(g, k) is None for k in ("new", "upgrade")):
-            return "no tile lay left this turn"
-        if a.hex in privates.blocked_hexes(g):
-            return f"{a.hex} is blocked by a private company owned by a player"
-        return (
-            f"tile {a.tile} at rotation {a.rotation} on {a.hex} is not a legal lay now "
-            "(phase colour, supply, upgrade, connection or cost)"
+
+def lay_tile(g: Game, action: LayTile, *, anytime_only: bool = False) -> None:
+    """Make the lay ``action`` asks for, if it is one of the lays possible now (with
+    ``anytime_only``: one of a private's anytime lays); IllegalAction otherwise."""
+    match = None
+    for lay, cost, pid, idx in _lay_options(g, False, (action.hex, action.tile)):
+        if anytime_only and (pid is None or not _anytime(g, pid, idx)):
+            continue
+        if (lay.hex, lay.tile, lay.rotation % 6, pid) == (
+            action.hex,
+            action.tile,
+            action.rotation % 6,
+            action.private,
+        ):
+            match = (lay, cost, pid, idx)
+            break
+    if match is None:
+        raise IllegalAction(_why(g, action))
+    lay, cost, pid, idx = match
+    corp = action.actor
+    r = _r(g)
+    pay(g, corp, BANK, cost, f"{corp} lays a tile")
+    first_tile = lay.hex not in g.state.map.tiles
+    network.lay_tile(g, lay.hex, lay.tile, lay.rotation)
+    g.note(f"{corp} lays tile {lay.tile} on {lay.hex} (rotation {lay.rotation}) for ${cost}")
+    if pid is None:
+        r.lays |= 1 << (_slot_for(g, _kind(lay)) or 0)
+    else:
+        ab = g.tables.private(pid)["abilities"][idx]
+        if idx not in g.state.privates[pid].used:
+            g.state.privates[pid].used.append(idx)  # type: ignore[arg-type]
+        if pid not in r.ability_lays:
+            r.ability_lays.append(pid)
+        if not ab.get("extra", True):
+            r.lays |= 1 << (_slot_for(g, _kind(lay)) or 0)
+        if ab.get("token"):
+            r.free_token = [lay.hex, pid]
+    if first_tile:
+        network.place_joint_tokens(g, lay.hex)
+
+
+def _anytime(g: Game, pid: str, idx: int | None) -> bool:
+    return idx is not None and bool(g.tables.private(pid)["abilities"][idx].get("anytime"))
+
+
+def _why(g: Game, a: LayTile) -> str:
+    if a.private is not None:
+        return f"{a.private} cannot lay tile {a.tile} on {a.hex} at rotation {a.rotation} now"
+    if all(_slot_for(g, k) is None for k in ("new", "upgrade")):
+        return "no tile lay left this turn"
+    if a.hex in privates.blocked_hexes(g):
+        return f"{a.hex} is blocked by a private company owned by a player"
+    return (
+        f"tile {a.tile} at rotation {a.rotation} on {a.hex} is not a legal lay now "
+        "(phase colour, supply, upgrade, connection or cost)"
+    )
+
+
+class AnytimeLay(Step):
+    """A private's extra tile lay usable at any point of the owning corporation's turn
+    (tile_lay ``anytime``); in the track step the track step takes it."""
+
+    name = "anytime lay"
+    actions: ClassVar = (LayTile,)
+    anytime: ClassVar[bool] = True
+
+    def active(self, g: Game) -> bool:
+        r = _r(g)
+        if r.index >= len(r.order) or r.step == "track":
+            return False
+        corp = operating(g)
+        return any(
+            ab.get("anytime") and ab.get("extra", True)
+            for _, _, ab in privates.tile_lay_abilities(g, corp)
         )
+
+    def actor(self, g: Game) -> str | None:
+        return None
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = operating(g)
+        return [
+            LayTile(corp, lay.hex, lay.tile, lay.rotation, pid)
+            for lay, _, pid, idx in lay_options(g)
+            if pid is not None and _anytime(g, pid, idx)
+        ]
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, LayTile)
+        check_actor(action, operating(g))
+        lay_tile(g, action, anytime_only=True)
 
 
 # -- tokens -----------------------------------------------------------------------------

@@ -56,6 +56,23 @@ def trade_problem(g: Game, actor: str, pid: str, other: str, price: int) -> str 
     return None
 
 
+def can_buy_private(g: Game, player: str) -> bool:
+    """Could ``player`` buy a private from another player now (at the least price)?  Such a
+    player still has a choice in his turn, so he is not passed automatically."""
+    if not trading_allowed(g):
+        return False
+    for pid in privates.open_privates(g):
+        owner = g.state.privates[pid].owner
+        if (
+            owner is not None
+            and owner != player
+            and g.state.is_player(owner)
+            and trade_problem(g, player, pid, owner, 1) is None
+        ):
+            return True
+    return False
+
+
 class TradePrivates(Step):
     """Anytime step of a stock-round turn: the acting player's private trades."""
 

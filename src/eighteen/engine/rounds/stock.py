@@ -34,7 +34,11 @@ from eighteen.engine.actions import (
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.rounds.auction import set_par
 from eighteen.engine.rounds.base import Round, Step, check_actor
-from eighteen.engine.rounds.private_trades import PRIVATE_PURCHASE, TradePrivates
+from eighteen.engine.rounds.private_trades import (
+    PRIVATE_PURCHASE,
+    TradePrivates,
+    can_buy_private,
+)
 from eighteen.engine.state import IPO, POOL, StockRound
 
 if TYPE_CHECKING:
@@ -302,10 +306,13 @@ class StockRoundSteps(Round):
         r = _r(g)
         step = self._steps[0]
         assert isinstance(step, BuySellPar)
-        # a player who can do nothing but pass (or exchange a private, which he may do at
-        # any time) is passed automatically
+        # a player who has traded a private and can do nothing more ends the turn (like
+        # after a buy or sale); a player who can do nothing but pass (or exchange a
+        # private, which he may do at any time) is passed automatically
+        if r.acted and not step.can_trade(g):
+            step._end_turn(g, passed=False)
         while r.passes < len(g.state.players) and not r.acted:
-            if step.can_trade(g):
+            if step.can_trade(g) or can_buy_private(g, step.actor(g)):  # type: ignore[arg-type]
                 break
             g.note(f"{step.actor(g)} can do nothing")
             step._end_turn(g, passed=True)

@@ -1,0 +1,133 @@
+"""What every command shares: consoles, one-line errors, JSON reports and safe file writes.
+
+Colour comes from rich and follows its rules: none when the stream is not a terminal or
+when ``NO_COLOR`` is set. Errors are one line on standard error, ``eighteen CMD: error: ...``.
+Files are written atomically (a temporary file beside the target, then a rename) with the
+permissions a plain ``open()`` would give: an existing file keeps its mode, a new one gets
+0666 less the umask; no temporary file survives a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+#: Exit codes (docs/cli.md): success, bad input (title, save, log, file), usage error.
+OK, BAD_INPUT, USAGE = 0, 1, 2
+
+
+def console(stderr: bool = False) -> Console:
+    """A console on the current sys.stdout (or sys.stderr), looked up at call time."""
+    return Console(
+        file=sys.stderr if stderr else sys.stdout,
+        highlight=False,
+        soft_wrap=True,
+        emoji=False,
+        markup=False,
+    )
+
+
+def say(text: str | Text, *, stderr: bool = False, style: str | None = None) -> None:
+    """Print one message (plain text, never parsed as markup)."""
+    console(stderr).print(text, style=style)
+
+
+def fail(command: str, message: str, code: int = BAD_INPUT) -> int:
+    """Print ``eighteen COMMAND: error: MESSAGE`` on one line of stderr; return ``code``."""
+    line = Text(f"eighteen {command}: " if command else "eighteen: ")
+    line.append("error", style="bold red")
+    line.append(f": {message}")
+    console(stderr=True).print(line)
+    return code
+
+
+def warn(command: str, message: str) -> None:
+    """Print ``eighteen COMMAND: warning: MESSAGE`` on stderr."""
+    line = Text(f"eighteen {command}: " if command else "eighteen: ")
+    line.append("warning", style="bold yellow")
+    line.append(f": {message}")
+    console(stderr=True).print(line)
+
+
+def emit_json(doc: Any) -> None:
+    """Print a JSON report on standard output (what ``--format json`` prints)."""
+    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+class OutputError(OSError):
+    """An output path that cannot be written: the message says why, naming the path."""
+
+
+def check_file_target(path: str | Path) -> Path:
+    """Check, before any long work, that a file can be written at ``path``.
+
+    Raises OutputError when it is a folder, its folder is missing or not a folder, or the
+    folder (or an existing file) is not writable.
+    """
+    target = Path(path)
+    if str(path) == "" or target.is_dir():
+        raise OutputError(f"{path}: is a folder, not a file")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.exists():
+        raise OutputError(f"{path}: no such folder {parent}")
+    if not parent.is_dir():
+        raise OutputError(f"{path}: {parent} is not a folder")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise OutputError(f"{path}: permission denied")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(f"{path}: cannot write in {parent} (permission denied)")
+    return target
+
+
+def check_dir_target(path: str | Path) -> Path:
+    """Check that ``path`` is a folder or can be made one. Raises OutputError otherwise."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise OutputError(f"{path}: exists and is not a folder")
+    existing = target
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise OutputError(f"{path}: {existing} is not a folder")
+    if existing.exists() and not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputError(f"{path}: cannot write in {existing} (permission denied)")
+    return target
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` atomically, with normal permissions; raise OSError.
+
+    The data goes to a temporary file in the same folder, which is then renamed over the
+    target, so a crash leaves either the old file or the new one. The temporary file is
+    removed on any failure.
+    """
+    target = check_file_target(path)
+    parent = target.parent if str(target.parent) else Path(".")
+    mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target

@@ -1,0 +1,110 @@
+"""Where titles, compiled tables and schemas are found.
+
+Three places are searched, in this order, and the first that has a title wins:
+
+1. the *project*: the nearest folder at or above the working directory holding ``titles/``
+   (an author's own titles, compiled into its ``generated/``);
+2. the *checkout* the package runs from (an editable install of this repository);
+3. the *installed package*: a wheel carries ``titles/``, ``generated/`` and ``schema/`` as
+   package data under ``eighteen/_data/`` (setup.py copies them at build time).
+
+``./generated/`` also counts, for tables compiled with ``eighteen compile --out generated``
+outside a project.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+#: The folder of the package data in an installed wheel.
+PACKAGE_DATA = PACKAGE / "_data"
+
+
+def project_root(start: Path | None = None) -> Path | None:
+    """The nearest folder at or above ``start`` (default: the cwd) holding ``titles/``."""
+    here = (start or Path.cwd()).resolve()
+    for p in (here, *here.parents):
+        if (p / "titles").is_dir() and p != PACKAGE_DATA:
+            return p
+    return None
+
+
+def checkout_root() -> Path | None:
+    """The repository this package runs from (editable install), if any."""
+    root = PACKAGE.parents[1]
+    if (root / "titles").is_dir() and (root / "pyproject.toml").is_file():
+        return root
+    return None
+
+
+def roots() -> list[tuple[str, Path]]:
+    """(kind, folder) of every place holding titles, in search order, without repeats."""
+    found: list[tuple[str, Path]] = []
+    for kind, root in (
+        ("project", project_root()),
+        ("checkout", checkout_root()),
+        ("installed", PACKAGE_DATA if (PACKAGE_DATA / "titles").is_dir() else None),
+    ):
+        if root is not None and all(root != r for _, r in found):
+            found.append((kind, root))
+    return found
+
+
+def title_roots() -> list[Path]:
+    """Every ``titles/`` folder, in search order."""
+    return [root / "titles" for _, root in roots()]
+
+
+def generated_dirs() -> list[Path]:
+    """Every folder of compiled tables, in search order (``./generated`` after the project)."""
+    dirs: list[Path] = []
+    for i, (_, root) in enumerate(roots()):
+        dirs.append(root / "generated")
+        if i == 0:
+            dirs.append(Path.cwd().resolve() / "generated")
+    if not dirs:
+        dirs.append(Path.cwd().resolve() / "generated")
+    return list(dict.fromkeys(dirs))
+
+
+def find_title_dir(title_id: str) -> Path | None:
+    """The source folder of title ``title_id`` (a folder holding title.toml), if any."""
+    if not title_id or "/" in title_id or "\\" in title_id or title_id.startswith("."):
+        return None
+    for root in title_roots():
+        if (root / title_id / "title.toml").is_file():
+            return root / title_id
+    return None
+
+
+def find_library(name: str, near: Path) -> Path | None:
+    """The tiles.toml of tile library ``name`` (e.g. ``common``) for a title in ``near``:
+    the title's sibling folder first, then every titles/ folder."""
+    for root in (near.parent, *title_roots()):
+        path = root / name / "tiles.toml"
+        if path.is_file():
+            return path
+    return None
+
+
+def known_titles() -> list[str]:
+    """Ids of every title found (source folders and compiled tables), sorted."""
+    from eighteen.title.pipeline import LIBRARY_DIRS
+
+    ids: set[str] = set()
+    for root in title_roots():
+        for p in root.iterdir() if root.is_dir() else ():
+            if (p / "title.toml").is_file() and p.name not in LIBRARY_DIRS:
+                ids.add(p.name)
+    for d in generated_dirs():
+        ids.update(p.stem for p in d.glob("*.json"))
+    return sorted(ids)
+
+
+def schema_dir() -> Path | None:
+    """The folder of the title JSON Schemas (``schema/``), if any."""
+    for _, root in roots():
+        if (root / "schema").is_dir():
+            return root / "schema"
+    return None
