@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 from eighteen.engine.tables import Tables
 from eighteen.render import game_snapshot, render_page
 
+SVG = "http://www.w3.org/2000/svg"
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -114,3 +116,111 @@ def test_console_errors_are_caught(tmp_path: Path) -> None:
     page.write_text("<html><body><script>nothingHere();</script></body></html>")
     _, console = run_chromium(tmp_path, page.as_uri(), "--dump-dom")
     assert any("Uncaught ReferenceError" in line for line in console), console
+
+
+# A script the tests add to a page: it measures every text and mark icon (terrain, revenue
+# bubble, blocked badge) of the map in the browser's own layout (overlapping boxes, boxes
+# outside the map) and the map's width, then presses the zoom button once, and writes what
+# it found on <body>.
+MEASURE = """<script>
+window.addEventListener("load", function () {
+  var svg = document.querySelector("svg.map");
+  var sr = svg.getBoundingClientRect();
+  var texts = Array.prototype.slice.call(svg.querySelectorAll(
+    "g.hexes text, g.terrain path, g.terrain polygon, g.revenue circle, g.blocked rect"));
+  var rects = texts.map(function (t) { return t.getBoundingClientRect(); });
+  var where = function (i) { return texts[i].closest("g.hex").getAttribute("data-hex") + " " + texts[i].textContent; };
+  var out = [];
+  for (var i = 0; i < texts.length; i++) {
+    var r = rects[i];
+    if (r.left < sr.left || r.right > sr.right || r.top < sr.top || r.bottom > sr.bottom) {
+      out.push("clipped: " + where(i));
+    }
+    for (var j = i + 1; j < texts.length; j++) {
+      if (texts[i].parentNode === texts[j].parentNode && texts[i].tagName !== texts[j].tagName) {
+        continue;  // a mark's own icon and text (a revenue bubble's circle and value)
+      }
+      var w = Math.min(r.right, rects[j].right) - Math.max(r.left, rects[j].left);
+      var h = Math.min(r.bottom, rects[j].bottom) - Math.max(r.top, rects[j].top);
+      if (w > 0.5 && h > 0.5) { out.push("overlap: " + where(i) + " / " + where(j)); }
+    }
+  }
+  document.querySelector("button[data-zoom=in]").click();
+  document.body.setAttribute("data-text-problems", out.join("; "));
+  document.body.setAttribute("data-texts", String(texts.length));
+  document.body.setAttribute("data-map-width", String(Math.round(sr.width)));
+  document.body.setAttribute("data-zoomed", svg.getAttribute("data-zoom"));
+});
+</script>"""
+
+
+def measure(tmp: Path, html: str, name: str) -> dict[str, str]:
+    """Load ``html`` with MEASURE at 1400 x 1000: the attributes it wrote on <body>."""
+    page = tmp / f"{name}-measured.html"
+    page.write_text(html.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
+    dom, console = run_chromium(tmp, page.as_uri(), "--dump-dom", "--window-size=1400,1000")
+    assert console == [], console
+    body = re.search(r"<body([^>]*)>", dom)
+    assert body is not None
+    return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1)))
+
+
+def marks_in_map(html: str) -> int:
+    """How many texts and mark icons the map's hexes hold, counted in the page source."""
+    svg = html[html.index('<svg xmlns="http://www.w3.org/2000/svg" class="map"') :]
+    root = ET.fromstring(svg[: svg.index("</svg>") + len("</svg>")])
+    hexes = root.find(f"{{{SVG}}}g[@class='hexes']")
+    assert hexes is not None
+    icons = {"terrain": ("path", "polygon"), "revenue": ("circle",), "blocked": ("rect",)}
+    n = sum(1 for _ in hexes.iter(f"{{{SVG}}}text"))
+    for g in hexes.iter(f"{{{SVG}}}g"):
+        for tag in icons.get(g.get("class") or "", ()):
+            n += len(g.findall(f"{{{SVG}}}{tag}"))
+    return n
+
+
+@pytest.fixture(scope="module")
+def c1833ne() -> dict[str, Any]:
+    from eighteen.title.compile import compile_title
+    from eighteen.title.pipeline import load_title
+
+    title, problems = load_title(Path(__file__).resolve().parents[2] / "titles" / "1833ne")
+    assert title is not None, problems
+    return compile_title(title)
+
+
+@pytest.mark.parametrize("which", ["1830", "1833ne", "game"])
+def test_map_labels_never_overlap_or_clip_and_the_map_fills_the_page(
+    tmp_path: Path,
+    which: str,
+    c1830: dict[str, Any],
+    c1833ne: dict[str, Any],
+    save1830: dict[str, Any],
+) -> None:
+    if which == "game":
+        html = render_page(*game_snapshot(save1830, tables=Tables(c1830)))
+    else:
+        html = render_page(c1830 if which == "1830" else c1833ne)
+    got = measure(tmp_path, html, which)
+    assert got["text-problems"] == ""
+    assert int(got["texts"]) == marks_in_map(html) > 120
+    # 1400 px less the body margins (48), the gap (16) and the widest details panel (288)
+    assert int(got["map-width"]) >= 1400 - 48 - 16 - 288
+    assert got["zoomed"] == "1.50"  # the + button zoomed in
+
+
+def test_the_measure_sees_overlaps(tmp_path: Path) -> None:
+    """The label check is not vacuous: two texts on top of each other are reported."""
+    html = (
+        '<html><body><svg class="map" width="200" height="100"><g class="hexes">'
+        '<g class="hex" data-hex="A1"><text x="20" y="50">Westport</text>'
+        '<text x="30" y="50">$40</text><text x="190" y="50">Montreal</text></g></g></svg>'
+        '<button data-zoom="in"></button></body></html>'
+    )
+    got = measure(tmp_path, html, "overlap")
+    assert got["text-problems"] == "overlap: A1 Westport / A1 $40; clipped: A1 Montreal"
+
+
+def test_1833ne_title_page_in_chromium(tmp_path: Path, c1833ne: dict[str, Any]) -> None:
+    dom = check_page(tmp_path, render_page(c1833ne), "title-1833ne")
+    assert len(hex_groups(dom)) == len(c1833ne["hexes"]) == 100

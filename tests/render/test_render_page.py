@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -229,3 +230,32 @@ def test_cli_render_subcommand(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["render", "1830", "--out", str(tmp_path)]) == 0
     assert capsys.readouterr().out.strip() == str((tmp_path / "index.html").resolve())
     assert main(["render", "1830"]) == 2  # --out is required
+
+
+def test_game_page_leads_with_the_map_and_counts_what_is_laid(
+    save1830: dict[str, Any], c1830: dict[str, Any]
+) -> None:
+    compiled, snap = game_snapshot(save1830, tables=Tables(c1830))
+    page = render_page(compiled, snap)
+    assert page.index('<section id="map">') < page.index('<section id="game">')
+    legend = page[page.index('<p class="meta legend">') :]
+    legend = legend[: legend.index("</p>")]
+    shown = dict((color, int(n)) for n, color in re.findall(r"</span> (\d+) ([a-z]+)", legend))
+    printed: dict[str, int] = {}
+    for hid, h in c1830["hexes"].items():
+        laid = snap.map.tiles.get(hid)
+        color = c1830["tiles"][laid[0]]["color"] if laid else h.get("color") or "white"
+        printed[color] = printed.get(color, 0) + 1
+    assert shown == printed and sum(shown.values()) == 93
+    assert shown["white"] == 67 - sum(
+        1 for h in snap.map.tiles if c1830["hexes"][h]["color"] == "white"
+    )
+    assert "as they are now" in legend
+
+
+def test_a_broken_bank_shows_what_is_owed(save1830: dict[str, Any], c1830: dict[str, Any]) -> None:
+    compiled, snap = game_snapshot(save1830, tables=Tables(c1830))
+    page = render_page(compiled, dataclasses.replace(snap, bank=-3259))
+    assert 'data-owed="3259">bank broken: $3,259 owed beyond it</span>' in page
+    assert "$-3,259" not in page and "-$3,259" not in page
+    assert "bank broken" not in render_page(compiled, dataclasses.replace(snap, bank=10))

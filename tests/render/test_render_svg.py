@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -162,7 +163,14 @@ def test_tile_57_rotation_1_on_map(c1830: dict[str, Any]) -> None:
     view = MapView(tiles={"E19": ("57", 1)}, tokens={"E19": [["NYC"]]}, homes_placed={"NYC"})
     root = parse(map_svg(c1830, view))
     g = hex_el(root, "E19")
-    assert (g.get("data-tile"), g.get("data-rotation"), g.get("data-color")) == ("57", "1", "white")
+    assert (g.get("data-tile"), g.get("data-rotation"), g.get("data-color")) == (
+        "57",
+        "1",
+        "yellow",
+    )
+    assert (
+        g.get("data-printed-color") == "white"
+    )  # what the hex details say: yellow (printed white)
     assert track_edges(g) == {1, 4}
     assert [t.get("data-corp") for t in find_all(g, "token")] == ["NYC"]
     assert find_all(g, "home") == []
@@ -253,3 +261,21 @@ def test_multi_slot_city_and_towns(c1830: dict[str, Any]) -> None:
     towns = find_all(root, "town")
     assert [t.get("data-exits") for t in towns] == ["2 5", "0 3"]
     assert {r.get("data-value") for r in find_all(root, "revenue")} == {"10"}
+
+
+def test_a_costed_side_prints_its_cost_once() -> None:
+    from eighteen.title.compile import compile_title
+    from eighteen.title.pipeline import load_title
+
+    title, _ = load_title(Path(__file__).resolve().parents[2] / "titles" / "1833ne")
+    assert title is not None
+    c = compile_title(title)
+    sides: set[frozenset[tuple[str, int]]] = set()
+    for hid, h in c["hexes"].items():
+        for b in h.get("borders") or []:
+            if b.get("cost"):
+                other = h["neighbors"][int(b["edge"])]
+                sides.add(frozenset({(hid, int(b["edge"])), (other, (int(b["edge"]) + 3) % 6)}))
+    printed = parse(map_svg(c)).iter(f"{{{NS['s']}}}text")
+    costs = [t for t in printed if t.get("class") == "border-cost"]
+    assert len(costs) == len(sides) == 13

@@ -145,13 +145,43 @@ def test_syntax_error_position(tmp_path: Path) -> None:
 def test_syntax_error_at_end_of_document(tmp_path: Path) -> None:
     loaded = load_toml(write(tmp_path, 'a = 1\nb = "'))
     [p] = loaded.problems
-    assert (p.code, p.line, p.col) == ("E001", 2, 6)
+    assert (p.code, p.line, p.col) == ("E001", 2, 5)
+    assert p.message == (
+        "TOML syntax error: unterminated string: the string opened here has no closing "
+        "quote on its line"
+    )
+
+
+SYNTAX = [
+    ('a = 1\nlayout = "pointy\nb = 1\n', (2, 10),
+     "unterminated string: the string opened here has no closing quote on its line"),
+    ('x = 1\na = """abc\n', (2, 5),
+     "unterminated string: the multi-line string opened here is never closed"),
+    ("a =\n", (1, 4), "a value is missing after '='"),
+    ("a = yes\n", (1, 5),
+     "'yes' is not a TOML value: text needs quotes (\"yes\"), booleans are true or false"),
+    ("a = 1\n  a = 2\n", (2, 3), "key 'a' is written twice (each key once per table)"),
+    ("[x]\n[x]\n", (2, 3), "table [x] is declared twice"),
+    ("a 1\n", (1, 3), "'=' missing after the key"),
+    ("a = 1 2\n", (1, 7),
+     "unexpected text after the value: one key = value per line (a quote or a comma missing?)"),
+    ("a = {b = 1,}\n", (1, 12), "a key was expected here (a comma after the last value of an "
+     "inline table, or a stray character?)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "pos", "message"), SYNTAX)
+def test_syntax_errors_say_what_is_wrong(
+    tmp_path: Path, text: str, pos: tuple[int, int], message: str
+) -> None:
+    [p] = load_toml(write(tmp_path, text)).problems
+    assert ((p.line, p.col), p.message) == (pos, f"TOML syntax error: {message}")
 
 
 def test_duplicate_key_is_a_syntax_error(tmp_path: Path) -> None:
     loaded = load_toml(write(tmp_path, "a = 1\na = 2\n"))
     [p] = loaded.problems
-    assert (p.code, p.line, p.col) == ("E001", 2, 6)  # where tomllib notices
+    assert (p.code, p.line, p.col) == ("E001", 2, 1)  # at the key written again
 
 
 def test_missing_file(tmp_path: Path) -> None:

@@ -308,6 +308,11 @@ def test_overlay_without_schema_line_warns(titles: Path) -> None:
     path = overlay(titles, {})
     (path / "trains.toml").write_text('[[trains]]\nid = "4"\nprice = 320\n')
     assert [p.split(" ")[1] for p in problems_of(path)] == ["W016"]
+    _, problems = load_title(path)
+    assert [p.message for p in problems] == [
+        "first line should be '#:schema ../../schema/overlay/trains.schema.json' so editors "
+        "can check and complete this file"
+    ]
 
 
 def test_validate_cli_on_overlay(titles: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,12 +22,71 @@ class IllegalAction(ValueError):
     """An action that the rules forbid now; the message names the rule broken."""
 
 
+#: Largest whole number an action may carry (money, counts, indexes): 2**53 - 1, the
+#: largest integer every JSON reader keeps exactly.
+MAX_INT = 2**53 - 1
+
+#: Fields with a narrower range than 0..MAX_INT.
+_RANGES: dict[str, tuple[int, int]] = {"rotation": (0, 5), "count": (1, MAX_INT)}
+
+#: Longest id or name an action may carry.
+MAX_TEXT = 200
+
+#: Action class -> [(field, annotation)], built on first use.
+_PLANS: dict[type, list[tuple[str, str]]] = {}
+
+
+def _check_text(cls: str, name: str, v: Any, optional: bool = False) -> None:
+    if v is None and optional:
+        return
+    if not isinstance(v, str):
+        raise IllegalAction(f"{cls}.{name} must be text, not {type(v).__name__} {v!r:.40}")
+    if not v or len(v) > MAX_TEXT:
+        raise IllegalAction(f"{cls}.{name} must be 1 to {MAX_TEXT} characters")
+
+
+def _check_int(cls: str, name: str, v: Any) -> None:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise IllegalAction(
+            f"{cls}.{name} must be a whole number, not {type(v).__name__} {v!r:.40}"
+        )
+    lo, hi = _RANGES.get(name, (0, MAX_INT))
+    if not lo <= v <= hi:
+        raise IllegalAction(f"{cls}.{name} must be from {lo} to {hi}, not {v}")
+
+
 @dataclass(frozen=True)
 class Action:
     """Base of every action."""
 
     type: ClassVar[str] = "action"
     actor: str
+
+    def check(self) -> None:
+        """Refuse (IllegalAction naming the field) a field of the wrong type or range:
+        ids and names are non-empty text, money, counts and indexes whole numbers (never
+        a float or a bool) from 0 (a rotation 0-5, a count from 1).  Asked by
+        ``Game.apply`` before any rule runs."""
+        name = type(self).__name__
+        plan = _PLANS.get(type(self))
+        if plan is None:
+            plan = _PLANS[type(self)] = [
+                (f.name, f.type if isinstance(f.type, str) else f.type.__name__)
+                for f in fields(self)
+            ]
+        for field_name, kind in plan:
+            v = getattr(self, field_name)
+            if kind == "str":
+                _check_text(name, field_name, v)
+            elif kind == "str | None":
+                _check_text(name, field_name, v, optional=True)
+            elif kind == "int":
+                _check_int(name, field_name, v)
+            elif field_name == "routes":
+                if not isinstance(v, tuple) or not all(isinstance(r, RouteSpec) for r in v):
+                    raise IllegalAction(f"{name}.routes must be a list of routes")
+                for r in v:
+                    r.check()
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: ``{"type": ..., "actor": ..., <fields>}``."""
@@ -144,6 +203,15 @@ class RouteSpec:
     stops: tuple[str, ...] = ()
     extension: tuple[str, ...] = ()
 
+    def check(self) -> None:
+        """Refuse a route of the wrong shape (see :meth:`Action.check`)."""
+        _check_text("RouteSpec", "train", self.train)
+        _check_int("RouteSpec", "revenue", self.revenue)
+        for name in ("paths", "stops", "extension"):
+            v = getattr(self, name)
+            if not isinstance(v, tuple) or not all(isinstance(x, str) for x in v):
+                raise IllegalAction(f"RouteSpec.{name} must be a list of text")
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "train": self.train,
@@ -157,14 +225,28 @@ class RouteSpec:
         return out
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> RouteSpec:
-        return cls(
-            train=str(d["train"]),
-            paths=tuple(str(p) for p in d["paths"]),
-            revenue=int(d["revenue"]),
-            stops=tuple(str(x) for x in d.get("stops", [])),
-            extension=tuple(str(p) for p in d.get("extension", [])),
+    def from_json(cls, d: Any) -> RouteSpec:
+        """A route from its JSON form; IllegalAction naming the field when malformed."""
+        if not isinstance(d, dict):
+            raise IllegalAction(f"a route must be an object, not {type(d).__name__}")
+        for key in ("train", "paths", "revenue"):
+            if key not in d:
+                raise IllegalAction(f"a route needs {key!r}")
+        lists = {}
+        for key in ("paths", "stops", "extension"):
+            v = d.get(key, [])
+            if not isinstance(v, list):
+                raise IllegalAction(f"RouteSpec.{key} must be a list of text")
+            lists[key] = tuple(v)
+        spec = cls(
+            train=d["train"],
+            paths=lists["paths"],
+            revenue=d["revenue"],
+            stops=lists["stops"],
+            extension=lists["extension"],
         )
+        spec.check()
+        return spec
 
 
 @dataclass(frozen=True)
@@ -281,21 +363,35 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
-def action_from_json(d: dict[str, Any]) -> Action:
-    """Rebuild an action from its JSON form; raises IllegalAction when malformed."""
-    try:
-        cls = ACTION_TYPES[d["type"]]
-    except KeyError:
-        raise IllegalAction(f"unknown action type {d.get('type')!r}") from None
+def action_from_json(d: Any) -> Action:
+    """Rebuild an action from its JSON form; raises IllegalAction naming the field when
+    malformed (unknown type or field, missing field, wrong type or range)."""
+    if not isinstance(d, dict):
+        raise IllegalAction(f"an action must be an object, not {type(d).__name__}")
+    t = d.get("type")
+    cls = ACTION_TYPES.get(t) if isinstance(t, str) else None
+    if cls is None:
+        raise IllegalAction(f"unknown action type {t!r:.60}")
+    known = {f.name for f in fields(cls)}
+    extra = sorted(str(k) for k in d if k != "type" and k not in known)
+    if extra:
+        raise IllegalAction(f"{t} has no field {extra[0]!r:.60}")
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in d:
             continue
         v = d[f.name]
         if f.name == "routes":
+            if not isinstance(v, list):
+                raise IllegalAction(f"{t}.routes must be a list of routes")
             v = tuple(RouteSpec.from_json(r) for r in v)
         kwargs[f.name] = v
     try:
-        return cls(**kwargs)
-    except TypeError as exc:
-        raise IllegalAction(f"malformed {d['type']} action: {exc}") from None
+        action = cls(**kwargs)
+    except TypeError:
+        missing = sorted(known - set(kwargs) - {"private", "exchange"})
+        raise IllegalAction(
+            f"malformed {t} action: missing {', '.join(missing) or 'fields'}"
+        ) from None
+    action.check()
+    return action

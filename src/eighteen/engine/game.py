@@ -201,7 +201,8 @@ class Game:
         if isinstance(action, dict):
             action = action_from_json(action)
         if not isinstance(action, Action):
-            raise IllegalAction(f"not an action: {action!r}")
+            raise IllegalAction(f"not an action: {action!r:.80}")
+        action.check()  # types and ranges, before any rule runs
         if self.state.game_over:
             raise IllegalAction("the game is over")
         self._pending_events = []

@@ -177,6 +177,11 @@ def preprinted_upgrades(compiled: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+_COLOR_RANK = {
+    c: i for i, c in enumerate(["white", "yellow", "green", "brown", "gray", "red", "blue"])
+}
+
+
 def page_context(
     compiled: Mapping[str, Any], snapshot: GameSnapshot | None = None
 ) -> dict[str, Any]:
@@ -184,17 +189,22 @@ def page_context(
     market = compiled.get("market") or {}
     colors = zone_colors(market)
     hexes = compiled.get("hexes") or {}
-    by_color: dict[str, int] = {}
-    for h in hexes.values():
-        by_color[h.get("color") or "white"] = by_color.get(h.get("color") or "white", 0) + 1
     phases = compiled.get("phases") or []
     view = snapshot.map if snapshot else MapView()
+    tiles = compiled.get("tiles") or {}
+    by_color: dict[str, int] = {}
+    for hid, h in hexes.items():
+        laid = view.tiles.get(hid)
+        color = (tiles.get(laid[0]) or {}).get("color") if laid else None
+        color = color or h.get("color") or "white"  # what the hex shows now
+        by_color[color] = by_color.get(color, 0) + 1
     return {
         "c": compiled,
         "game": snapshot,
         "map_svg": Markup(map_svg(compiled, view)),
         "hex_count": len(hexes),
-        "hex_colors": sorted(by_color.items()),
+        "hex_colors": sorted(by_color.items(), key=lambda kv: _COLOR_RANK.get(kv[0], 9)),
+        "bank_owed": max(0, -snapshot.bank) if snapshot else 0,
         "hex_fill": HEX_FILL,
         "tiles": tile_cards(compiled),
         "tile_total": sum(t.get("count") or 0 for t in (compiled.get("tiles") or {}).values()),

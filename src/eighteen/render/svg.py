@@ -329,6 +329,15 @@ def place_stops(face: Face, layout: str, size: float) -> Placed:
     return Placed(points, inline)
 
 
+#: Half the extent of a small mark (revenue bubble, label, terrain), in hex sizes.
+MARK_R = 0.2
+
+
+def text_width(text: str, font_size: float) -> float:
+    """A generous estimate of the width of ``text`` in Helvetica at ``font_size``."""
+    return 0.6 * font_size * len(text)
+
+
 class Spots:
     """Free spots of a hex for small marks (revenue, label, terrain...), picked greedily."""
 
@@ -340,15 +349,33 @@ class Spots:
         ]
         self.taken: list[Point] = []
 
-    def take(self, prefer: list[Point] | None = None) -> Point:
-        """The free candidate farthest from obstacles and taken spots; it becomes taken."""
+    def reserve_box(self, at: Point, half_w: float, half_h: float) -> None:
+        """Mark taken every candidate whose mark (a circle of ``MARK_R`` x size) would
+        touch the box of half sizes ``half_w``, ``half_h`` around ``at`` (a name's text)."""
+        r = MARK_R * self.size
+        for c in self.candidates:
+            near = abs(c[0] - at[0]) < half_w + r and abs(c[1] - at[1]) < half_h + r
+            if near and c not in self.taken:
+                self.taken.append(c)
+
+    def take(self, prefer: list[Point] | None = None, inner: bool = False) -> Point:
+        """The free candidate farthest from obstacles and taken spots; it becomes taken.
+
+        With ``inner``, a crowded hex also offers its centre and an inner ring."""
         pool = [p for p in (prefer or self.candidates) if p not in self.taken] or [
             p for p in self.candidates if p not in self.taken
         ]
         if not pool:
             return (0.0, 0.0)
         others = self.obstacles + self.taken
-        best = max(pool, key=lambda p: min((dist(p, q) for q in others), default=self.size))
+
+        def clearance(p: Point) -> float:
+            return min((dist(p, q) for q in others), default=self.size)
+
+        best = max(pool, key=clearance)
+        if inner and clearance(best) < 0.45 * self.size:  # crowded: try nearer the centre
+            ring = [scale(unit(a + 30.0), 0.3 * self.size) for a in range(0, 360, 60)]
+            best = max([best, (0.0, 0.0), *ring], key=clearance)
         self.taken.append(best)
         return best
 
@@ -662,6 +689,7 @@ def draw_face(
         at = spots.take([bottom, top]) if not face.offboard else scale(unit(270.0), size * 0.45)
         fsize = min(size * 0.2, size * 2.6 / max(len(marks.name), 1))
         _text(parent, at, marks.name, fsize, "name")
+        spots.reserve_box(at, text_width(marks.name, fsize) / 2, fsize / 2)
     revenues = sorted({s.revenue for s in face.stops if s.revenue})
     if len(revenues) == 1:
         _revenue_bubble(parent, spots.take(), revenues[0], size)
@@ -669,13 +697,12 @@ def draw_face(
         for s in face.stops:
             if s.revenue:
                 at = placed.points[(s.kind, s.index)]
-                near = min(spots.candidates, key=lambda p, at=at: dist(p, at))
+                free = [c for c in spots.candidates if c not in spots.taken] or spots.candidates
+                near = min(free, key=lambda p, at=at: dist(p, at))
                 spots.taken.append(near)
                 _revenue_bubble(parent, near, s.revenue, size)
     if face.label:
         _text(parent, spots.take(), face.label, size * 0.3, "label", bold=True)
-    if marks.terrain or marks.cost:
-        _draw_terrain(parent, spots.take(), marks.terrain, marks.cost, size)
     for private in marks.blocked_by:
         at = spots.take()
         g = _el(parent, "g", {"class": "blocked", "data-private": private})
@@ -693,8 +720,11 @@ def draw_face(
             },
         )
         _text(g, at, private, size * 0.2, "blocked-id", fill="#ffffff", halo=False)
+        spots.reserve_box(at, w / 2, size * 0.14)
         title = _el(g, "title")
         title.text = f"blocked while {private} is owned by a player"
+    if marks.terrain or marks.cost:
+        _draw_terrain(parent, spots.take(inner=True), marks.terrain, marks.cost, size)
 
 
 def _revenue_bubble(parent: ET.Element, at: Point, value: int, size: float) -> None:
@@ -827,8 +857,32 @@ def _draw_offboard(
         title.text = f"${value} in phase{'s' if len(phases) != 1 else ''} {', '.join(phases)}"
 
 
-def _draw_borders(parent: ET.Element, borders: list[dict[str, Any]], layout: str, size: float):
-    """Hex-side borders: impassable thick red, water blue with cost, cosmetic dotted."""
+def shared_costs(hexes: Mapping[str, Mapping[str, Any]], hid: str) -> set[int]:
+    """Edges of ``hid`` whose side cost is printed by the hex across instead: a costed side
+    is written on both hexes, and its cost is printed once, on the hex where it is edge
+    0, 1 or 2."""
+    out: set[int] = set()
+    nbrs = hexes[hid].get("neighbors") or []
+    for b in hexes[hid].get("borders") or []:
+        edge = int(b["edge"])
+        other = nbrs[edge] if edge < len(nbrs) else None
+        if not b.get("cost") or edge < 3 or other not in hexes:
+            continue
+        back = (edge + 3) % 6
+        if any(int(x["edge"]) == back and x.get("cost") for x in hexes[other].get("borders") or []):
+            out.add(edge)
+    return out
+
+
+def _draw_borders(
+    parent: ET.Element,
+    borders: list[dict[str, Any]],
+    layout: str,
+    size: float,
+    skip_costs: set[int] | frozenset[int] = frozenset(),
+) -> None:
+    """Hex-side borders: impassable thick red, water blue with cost, cosmetic dotted; the
+    costs of ``skip_costs`` edges are printed by the hex across."""
     for b in borders:
         edge = int(b["edge"])
         kind = b.get("type") or "impassable"
@@ -854,7 +908,7 @@ def _draw_borders(parent: ET.Element, borders: list[dict[str, Any]], layout: str
                 **style,
             },
         )
-        if b.get("cost"):
+        if b.get("cost") and edge not in skip_costs:
             mid = scale(edge_mid(edge, layout, size), 0.78)
             _text(parent, mid, f"${b['cost']}", size * 0.16, "border-cost")
 
@@ -969,13 +1023,15 @@ def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: floa
         rec = hexes[h]
         cx, cy = centres[h]
         laid = view.tiles.get(h)
+        laid_color = tiles[laid[0]].get("color") if laid and laid[0] in tiles else None
         g = _el(
             layer,
             "g",
             {
                 "class": "hex",
                 "data-hex": h,
-                "data-color": rec.get("color"),
+                "data-color": laid_color or rec.get("color"),
+                "data-printed-color": rec.get("color") if laid_color else None,
                 "data-tile": laid[0] if laid else None,
                 "data-rotation": laid[1] if laid else None,
                 "transform": f"translate({fmt(cx)} {fmt(cy)})",
@@ -1008,7 +1064,7 @@ def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: floa
             current_revenue=current_revenue,
         )
         draw_hex_shape(g, face.color, layout, size)
-        _draw_borders(g, marks.borders, layout, size)
+        _draw_borders(g, marks.borders, layout, size, shared_costs(hexes, h))
         draw_face(g, face, layout, size, marks=marks, corps=corps)
     return ET.tostring(root, encoding="unicode")
 

@@ -19,6 +19,39 @@ from eighteen.title.model import (
 )
 
 
+class MissingPart(Exception):
+    """A check reached for a file that did not load (see :class:`Missing`)."""
+
+
+class Missing:
+    """Stands in for a file's model that did not build (a syntax or schema error).
+
+    Touching it raises :class:`MissingPart`, so a check that needs that file is skipped
+    (its problems would be knock-on noise) while checks on the files that loaded still run.
+    """
+
+    def __init__(self, kind: str) -> None:
+        self._kind = kind
+
+    def __getattr__(self, name: str) -> Any:
+        raise MissingPart(self.__dict__.get("_kind", "?"))
+
+    def __iter__(self) -> Any:
+        raise MissingPart(self._kind)
+
+    def __contains__(self, item: object) -> bool:
+        raise MissingPart(self._kind)
+
+    def __getitem__(self, item: object) -> Any:
+        raise MissingPart(self._kind)
+
+    def __len__(self) -> int:
+        raise MissingPart(self._kind)
+
+    def __bool__(self) -> bool:
+        raise MissingPart(self._kind)
+
+
 @dataclass
 class Title:
     """Every file of a title as typed models.

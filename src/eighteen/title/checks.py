@@ -6,11 +6,12 @@ with their meaning is docs/checks.md; tests/title/corpus/ triggers each one.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
-from eighteen.title.aggregate import Title
+from eighteen.title.aggregate import Missing, MissingPart, Title
 from eighteen.title.geometry import hex_to_xy
 from eighteen.title.model import (
     COLOR_ORDER,
@@ -44,11 +45,17 @@ def check(fn: Check) -> Check:
 
 
 def run_checks(title: Title, sources: Sources) -> list[Problem]:
-    """Run every registered check; a crashing check becomes an internal-error problem."""
+    """Run every registered check; a crashing check becomes an internal-error problem.
+
+    On a partial title (a file did not load) a check that touches the missing file is
+    skipped, whatever it found so far: it would report knock-on noise.
+    """
     out: list[Problem] = []
     for fn in CHECKS:
         try:
-            out.extend(fn(title, sources))
+            out.extend(list(fn(title, sources)))
+        except MissingPart:
+            continue
         except Exception as exc:  # a check must never take the validator down
             out.append(
                 Problem("title.toml", 1, 1, "E999", f"internal error in {fn.__name__}: {exc!r}")
@@ -246,8 +253,16 @@ def offboards_are_red(title: Title, s: Sources) -> Iterator[Problem]:
 
 @check
 def offboard_revenue_per_phase(title: Title, s: Sources) -> Iterator[Problem]:
-    """E104: every off-board has a value for every phase's offboard_revenue key."""
+    """E104: every off-board has a value for every phase's offboard_revenue key.
+
+    A key that no off-board has at all is a typo in phases.toml (E136, reported there
+    once), not a gap in every off-board.
+    """
+    offboards = [h.offboard for h in title.map.hexes if h.offboard is not None]
+    known = sorted({k for o in offboards for k in o.revenue})
     keys = {p.offboard_revenue for p in title.phases.phases}
+    if offboards:
+        keys &= set(known)
     for i, h in enumerate(title.map.hexes):
         if h.offboard is None:
             continue
@@ -257,6 +272,25 @@ def offboard_revenue_per_phase(title: Title, s: Sources) -> Iterator[Problem]:
                 ("hexes", i, "offboard", "revenue"),
                 "E104",
                 f"off-board revenue missing for phase colour '{k}'",
+            )
+
+
+@check
+def phase_offboard_keys_exist(title: Title, s: Sources) -> Iterator[Problem]:
+    """E136: a phase's offboard_revenue names a value some off-board has."""
+    known = sorted({k for h in title.map.hexes if h.offboard for k in h.offboard.revenue})
+    if not known:
+        return
+    for i, p in enumerate(title.phases.phases):
+        if p.offboard_revenue not in known:
+            close = difflib.get_close_matches(p.offboard_revenue, known, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            yield s.locate(
+                "phases",
+                ("phases", i, "offboard_revenue"),
+                "E136",
+                f"no off-board has a '{p.offboard_revenue}' value (they have "
+                f"{', '.join(known)}){hint}",
             )
 
 
@@ -428,6 +462,46 @@ def manifest_tiles_placeable(title: Title, s: Sources) -> Iterator[Problem]:
 
 
 @check
+def manifest_tiles_upgradable(title: Title, s: Sources) -> Iterator[Problem]:
+    """W116: a manifest city or town tile that the tile library could upgrade (in a colour
+    some phase allows) has a manifest tile that may replace it; else it is a dead end by
+    omission (removing tile 63 from 1830's manifest leaves 14 and 15 with no upgrade)."""
+    from eighteen.title.upgrades import TileShapes, relative_rotations
+
+    allowed = {c.value for p in title.phases.phases for c in p.tiles}
+    defs = title.tile_defs
+    manifest = [tid for tid in title.tiles.manifest if tid in defs]
+    present = {defs[tid].color.value for tid in manifest}  # a colour missing is W115's
+    shapes = {tid: TileShapes.of(t, t.color) for tid, t in defs.items()}
+    for tid in manifest:
+        colour = defs[tid].color.value
+        stops = getattr(defs[tid], "cities", None) or getattr(defs[tid], "towns", None)
+        if colour not in COLOR_ORDER[1:-1] or not stops:
+            continue
+        later = COLOR_ORDER[COLOR_ORDER.index(colour) + 1]
+        if later not in allowed or later not in present:
+            continue
+        old = shapes[tid]
+
+        def replaces(new_id: str, old: TileShapes = old) -> bool:
+            return bool(relative_rotations(old.base, old.color, shapes[new_id]))
+
+        if any(replaces(n) for n in manifest if n != tid):
+            continue
+        could = sorted(n for n in defs if n not in manifest and replaces(n))
+        if could:
+            yield s.locate(
+                "tiles",
+                ("manifest", tid),
+                "W116",
+                f"tile '{tid}' can never be upgraded: no {later} manifest tile may replace "
+                f"it (the library's {', '.join(could[:3])} could)",
+                severity=W,
+                key=True,
+            )
+
+
+@check
 def phase_colours_have_tiles(title: Title, s: Sources) -> Iterator[Problem]:
     """W115: a colour a phase allows should exist in the manifest."""
     colours = {title.tile_defs[t].color.value for t in title.tiles.manifest if t in title.tile_defs}
@@ -579,8 +653,10 @@ def phase_colours_grow(title: Title, s: Sources) -> Iterator[Problem]:
 
 @check
 def corporation_ids_unique(title: Title, s: Sources) -> Iterator[Problem]:
-    """E140: corporation ids are unique, and distinct from private ids."""
-    seen: set[str] = {p.id for p in title.privates.privates}
+    """E140: corporation ids are unique, and distinct from private ids (when privates.toml
+    loaded: duplicates among corporations are found either way)."""
+    privates = title.privates
+    seen: set[str] = set() if isinstance(privates, Missing) else {p.id for p in privates.privates}
     for i, c in enumerate(title.corporations.corporations):
         if c.id in seen:
             yield s.locate(

@@ -144,7 +144,7 @@ def load_toml(path: Path, display: str | None = None) -> LoadedFile:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        message, pos = _syntax_error(text, str(exc))
+        message, pos = explain_syntax_error(text, *_syntax_error(text, str(exc)))
         return problem("E001", f"TOML syntax error: {message}", pos)
     except Exception as exc:  # RecursionError, or anything tomllib did not anticipate
         return problem("E001", f"TOML syntax error: cannot parse ({type(exc).__name__})")
@@ -183,6 +183,102 @@ def _syntax_error(text: str, message: str) -> tuple[str, Pos]:
     if m:
         return message[: m.start()], line_col(text, len(text))
     return message, (1, 1)
+
+
+def _open_string(line: str) -> int | None:
+    """0-based column of the quote opening an unterminated string on ``line``, if any."""
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if c == "#":
+            return None
+        if c in "\"'":
+            triple = line.startswith(c * 3, i)
+            closer = c * 3 if triple else c
+            j = i + len(closer)
+            while j < len(line):
+                if c == '"' and line[j] == "\\":
+                    j += 2
+                    continue
+                if line.startswith(closer, j):
+                    break
+                j += 1
+            else:
+                return i
+            i = j + len(closer)
+            continue
+        i += 1
+    return None
+
+
+def _token_at(text: str, pos: Pos) -> str:
+    """The word of ``text`` starting at (line, column), for messages."""
+    lines = text.split("\n")
+    if not 0 < pos[0] <= len(lines):
+        return ""
+    m = re.match(r"[^\s,\]}#]+", lines[pos[0] - 1][pos[1] - 1 :])
+    return m.group() if m else ""
+
+
+def explain_syntax_error(text: str, message: str, pos: Pos) -> tuple[str, Pos]:
+    """Say in words what a tomllib error means, and point at its cause when that is
+    clearer (the opening quote of an unterminated string, the key written twice)."""
+    lines = text.split("\n")
+    line = lines[pos[0] - 1] if 0 < pos[0] <= len(lines) else ""
+    unterminated = (
+        "Illegal character '\\n'",
+        "Unterminated string",
+        'Expected "\'"',
+        "Expected '\"'",
+    )
+    if message.startswith(unterminated):
+        for n in range(min(pos[0], len(lines)), 0, -1):
+            col = _open_string(lines[n - 1])
+            if col is None:
+                continue
+            if lines[n - 1].startswith(('"""', "'''"), col):
+                what = "the multi-line string opened here is never closed"
+            else:
+                what = "the string opened here has no closing quote on its line"
+            return f"unterminated string: {what}", (n, col + 1)
+        return "unterminated string: a closing quote is missing", pos
+    if message == "Invalid value":
+        word = _token_at(text, pos)
+        if not word:
+            return "a value is missing after '='", pos
+        return (
+            f'{word!r} is not a TOML value: text needs quotes ("{word}"), '
+            "booleans are true or false",
+            pos,
+        )
+    if message == "Cannot overwrite a value":
+        key = re.match(r"\s*([^=\s]+)", line)
+        if key is None:
+            return "a key is written twice (each key once per table)", pos
+        where = (pos[0], key.start(1) + 1)
+        return f"key {key.group(1)!r} is written twice (each key once per table)", where
+    m = re.match(r"Cannot declare \((.*)\) twice", message)
+    if m:
+        parts = [x.strip().strip("'\"") for x in m.group(1).split(",") if x.strip()]
+        return f"table [{'.'.join(parts)}] is declared twice", pos
+    words = {
+        "Unclosed array": "unclosed array: a ']' is missing, or a ',' between two values",
+        "Unclosed inline table": "unclosed inline table: a '}' is missing (an inline table "
+        "{ ... } stays on one line, with no comma after its last value)",
+        "Expected newline or end of document after a statement": "unexpected text after "
+        "the value: one key = value per line (a quote or a comma missing?)",
+        "Expected '=' after a key in a key/value pair": "'=' missing after the key",
+        "Expected ']' at the end of a table declaration": "']' missing at the end of "
+        "the table header",
+        "Expected ']]' at the end of an array declaration": "']]' missing at the end "
+        "of the array-of-tables header",
+        "Invalid initial character for a key part": "a key was expected here (a comma "
+        "after the last value of an inline table, or a stray character?)",
+        "Invalid statement": "not a key = value line or a [table] header",
+        "Unescaped '\\' in a string": "a backslash starts an unknown escape: write \\\\ "
+        "or use a 'literal string'",
+    }
+    return words.get(message, message[:1].lower() + message[1:]), pos
 
 
 def _too_deep(text: str) -> int | None:

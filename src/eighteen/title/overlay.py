@@ -569,7 +569,7 @@ def load_overlay_sources(title_dir: Path) -> tuple[Sources, dict[str, Strict], l
     models: dict[str, Strict] = {}
     for kind, loaded in layer.own.items():
         if loaded.data is not None:
-            problems.extend(schema_comment_problems(kind, loaded))
+            problems.extend(schema_comment_problems(kind, loaded, overlay=True))
     for kind in FILE_MODELS:
         data = layer.data.get(kind)
         if data is None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from eighteen.locations import find_library
-from eighteen.title.aggregate import Title
+from eighteen.title.aggregate import Missing, Title
 from eighteen.title.load import LoadedFile, load_toml
 from eighteen.title.model import FILE_MODELS, Strict, Tile, TilesFile
 from eighteen.title.problems import Problem, Severity, path_str
@@ -171,35 +171,50 @@ def _canonical(data: dict[str, Any]) -> bytes:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
-def assemble(title_dir: Path, sources: Sources, models: dict[str, Strict]) -> Title | None:
-    """Build the Title aggregate when every file has a model; merge tile libraries."""
-    if not all(k in models for k in FILE_MODELS):
+def assemble(
+    title_dir: Path, sources: Sources, models: dict[str, Strict], *, partial: bool = False
+) -> Title | None:
+    """Build the Title aggregate when every file has a model; merge tile libraries.
+
+    With ``partial``, a title is built even when files are missing: each missing model (and
+    the tile definitions, when the tiles or a library are missing) is a :class:`Missing`,
+    so that the checks on the files that did load can still run.
+    """
+    complete = all(k in models for k in FILE_MODELS)
+    if not complete and not partial:
         return None
-    tiles_file = models["tiles"]
-    assert isinstance(tiles_file, TilesFile)
+    tiles_file = models.get("tiles")
     defs: dict[str, Tile] = {}
     origin: dict[str, str] = {}
-    for lib in tiles_file.library:
-        lib_model = models.get(f"lib:{lib}")
-        if isinstance(lib_model, TilesFile):
+    libraries_ok = isinstance(tiles_file, TilesFile)
+    if isinstance(tiles_file, TilesFile):
+        for lib in tiles_file.library:
+            lib_model = models.get(f"lib:{lib}")
+            if not isinstance(lib_model, TilesFile):
+                libraries_ok = False
+                continue
             for t in lib_model.tiles:
                 defs[t.id] = t
                 origin[t.id] = f"lib:{lib}"
-    for t in tiles_file.tiles:
-        defs[t.id] = t
-        origin[t.id] = "tiles"
+        for t in tiles_file.tiles:
+            defs[t.id] = t
+            origin[t.id] = "tiles"
+
+    def part(kind: str) -> Any:
+        return models[kind] if kind in models else Missing(kind)
+
     return Title(
         dir=title_dir,
-        title=models["title"],  # type: ignore[arg-type]
-        map=models["map"],  # type: ignore[arg-type]
-        tiles=tiles_file,
-        trains=models["trains"],  # type: ignore[arg-type]
-        phases=models["phases"],  # type: ignore[arg-type]
-        privates=models["privates"],  # type: ignore[arg-type]
-        corporations=models["corporations"],  # type: ignore[arg-type]
-        market=models["market"],  # type: ignore[arg-type]
-        tile_defs=defs,
-        tile_origin=origin,
+        title=part("title"),
+        map=part("map"),
+        tiles=part("tiles"),
+        trains=part("trains"),
+        phases=part("phases"),
+        privates=part("privates"),
+        corporations=part("corporations"),
+        market=part("market"),
+        tile_defs=defs if libraries_ok else Missing("tiles"),  # type: ignore[arg-type]
+        tile_origin=origin if libraries_ok else Missing("tiles"),  # type: ignore[arg-type]
         source_hash=source_hash(sources),
     )
 
@@ -215,7 +230,8 @@ def load_title(title_dir: Path) -> tuple[Title | None, list[Problem]]:
     if not (title_dir / "title.toml").exists() and not title_dir.is_dir():
         return None, [Problem(display_path(title_dir), 1, 1, "E002", "no such title folder", "")]
     sources, models, problems = load_sources(title_dir)
-    title = assemble(title_dir, sources, models)
-    if title is not None:
-        problems.extend(run_checks(title, sources))
-    return title, problems
+    title = assemble(title_dir, sources, models, partial=True)
+    assert title is not None
+    problems.extend(run_checks(title, sources))
+    complete = all(k in models for k in FILE_MODELS)
+    return (title if complete else None), problems

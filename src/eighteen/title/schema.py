@@ -315,13 +315,15 @@ def validate_data(kind: str, loaded: LoadedFile) -> list[Problem]:
     return sorted(problems, key=lambda p: (p.line, p.col, p.code, p.path, p.message))
 
 
-def schema_comment_problems(kind: str, loaded: LoadedFile) -> list[Problem]:
-    """W016 when the first line lacks a ``#:schema`` comment naming this kind's schema."""
+def schema_comment_problems(kind: str, loaded: LoadedFile, overlay: bool = False) -> list[Problem]:
+    """W016 when the first line lacks a ``#:schema`` comment naming this kind's schema (an
+    overlay file's is under ``schema/overlay/``)."""
     expected = f"{kind}.schema.json"
     target = schema_comment(loaded.raw.decode("utf-8", errors="replace"))
     if target is None:
+        folder = "../../schema/overlay" if overlay else "../../schema"
         message = (
-            f"first line should be '#:schema ../../schema/{expected}' "
+            f"first line should be '#:schema {folder}/{expected}' "
             "so editors can check and complete this file"
         )
     elif target.replace("\\", "/").rsplit("/", 1)[-1] != expected:
