@@ -43,11 +43,25 @@ class RouteTimer:
 def one_game(title: eighteen.Tables, seed: int, bots: str, players: int) -> dict[str, float]:
     names = [f"Player{i + 1}" for i in range(players)]  # "P1" is a private of 1833NE
     game = eighteen.Game.new(title, players=names, seed=seed)
+    stamps: list[float] = []
     with RouteTimer() as routes:
         t0 = time.perf_counter()
-        n = sum(1 for _ in play(game, make_bots(bots, names, seed)))
+        for _ in play(game, make_bots(bots, names, seed)):
+            stamps.append(time.perf_counter())
         total = time.perf_counter() - t0
-    return {"actions": n, "total": total, "routes": routes.seconds, "route_calls": routes.calls}
+    n = len(stamps)
+    per = [b - a for a, b in zip([t0, *stamps], stamps, strict=False)]
+    tenths = [
+        sum(per[k * n // 10 : (k + 1) * n // 10]) / max(1, (k + 1) * n // 10 - k * n // 10) * 1e6
+        for k in range(10)
+    ]
+    return {
+        "actions": n,
+        "total": total,
+        "routes": routes.seconds,
+        "route_calls": routes.calls,
+        "tenths": tenths,  # type: ignore[dict-item]
+    }
 
 
 def main() -> None:
@@ -74,6 +88,10 @@ def report(title: eighteen.Tables, games: int) -> None:
             f"{bots:<8} {actions:>8.0f} {rate:>10.0f} {total:>8.2f} {total - routes:>10.2f} "
             f"{routes:>8.2f} {calls:>11.0f}"
         )
+        tenths = [statistics.median(r["tenths"][k] for r in rows) for k in range(10)]  # type: ignore[index]
+        shown = " ".join(f"{x:.0f}" for x in tenths)
+        ratio = tenths[-1] / tenths[0] if tenths[0] else float("inf")
+        print(f"         µs per action by tenth of the game: {shown}  (last/first {ratio:.2f})")
 
 
 if __name__ == "__main__":

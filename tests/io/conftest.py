@@ -9,12 +9,6 @@ from typing import Any
 
 import pytest
 
-#: The options titles/1830 switches on for every 18xx.games import (18xx.games' readings
-#: of the rules where they differ from the seed), in the title's order ...
-READINGS_18XX = ["auction_18xx_games"]
-#: ... and for exports made before 2025 (such as 29133, of 2021), in addition.
-OLD_READINGS_18XX = ["bankrupt_sells_shares"]
-
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830/29133.json"
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from conftest import OLD_READINGS_18XX, READINGS_18XX
+from readings_18xx import OLD_READINGS_18XX, READINGS_18XX
 
 from eighteen.engine import bank
 from eighteen.io.games18xx import (

@@ -141,3 +141,14 @@ def test_summary_settings_and_comparison() -> None:
     assert list(s["results"]) == ["toy", "toy2"]
     assert s["comparison"]["a"] == "toy" and s["comparison"]["b"] == "toy2"
     assert not any(d["significant"] for d in s["comparison"]["differences"])
+
+
+def test_a_closed_corporation_has_no_final_price() -> None:
+    closed = record(0, [100, 50])
+    closed["corporations"]["BB"].update(floated=True, final_price=None, operating_rounds=2)
+    s = title_summary([closed, record(1, [80, 90])], TABLES)
+    bb = s["corporations"]["BB"]
+    assert bb["float_rate"]["rate"] == 0.5
+    assert bb["final_price"] == {"n": 0, "mean": None, "ci": None}
+    assert bb["revenue_per_or"] == {"n": 1, "mean": 0.0, "ci": None}
+    assert metrics(closed, TABLES)["BB final price"] is None

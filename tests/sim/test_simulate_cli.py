@@ -18,7 +18,9 @@ def test_simulate_vs_writes_summary_and_report(
     out = tmp_path / "out"
     argv = ["simulate", "1830", "--vs", "1830-example", "--games", "2", "--out", str(out)]
     assert main([*argv, "--format", "json", "--bots", "greedy,3*random"]) == 0
-    printed = json.loads(capsys.readouterr().out)
+    stdout, err = capsys.readouterr()
+    printed = json.loads(stdout)
+    assert err == f"wrote summary.json and report.html to {out}\n"
     summary = json.loads((out / "summary.json").read_text())
     assert printed == summary
     assert summary["titles"] == ["1830", "1830-example"]
@@ -42,11 +44,14 @@ def test_simulate_vs_writes_summary_and_report(
 
 
 def test_text_output_names_the_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    argv = ["simulate", "1830", "--games", "1", "--bots", "random", "--out", str(tmp_path)]
-    assert main([*argv, "--no-report"]) == 0
-    text = capsys.readouterr().out
+    argv = ["simulate", "1830", "--games", "1", "--bots", "greedy,3*random"]
+    assert main([*argv, "--out", str(tmp_path), "--no-report"]) == 0
+    text, err = capsys.readouterr()
     assert "1830: 1/1 games finished" in text
-    assert text.strip().endswith(f"wrote summary.json to {tmp_path}")
+    assert "\n  seat 4 (random): wins " in text
+    assert "\n  greedy (1 seat-games): wins " in text
+    assert "\n  random (3 seat-games): wins " in text
+    assert err == f"wrote summary.json to {tmp_path}\n"  # progress and "wrote" on stderr
     assert not (tmp_path / "report.html").exists()
 
 

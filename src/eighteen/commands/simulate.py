@@ -185,7 +185,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(summary, indent=1))
     else:
-        print_summary(summary, out, report=not args.no_report)
+        print_summary(summary)
+    files = "summary.json" + ("" if args.no_report else " and report.html")
+    print(f"wrote {files} to {out}", file=sys.stderr)
     return 0
 
 
@@ -214,7 +216,7 @@ def _progress(quiet: bool) -> Any:
     )
 
 
-def print_summary(summary: dict[str, Any], out: Path, *, report: bool) -> None:
+def print_summary(summary: dict[str, Any]) -> None:
     """A few lines per title: seat win rates and values, game length, end reasons."""
     for tid in summary["titles"]:
         s = summary["results"][tid]
@@ -227,6 +229,14 @@ def print_summary(summary: dict[str, Any], out: Path, *, report: bool) -> None:
                 f"wins {_pct(w['rate'])} [{_pct(ci[0])}, {_pct(ci[1])}], "
                 f"mean value ${_num(v['mean'])}"
             )
+        if len(s["bots"]) > 1:
+            for label, b in s["bots"].items():
+                w = b["win_rate"]
+                ci = w["ci"] or [w["rate"], w["rate"]]
+                print(
+                    f"  {label} ({b['seat_games']} seat-games): wins {_pct(w['rate'])} "
+                    f"[{_pct(ci[0])}, {_pct(ci[1])}], mean value ${_num(b['final_value']['mean'])}"
+                )
         length = s["length"]["operating_rounds"]
         print(f"  operating rounds: mean {_num(length['mean'])}")
         reasons = ", ".join(f"{k} {_pct(v['rate'])}" for k, v in s["end_reasons"].items())
@@ -237,8 +247,6 @@ def print_summary(summary: dict[str, Any], out: Path, *, report: bool) -> None:
         print(f"{c['b']} - {c['a']}: {len(sig)} of {len(c['differences'])} differences significant")
         for d in sig[:10]:
             print(f"  {d['metric']}: {d['difference']:+.3g} [{d['ci'][0]:+.3g}, {d['ci'][1]:+.3g}]")
-    files = "summary.json" + (" and report.html" if report else "")
-    print(f"wrote {files} to {out}")
 
 
 def _pct(x: float | None) -> str:

@@ -166,7 +166,12 @@ class GreedyBot(Bot):
         if isinstance(a, TradePrivate):
             return -1.0  # trading privates between players only moves money around
         if isinstance(a, LayTile):
-            return 2.0 + self.tile_revenue(game, a.tile) / 200 + self.rng.random() / 10
+            score = 2.0 + self.tile_revenue(game, a.tile) / 200 + self.rng.random() / 10
+            cost = self.terrain_cost(game, a.hex)
+            corp = state.corporations.get(a.actor)
+            if cost and corp is not None and cost * 4 > corp.cash * (1 + style.risk):
+                return -0.2  # terrain that would eat the money for trains
+            return score - cost / 1000
         if isinstance(a, PlaceToken):
             return 1.5
         if isinstance(a, RunRoutes):
@@ -226,6 +231,13 @@ class GreedyBot(Bot):
         if corp.cash - a.price < need and len(corp.trains) < 1:
             return -0.5
         return 0.5 + (a.price - face) / 10_000
+
+    def terrain_cost(self, game: Game, hex_id: str) -> int:
+        """The hex's terrain cost, paid by the first tile laid over it."""
+        if hex_id in game.state.map.tiles:
+            return 0
+        data = game.tables.data["hexes"].get(hex_id) or {}
+        return int(data.get("cost") or 0)
 
     def tile_revenue(self, game: Game, tile: str) -> int:
         """What the tile's cities and towns earn: lays toward revenue come first."""

@@ -73,10 +73,10 @@ class Extender:
         #: stops an extension may pass: cities and towns, not on hexes it may not run to
         self.through = [kind != "offboard" and h not in excluded for h, kind, _ in g.stops]
         wanted: set[str] = set()
-        for b in self.bonuses:
-            for end in b.ends:  # type: ignore[attr-defined]
+        for bonus in self.bonuses:
+            for end in bonus.ends:  # type: ignore[attr-defined]
                 wanted |= end
-            for port, to in b.links:  # type: ignore[attr-defined]
+            for port, to in bonus.links:  # type: ignore[attr-defined]
                 wanted.add(port)
                 wanted |= to
         self.wanted = wanted

@@ -302,12 +302,24 @@ class Reach:
 
     ``edges``: hex -> edges a new tile may connect to (lay connectivity); ``cities``: the
     (hex, city) reached (token candidates); ``stops``: every stop reached, as
-    (hex, kind, index).
+    (hex, kind, index); ``joined``: the stops reached along track from a station (so each
+    is the far end of a route of two stops).
     """
 
     edges: dict[str, set[int]]
     cities: set[tuple[str, int]]
     stops: set[tuple[str, str, int]]
+    joined: set[tuple[str, str, int]] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class _Fragment:
+    """One face's part of a track graph, independent of the rest of the board: its stops
+    in sorted order, and each path with its ends as (True, index into those stops) or
+    (False, global side id) and the bitmask of its sides."""
+
+    stops: tuple[tuple[str, str, int], ...]
+    paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int], ...]
 
 
 class TrackGraph:
@@ -328,15 +340,15 @@ class TrackGraph:
     def __init__(self, board: Board, state: MapState) -> None:
         self.board = board
         self.state = state
-        self.faces: dict[str, Face] = {h: board.face(state, h) for h in board.hex_ids}
+        self.faces: dict[str, Face] = {}
         stops: list[tuple[str, str, int]] = []
-        for h in board.hex_ids:
-            f = self.faces[h]
-            stops.extend((h, "city", i) for i in range(len(f.cities)))
-            stops.extend((h, "town", i) for i in range(len(f.towns)))
-            if f.offboard is not None:
-                stops.append((h, "offboard", 0))
-        stops.sort()
+        frags: list[tuple[str, _Fragment, int]] = []
+        for h in board.hex_ids:  # sorted: the stops come out sorted, hex by hex
+            f = board.face(state, h)
+            self.faces[h] = f
+            frag = board.fragment(f)
+            frags.append((h, frag, len(stops)))
+            stops.extend(frag.stops)
         self.stops = stops
         self.stop_id = {s: i for i, s in enumerate(stops)}
         self.paths: list[Path] = []
@@ -345,21 +357,25 @@ class TrackGraph:
         self.path_sides: list[int] = []  # bitmask of the sides each path touches
         self.stop_paths: list[list[int]] = [[] for _ in stops]
         self.side_paths: dict[int, list[tuple[str, int]]] = {}
-        for h in board.hex_ids:
-            for p in self.faces[h].paths:
-                pid = len(self.paths)
-                self.paths.append(p)
-                self.path_id[p] = pid
-                ends = tuple(self._end(h, x) for x in p.ends)
-                self.ends.append(ends)  # type: ignore[arg-type]
-                mask = 0
-                for is_stop, nid in ends:
-                    if is_stop:
-                        self.stop_paths[nid].append(pid)
-                    else:
-                        mask |= 1 << nid
-                        self.side_paths.setdefault(nid, []).append((h, pid))
-                self.path_sides.append(mask)
+        paths, path_id, all_ends = self.paths, self.path_id, self.ends
+        stop_paths, side_paths, path_sides = self.stop_paths, self.side_paths, self.path_sides
+        for h, frag, offset in frags:
+            for p, ((sa, na), (sb, nb)), mask in frag.paths:  # a path has two ends
+                pid = len(paths)
+                paths.append(p)
+                path_id[p] = pid
+                if sa:
+                    na += offset
+                    stop_paths[na].append(pid)
+                else:
+                    side_paths.setdefault(na, []).append((h, pid))
+                if sb:
+                    nb += offset
+                    stop_paths[nb].append(pid)
+                else:
+                    side_paths.setdefault(nb, []).append((h, pid))
+                all_ends.append(((sa, na), (sb, nb)))
+                path_sides.append(mask)
 
     def bind(self, state: MapState) -> TrackGraph:
         """This graph's track with the tokens of ``state`` (a shallow copy; shares tables)."""
@@ -456,6 +472,7 @@ class TrackGraph:
         edges: dict[str, set[int]] = {}
         cities: set[tuple[str, int]] = set()
         stops: set[tuple[str, str, int]] = set()
+        joined: set[tuple[str, str, int]] = set()
         queue: deque[tuple[bool, int, str]] = deque()
         seen: set[tuple[bool, int, str]] = set()
         for s in self.station_stops(corp, stations):
@@ -482,6 +499,7 @@ class TrackGraph:
             is_stop, nid = self.other_end(pid, frm)
             if is_stop:
                 stops.add(self.stops[nid])
+                joined.add(self.stops[nid])
                 h, kind, i = self.stops[nid]
                 if kind == "city":
                     cities.add((h, i))
@@ -503,7 +521,7 @@ class TrackGraph:
                 for h, pid in self.side_paths.get(nid, []):
                     if h != side_hex:
                         traverse(pid, (False, nid))
-        return Reach(edges, cities, stops)
+        return Reach(edges, cities, stops, joined)
 
 
 # ---------------------------------------------------------------------------------------
@@ -547,6 +565,7 @@ class Board:
                 if nb is not None:
                     self.side_id[(nb, (e + 3) % 6)] = sid
         self._face_cache: dict[tuple[str, str | None, int], Face] = {}
+        self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
         self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
 
     # -- caches -----------------------------------------------------------------------
@@ -602,6 +621,34 @@ class Board:
                 f = _build_face(hex_id, d, tile, rotation % 6, d["color"])
             self._face_cache[key] = f
         return f
+
+    def fragment(self, face: Face) -> _Fragment:
+        """The graph fragment of a face (cached per hex, tile and rotation)."""
+        key = (face.hex, face.tile, face.rotation)
+        frag = self._fragments.get(key)
+        if frag is not None:
+            return frag
+        h = face.hex
+        stops = [(h, "city", i) for i in range(len(face.cities))]
+        stops += [(h, "town", i) for i in range(len(face.towns))]
+        if face.offboard is not None:
+            stops.append((h, "offboard", 0))
+        stops.sort()
+        local = {s: i for i, s in enumerate(stops)}
+        paths = []
+        for p in face.paths:
+            ends: list[tuple[bool, int]] = []
+            mask = 0
+            for x in p.ends:
+                if x[0] == "e":
+                    sid = self.side_id[(h, int(x[1:]))]
+                    ends.append((False, sid))
+                    mask |= 1 << sid
+                else:
+                    ends.append((True, local[(h, LETTER_KIND[x[0]], int(x[1:]))]))
+            paths.append((p, tuple(ends), mask))
+        frag = self._fragments[key] = _Fragment(tuple(stops), tuple(paths))
+        return frag
 
     def graph(self, state: MapState) -> TrackGraph:
         """The track graph of a position (see :class:`TrackGraph`).

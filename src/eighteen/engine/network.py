@@ -321,9 +321,22 @@ def check(g: Game, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
 
 
 def can_run(g: Game, corp: str) -> bool:
-    """Does the corporation have any route at all (a station joined to another stop)?"""
+    """Does the corporation have any route at all (a station joined by track to another
+    stop it may run to)?  Read off its reach, which the token and track steps share, not
+    off a route search."""
     stations, excluded = run_access(g, corp)
-    return g.memo(
-        ("can_run", corp),
-        lambda: has_route(board(g), g.state.map, corp, stations=stations, excluded=excluded),
-    )
+
+    def joined() -> bool:
+        b = board(g)
+        reach = b.reach(g.state.map, corp, stations)
+        graph = b.graph(g.state.map)
+        own = {graph.stops[x] for x in graph.station_stops(corp, stations)}
+        if any(s not in own and s[0] not in excluded for s in reach.joined):
+            return True
+        if len(own) < 2 or not reach.joined:
+            return False
+        # only stations were reached again: maybe one from another, maybe each by a
+        # loop back to itself; the route search tells
+        return has_route(b, g.state.map, corp, stations=stations, excluded=excluded)
+
+    return bool(g.memo(("can_run", corp), joined))

@@ -242,7 +242,7 @@ def planned_lay_abilities(
 def _restrictions(g: Game, corp: str) -> list[dict[str, Any]]:
     """restrict_corporation powers holding ``corp`` back: their private is open and no
     corporation owns it yet."""
-    out = []
+    out: list[dict[str, Any]] = []
     for p in g.tables.privates:
         ps = g.state.privates[p["id"]]
         if ps.closed or (ps.owner is not None and ps.owner in g.state.corporations):

@@ -263,8 +263,11 @@ class Bonus(Protocol):
     route in train order), see :func:`share_once`.
     """
 
-    id: str
-    most: int
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def most(self) -> int: ...
 
     def amount(self, hexes: frozenset[str]) -> int: ...
 

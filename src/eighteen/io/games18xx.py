@@ -43,6 +43,7 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -152,7 +153,7 @@ def filter_actions(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """
     slots: list[dict[str, Any] | None] = []
     kept: list[int] = []  # positions of the kept non-message slots, ascending
-    stack: list[list[tuple[int, dict[str, Any]]]] = []
+    stack: list[list[tuple[int, dict[str, Any] | None]]] = []
     for a in raw:
         t = a.get("type")
         if t == "undo":
@@ -164,11 +165,11 @@ def filter_actions(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 )
             else:
                 at = max(len(kept) - 1, 0)
-            group = [(i, slots[i]) for i in kept[at:]]
+            group: list[tuple[int, dict[str, Any] | None]] = [(i, slots[i]) for i in kept[at:]]
             for i in kept[at:]:
                 slots[i] = None
             del kept[at:]
-            stack.append(group)  # type: ignore[arg-type]
+            stack.append(group)
             slots.append(None)
         elif t == "redo":
             if not stack:
@@ -586,7 +587,7 @@ class Importer:
         """Apply ``build()``; if it does not fit, pass optional operating steps of the
         acting corporation until it does (see the module doc).  Divergence otherwise."""
         g = self.game
-        first: IllegalAction | None = None
+        first: IllegalAction | MapError | RouteError | None = None
         passes = 0
         while True:
             action = build()
@@ -718,9 +719,9 @@ def _buy_shares(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         imp.out_of_ipo.add(cert)
         if kind == "company":
             owner = imp.owner(aid, a, who)
-            imp.apply(aid, a, lambda o=owner, s=source: ExchangePrivate(o, who, s))
+            imp.apply(aid, a, partial(ExchangePrivate, owner, who, source))
         elif kind == "player":
-            imp.apply(aid, a, lambda c=corp, s=source: BuyShares(who, c, s))
+            imp.apply(aid, a, partial(BuyShares, who, corp, source))
         else:
             raise ExportError(f"action {aid} (buy_shares): a corporation cannot buy shares")
 

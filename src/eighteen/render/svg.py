@@ -28,6 +28,7 @@ import math
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from eighteen.title import geometry
@@ -86,6 +87,11 @@ def scale(p: Point, k: float) -> Point:
 def add(p: Point, q: Point) -> Point:
     """``p + q``."""
     return p[0] + q[0], p[1] + q[1]
+
+
+def _dist_to(at: Point, p: Point) -> float:
+    """Distance from ``at`` to ``p`` (a sort key with ``at`` bound)."""
+    return dist(p, at)
 
 
 def dist(p: Point, q: Point) -> float:
@@ -698,7 +704,7 @@ def draw_face(
             if s.revenue:
                 at = placed.points[(s.kind, s.index)]
                 free = [c for c in spots.candidates if c not in spots.taken] or spots.candidates
-                near = min(free, key=lambda p, at=at: dist(p, at))
+                near = min(free, key=partial(_dist_to, at))
                 spots.taken.append(near)
                 _revenue_bubble(parent, near, s.revenue, size)
     if face.label:
@@ -866,7 +872,7 @@ def shared_costs(hexes: Mapping[str, Mapping[str, Any]], hid: str) -> set[int]:
     for b in hexes[hid].get("borders") or []:
         edge = int(b["edge"])
         other = nbrs[edge] if edge < len(nbrs) else None
-        if not b.get("cost") or edge < 3 or other not in hexes:
+        if not b.get("cost") or edge < 3 or other is None or other not in hexes:
             continue
         back = (edge + 3) % 6
         if any(int(x["edge"]) == back and x.get("cost") for x in hexes[other].get("borders") or []):

@@ -118,16 +118,23 @@ def plot_phases(summary: dict[str, Any]) -> str:
     return _svg(fig)
 
 
-def plot_prices(summary: dict[str, Any]) -> str:
+def plot_prices(summary: dict[str, Any], records: dict[str, list[Record]]) -> str:
+    """Mean share price after each operating round, drawn while at least a quarter of the
+    finished games (two at least) had the corporation on the market."""
     plt = _pyplot()
     ids = summary["titles"]
     fig, axes = plt.subplots(1, len(ids), figsize=(6.5 * len(ids) / 1.3, 3.2), squeeze=False)
     for ax, tid in zip(axes[0], ids, strict=True):
-        corps = summary["results"][tid]["corporations"]
-        for j, (cid, c) in enumerate(corps.items()):
-            path = c["price_path"]
-            xs = [i + 1 for i, p in enumerate(path) if p is not None]
-            ys = [p for p in path if p is not None]
+        done = [r for r in records[tid] if r["finished"]]
+        enough = max(2, len(done) // 4)
+        for j, cid in enumerate(summary["results"][tid]["corporations"]):
+            paths = [r["corporations"][cid]["prices"] for r in done]
+            xs, ys = [], []
+            for k in range(max((len(p) for p in paths), default=0)):
+                at = [p[k] for p in paths if k < len(p) and p[k] is not None]
+                if len(at) >= enough:
+                    xs.append(k + 1)
+                    ys.append(sum(at) / len(at))
             if xs:
                 ax.plot(xs, ys, lw=1.2, label=cid, color=plt.cm.tab10(j % 10))
         ax.set_title(tid)
@@ -198,7 +205,7 @@ def render_report(summary: dict[str, Any], records: dict[str, list[Record]]) -> 
         ("Seat win rates", plot_win_rates(summary)),
         ("Final value by seat", plot_values(summary, records)),
         ("Phase timelines", plot_phases(summary)),
-        ("Share price paths", plot_prices(summary)),
+        ("Share price paths", plot_prices(summary, records)),
         ("Game length", plot_lengths(summary, records)),
     ]
     return _ENV.get_template("report.html.j2").render(summary=summary, plots=plots)

@@ -182,7 +182,10 @@ def play_job(job: Job, tables: Tables | None = None) -> Record:
             "corporations": {
                 cid: {
                     "floated": cid in observer.floated_at,
-                    "final_price": market.price(game, cid) if cs.cell else None,
+                    # the price of a corporation floated and not closed at the end
+                    "final_price": market.price(game, cid)
+                    if cs.floated and cs.cell and not cs.closed
+                    else None,
                     "revenue": observer.revenue[cid],
                     "operating_rounds": observer.ors_run[cid],
                     "prices": observer.prices[cid],
@@ -203,13 +206,18 @@ def _tables(title: str) -> Tables:
     return _TABLES[title]
 
 
+def _load_tables(data: dict[str, dict[str, Any]]) -> None:
+    """Make compiled tables (by title id) known to this worker process."""
+    for tid, d in data.items():
+        if tid not in _TABLES:
+            _TABLES[tid] = Tables(d)
+
+
 def play_batch(jobs: list[Job], data: dict[str, dict[str, Any]] | None = None) -> list[Record]:
     """Play several games in one worker (``data``: compiled tables by title id, for
     workers that cannot read generated/ themselves)."""
     if data:
-        for tid, d in data.items():
-            if tid not in _TABLES:
-                _TABLES[tid] = Tables(d)
+        _load_tables(data)
     return [play_job(j) for j in jobs]
 
 
@@ -269,8 +277,11 @@ def _run(jobs: list[Job], backend: Backend) -> Iterator[list[Record]]:
 def _run_processes(jobs: list[Job], backend: Backend) -> Iterator[list[Record]]:
     size = _batch_size(backend, len(jobs), backend.workers)
     data = {tid: t.data for tid, t in backend.tables.items()}
-    with ProcessPoolExecutor(max_workers=backend.workers) as pool:
-        pending = {pool.submit(play_batch, b, data) for b in batches(jobs, size)}
+    # each worker receives the compiled tables once, when it starts
+    with ProcessPoolExecutor(
+        max_workers=backend.workers, initializer=_load_tables, initargs=(data,)
+    ) as pool:
+        pending = {pool.submit(play_batch, b) for b in batches(jobs, size)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:

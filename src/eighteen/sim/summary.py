@@ -37,7 +37,7 @@ def metrics(record: Record, tables: Tables) -> Metrics:
         out[f"private {pid} owner value"] = record["values"][owner] if ok else None
     for cid, c in record["corporations"].items():
         out[f"{cid} float rate"] = float(c["floated"]) if done else None
-        out[f"{cid} final price"] = c["final_price"] if done and c["floated"] else None
+        out[f"{cid} final price"] = c["final_price"] if done else None
         per_or = c["revenue"] / c["operating_rounds"] if c["operating_rounds"] else None
         out[f"{cid} revenue per OR"] = per_or if done else None
     out["sets"] = record["sets"] if done else None
@@ -110,7 +110,9 @@ def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
         per_or = [x["revenue"] / x["operating_rounds"] for x in rows if x["operating_rounds"]]
         out["corporations"][cid] = {
             "float_rate": wilson(sum(1 for x in rows if x["floated"]), n),
-            "final_price": mean_ci([x["final_price"] for x in rows if x["floated"]]),
+            "final_price": mean_ci(
+                [x["final_price"] for x in rows if x["final_price"] is not None]
+            ),
             "revenue_per_or": mean_ci(per_or),
             "price_path": _price_path(rows),
         }

@@ -225,7 +225,9 @@ class BuyTrains(ORStep):
         for o in offers:
             if not _room(g, corp, o.exchange):
                 continue
-            if o.price <= cs.cash or (em and o.exchange is None and o.price == low <= budget):
+            if o.price <= cs.cash or (
+                em and o.exchange is None and low is not None and o.price == low <= budget
+            ):
                 yield BuyTrain(corp, o.train, o.price, o.exchange)
         if _room(g, corp, None) and not (em and g.rules.emergency_buy_from_bank_only):
             lo = g.rules.train_buy_from_corporation_min
