@@ -80,7 +80,7 @@ def test_valid_implies_playable(
     assert play_check(mutated, players=4, seed=seed, max_actions=150, samples=2) is None
 
 
-def _first_error(bases: dict[str, Base], title: str, kind: str, path: tuple, value: int) -> str:
+def _first_error(bases: dict[str, Base], title: str, kind: str, path: tuple, value: float) -> str:
     _, problems = mutate(bases[title], kind, path, value)
     return next(p.format() for p in problems if p.is_error)
 
@@ -95,6 +95,12 @@ def test_issue_cases_are_refused_at_validate(bases: dict[str, Base]) -> None:
     )
     assert _first_error(bases, "1830", "trains", ("trains", 0, "count"), -5) == (
         "titles/1830/trains.toml:11:9: error[E013]: trains[0].count: -5 is below the minimum 0"
+    )
+    # found by bench/fuzz.py: the engine offered "P1 sells to a corporation for $30 to $15"
+    assert _first_error(bases, "1833ne", "title", ("rules", "private_price_min_factor"), 2.0) == (
+        "titles/1833ne/privates.toml:14:9: error[E165]: privates[0].value: P1 has no price a "
+        "corporation could pay: $30 to $15 (value $15, rules private_price_min_factor 2.0, "
+        "private_price_max_factor 1.0, private_price_min $1)"
     )
     assert _first_error(bases, "1830", "title", ("bank",), 0) == (
         "titles/1830/title.toml:13:8: error[E013]: bank: 0 is below the minimum 1"

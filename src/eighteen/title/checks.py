@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -776,6 +777,28 @@ def private_ids_unique(title: Title, s: Sources) -> Iterator[Problem]:
     """E160: private ids are unique."""
     for i, pid in repeated(p.id for p in title.privates.privates):
         yield s.locate("privates", ("privates", i, "id"), "E160", f"duplicate '{pid}'")
+
+
+@check
+def private_price_ranges(title: Title, s: Sources) -> Iterator[Problem]:
+    """E165: a corporation can buy each private for some price: from value x
+    private_price_min_factor (at least private_price_min) to value x private_price_max_factor
+    (the range the engine offers; an empty one would offer sales it then refuses)."""
+    rules = title.title.rules
+    for i, p in enumerate(title.privates.privates):
+        low = max(math.ceil(p.value * rules.private_price_min_factor), rules.private_price_min or 0)
+        high = math.floor(p.value * rules.private_price_max_factor)
+        if low > high:
+            yield s.locate(
+                "privates",
+                ("privates", i, "value"),
+                "E165",
+                f"{p.id} has no price a corporation could pay: ${low} to ${high} "
+                f"(value ${p.value}, rules private_price_min_factor "
+                f"{rules.private_price_min_factor}, private_price_max_factor "
+                f"{rules.private_price_max_factor}, private_price_min "
+                f"${rules.private_price_min or 0})",
+            )
 
 
 @check
