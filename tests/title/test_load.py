@@ -349,3 +349,11 @@ def test_long_string_is_refused(tmp_path: Path) -> None:
     loaded = load_toml(write(tmp_path, "a = 1\nb = '" + "x" * 10_001 + "'\n"))
     assert [(p.code, p.line, p.col) for p in loaded.problems] == [("E004", 2, 5)]
     assert load_toml(write(tmp_path, "b = '" + "x" * 10_000 + "'\n")).problems == []
+
+
+def test_huge_hex_integer_is_located(tmp_path: Path) -> None:
+    """Python converts hex without a digit limit; the message would print 5,000 digits."""
+    loaded = load_toml(write(tmp_path, "n = 0x" + "f" * 5000 + "\nm = 0xffffffffffffffff\n"))
+    assert [(p.code, p.line, p.col, p.message) for p in loaded.problems] == [
+        ("E013", 1, 5, "integer of 5000 digits is out of range (64 bits)")
+    ]

@@ -102,9 +102,11 @@ def mutate(base: Base, kind: str, path: KeyPath, value: Any) -> tuple[Title | No
 def play_check(
     title: Title, players: int, seed: int, max_actions: int = 300, samples: int = 3
 ) -> str | None:
-    """Play random bots on a clean title for ``max_actions``; at every step apply up to
-    ``samples`` offered actions on a copy. The first failure in words, else None."""
+    """Play random bots on a clean title for ``max_actions`` (``players``, or the nearest
+    count the title allows); at every step apply up to ``samples`` offered actions on a
+    copy. The first failure in words, else None."""
     tables = Tables(compile_title(title))
+    players = min(max(players, title.title.players.min), title.title.players.max)
     names = [f"Player{i + 1}" for i in range(players)]
     try:
         game = Game.new(tables, players=names, seed=seed)

@@ -58,7 +58,8 @@ _DEPTH_TOKENS = re.compile(r"[\"'#\[\]{}]")
 _LIMIT_TOKENS = re.compile(r"[\"'#\n]")
 _KEY_DOT = re.compile(r"(?<![0-9])\.|\.(?![0-9])")
 _LONG_INTEGER = re.compile(
-    rf"(?<![A-Za-z0-9_.-])[+-]?[0-9](?:_?[0-9]){{{MAX_DIGITS},}}(?![A-Za-z_.-])"
+    rf"(?<![A-Za-z0-9_.-])(?:[+-]?[0-9](?:_?[0-9]){{{MAX_DIGITS},}}"
+    r"|0x(?:_?[0-9A-Fa-f]){17,}|0o(?:_?[0-7]){22,}|0b(?:_?[01]){65,})(?![A-Za-z0-9_.-])"
 )
 _KEY_ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
 _SCAN_DEPTH_LIMIT = 4 * MAX_DEPTH
@@ -354,7 +355,8 @@ def _over_limits(text: str) -> tuple[str, str, int] | None:
                 return "E004", f"a dotted key has more than {MAX_KEY_PARTS} parts", d.end()
         big = _LONG_INTEGER.search(text, i, code_end)
         if big is not None:
-            digits = sum(c.isdigit() for c in big.group())
+            text_digits = big.group()[2:] if big.group()[1:2] in "xob" else big.group()
+            digits = sum(c not in "+-_" for c in text_digits)
             return "E013", f"integer of {digits} digits is out of range (64 bits)", big.start()
         if m is None:
             return None
