@@ -80,6 +80,14 @@ def test_valid_implies_playable(
     assert play_check(mutated, players=4, seed=seed, max_actions=150, samples=2) is None
 
 
+def test_cheapest_private_plays_and_every_offer_is_accepted(bases: dict[str, Base]) -> None:
+    """A 1833ne private worth $1 (the least that validates) plays: at every one of 400
+    random-bot actions, every action the engine offers is accepted by apply."""
+    title, problems = mutate(bases["1833ne"], "privates", ("privates", 0, "value"), 1)
+    assert title is not None and [p.format() for p in problems if p.is_error] == []
+    assert play_check(title, players=4, seed=5, max_actions=400, samples=None) is None
+
+
 def _first_error(bases: dict[str, Base], title: str, kind: str, path: tuple, value: float) -> str:
     _, problems = mutate(bases[title], kind, path, value)
     return next(p.format() for p in problems if p.is_error)

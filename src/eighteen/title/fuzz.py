@@ -100,11 +100,11 @@ def mutate(base: Base, kind: str, path: KeyPath, value: Any) -> tuple[Title | No
 
 
 def play_check(
-    title: Title, players: int, seed: int, max_actions: int = 300, samples: int = 3
+    title: Title, players: int, seed: int, max_actions: int = 300, samples: int | None = 3
 ) -> str | None:
     """Play random bots on a clean title for ``max_actions`` (``players``, or the nearest
-    count the title allows); at every step apply up to ``samples`` offered actions on a
-    copy. The first failure in words, else None."""
+    count the title allows); at every step apply up to ``samples`` offered actions (all
+    with None) on a copy. The first failure in words, else None."""
     tables = Tables(compile_title(title))
     players = min(max(players, title.title.players.min), title.title.players.max)
     names = [f"Player{i + 1}" for i in range(players)]
@@ -117,7 +117,8 @@ def play_check(
     try:
         for _ in play(game, bots, max_actions=max_actions):
             offered = game.legal_actions() if not game.is_over else []
-            for action in rng.sample(offered, min(samples, len(offered))):
+            tried = offered if samples is None else rng.sample(offered, min(samples, len(offered)))
+            for action in tried:
                 try:
                     game.clone().apply(action)
                 except IllegalAction as exc:
