@@ -173,3 +173,19 @@ def test_ogdensburg_virtual_station_for_track() -> None:
     assert privates.excluded_hexes(g, "B&W") == set() and privates.excluded_hexes(g, "RR") == {
         "A12"
     }
+
+
+def test_a12_stays_the_p6_owners_after_it_flips_or_closes() -> None:
+    """1833NE rules, private companies: P6's power is permanent; only the corporation that
+    owns it may run to A12, after P6 flips in phase III and even once it has closed."""
+    g = opening()
+    _give(g, "P6", "B&W")
+    _enter(g, "III")
+    assert privates.flipped(g, "P6") and not g.state.privates["P6"].closed
+    assert privates.excluded_hexes(g, "B&W") == set()
+    assert privates.excluded_hexes(g, "RR") == {"A12"}
+    privates.close(g, "P6", "setup")
+    g.invalidate_caches()
+    assert privates.excluded_hexes(g, "B&W") == set()
+    assert privates.excluded_hexes(g, "RR") == {"A12"}
+    assert network.run_access(g, "RR")[1] == frozenset({"A12"})

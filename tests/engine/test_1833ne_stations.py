@@ -70,3 +70,32 @@ def test_boston_reservation_holds_one_slot_of_the_hex() -> None:
     assert sum(b.free_slots(g.state.map, "G22", k) for k in range(len(cities))) == 1
     assert network.token_options(g, "FRR", **anywhere) == []  # the last slot is B&P's
     assert network.token_options(g, "B&P", **anywhere) == [("G22", other)]
+
+
+def test_a_lay_pays_for_the_pass_it_completes() -> None:
+    """1833NE rules, track: a lay costs at least $20, plus the bridges, tunnels and passes
+    it completes.  The Framingham pass (F23 | E24, $20) is paid by the lay that joins track
+    on both sides of it, once: not by a tile that only points at it, not again when the
+    joined hex is upgraded."""
+    from eighteen import load_title
+    from eighteen.engine.map import Board, MapState
+
+    t = load_title("1833ne")
+    b, s = Board(t.data), MapState()
+    supply: dict[str, int | None] = dict.fromkeys(t.data["tiles"])
+
+    def costs(hex_id: str, tile: str) -> dict[int, int]:
+        opts = b.lay_options(
+            s, None, {"yellow", "green"}, blocked=set(), tile_supply=supply,
+            require_connection=False, hexes={hex_id}, tiles={tile},
+        )  # fmt: skip
+        return {o.rotation: o.cost for o in opts}
+
+    # nothing on E24 yet: a Framingham tile toward the pass (edge 1) pays no pass
+    assert costs("F23", "3")[0] == 0
+    b.lay_tile(s, "E24", "8", 4)  # track from E24's edge 4 (the pass) to its edge 0
+    # F23's tile 3 at rotation 0 (edges 0 and 1) completes the pass: $20
+    assert costs("F23", "3") == {0: 20, 1: 20, 2: 0, 3: 0, 4: 0, 5: 0}
+    b.lay_tile(s, "F23", "3", 0)
+    # an upgrade of F23 keeps the pass joined: nothing more to pay for it
+    assert costs("F23", "N42") == {1: 0, 2: 0}

@@ -49,6 +49,26 @@ def test_only_the_president_sells_before_the_first_operation() -> None:
     assert market.price(g, "B&W") == 70
 
 
+def test_a_presidents_sales_move_the_price_once_per_turn() -> None:
+    """1833NE rules, share price: only the president's sale lowers the price, one column
+    however many shares he sells: two sales of 10% in one turn move it once ($80 -> $70),
+    as one sale of 20% does; a sale in a later turn moves it again."""
+    g = new_game()
+    auction(g)
+    g.state.player("A").cash = 1000  # setup: A can buy 60%
+    act(g, Par("A", "B&W", 80), Pass("B"), Pass("C"), Pass("D"))
+    for _ in range(4):
+        act(g, BuyShares("A", "B&W", "ipo"), Pass("B"), Pass("C"), Pass("D"))
+    assert shares.percent_of(g, "B&W", "A") == 60
+    act(g, SellShares("A", "B&W", 10))
+    assert market.price(g, "B&W") == 70
+    act(g, SellShares("A", "B&W", 10))
+    assert market.price(g, "B&W") == 70  # the same turn: no second step
+    act(g, Pass("A"), Pass("B"), Pass("C"), Pass("D"))
+    act(g, SellShares("A", "B&W", 10))
+    assert market.price(g, "B&W") == 60  # a later turn: one step again
+
+
 def test_a_sale_by_another_player_does_not_move_the_price() -> None:
     g = new_game()
     auction(g)

@@ -565,6 +565,13 @@ class Board:
                 if nb is not None:
                     self.side_id[(nb, (e + 3) % 6)] = sid
         self._face_cache: dict[tuple[str, str | None, int], Face] = {}
+        #: global side id -> cost of the bridge, tunnel or pass on it (costed borders)
+        self.side_cost: dict[int, int] = {}
+        for h, d in self.hexes.items():
+            for b in d.get("borders") or []:
+                if b.get("cost") and (h, int(b["edge"])) in self.side_id:
+                    sid = self.side_id[(h, int(b["edge"]))]
+                    self.side_cost[sid] = max(self.side_cost.get(sid, 0), int(b["cost"]))
         self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
         self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
 
@@ -719,7 +726,10 @@ class Board:
         * connection (unless ``require_connection`` is False, for private powers): some exit
           of the new tile is an edge the corporation reaches (:meth:`TrackGraph.reach`);
         * terrain cost: the hex's cost when the printed face is replaced (first tile on a
-          white hex, first upgrade of a preprinted yellow hex); 0 afterwards.
+          white hex, first upgrade of a preprinted yellow hex); 0 afterwards; plus the cost
+          of each bridge, tunnel or pass (a costed side) the lay completes: the new tile has
+          track across it, the neighbour has track to it, and the old face had none there
+          (so each is paid once, by the lay that joins the two sides).
 
         ``hexes`` / ``tiles`` restrict the search. ``distinct`` keeps one rotation among
         rotations that give the same track (e.g. a straight at 0 and 3). ``stations``: hexes
@@ -759,7 +769,25 @@ class Board:
                         if sig in seen:
                             continue
                         seen.add(sig)
-                    yield TileLay(h, tile, r, cost, upgrade)
+                    sides = self._completed_sides(state, h, exits) if self.side_cost else 0
+                    yield TileLay(h, tile, r, cost + sides, upgrade)
+
+    def _completed_sides(self, state: MapState, hex_id: str, exits: set[int]) -> int:
+        """Cost of the costed sides a tile with these exits on ``hex_id`` completes."""
+        total = 0
+        old = None
+        for e in exits:
+            cost = self.side_cost.get(self.side_id.get((hex_id, e), -1))
+            if not cost:
+                continue
+            nb = self.neighbors[hex_id][e]
+            if nb is None or (e + 3) % 6 not in self.face(state, nb).exits:
+                continue
+            if old is None:
+                old = self.face(state, hex_id).exits
+            if e not in old:
+                total += cost
+        return total
 
     def city_map(self, old: Face, new: Face) -> list[int]:
         """For each city of ``old``, the city of ``new`` that takes its tokens.

@@ -284,11 +284,13 @@ def virtual_stations(g: Game, corp: str) -> list[dict[str, Any]]:
 
 def excluded_hexes(g: Game, corp: str) -> set[str]:
     """Hexes the corporation may not run to: the exclusive_hexes of privates it does not
-    own (while they are open or unsold)."""
+    own.  The power is permanent ("only that company may run there"): flipped or closed,
+    a private keeps its hexes for the corporation that owned it, and from everyone
+    else."""
     out: set[str] = set()
     for p in g.tables.privates:
         ps = g.state.privates[p["id"]]
-        if ps.closed or ps.owner == corp:
+        if ps.owner == corp:
             continue
         for ab in g.tables.abilities(p["id"], "exclusive_hexes"):
             out.update(ab["hexes"])

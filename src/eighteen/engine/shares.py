@@ -311,7 +311,13 @@ def sell(g: Game, player: str, corp: str, percent: int, close: bool = True) -> N
         if cs.floated or g.rules.sell_drop_before_float:
             market.move(g, corp, "down", len(sold))
     elif g.rules.sell_drop == "step_if_president" and was_president:
-        market.move(g, corp, "down", 1)
+        # one step however many shares the president sells in his turn ("one column
+        # only, however many are sold")
+        dropped = getattr(g.state.round, "sale_dropped", None)
+        if dropped is None or corp not in dropped:
+            market.move(g, corp, "down", 1)
+            if dropped is not None:
+                dropped.append(corp)
     update_president(g, corp)
     if close:
         from eighteen.engine import finance

@@ -76,6 +76,8 @@ class StockRound:
     acted: bool = False  # the acting player did something this turn
     sold: dict[str, list[str]] = field(default_factory=dict)  # player -> corps sold
     traded: list[str] = field(default_factory=list)  # privates traded between players
+    # corporations whose price a president's sale moved this turn (step_if_president)
+    sale_dropped: list[str] = field(default_factory=list)
     last_actor: str | None = None
 
 
@@ -98,6 +100,8 @@ class OperatingRound:
     emergency_issued: bool = False  # made its emergency issue this turn
     ferry_bought: bool = False
     bought_privates: list[str] = field(default_factory=list)  # privates bought this round
+    # corporations whose price a president's sale moved this turn (step_if_president)
+    sale_dropped: list[str] = field(default_factory=list)
 
 
 Round = AuctionRound | StockRound | OperatingRound

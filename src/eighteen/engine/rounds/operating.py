@@ -82,6 +82,7 @@ def begin_turn(g: Game) -> None:
     r.issued = False
     r.emergency_issued = False
     r.ferry_bought = False
+    r.sale_dropped = []
     while r.index < len(r.order) and g.state.corporations[r.order[r.index]].closed:
         r.index += 1  # closed during the round: it does not operate
     if r.index < len(r.order):

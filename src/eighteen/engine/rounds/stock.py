@@ -291,6 +291,7 @@ class BuySellPar(Step):
             r.passes = 0
         r.bought = []
         r.sold_after_buy = False
+        r.sale_dropped = []
         r.acted = False
         r.turn = (r.turn + 1) % len(g.state.players)
 
