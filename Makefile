@@ -25,6 +25,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/eighteen schema --check
 	$(BIN)/eighteen validate
 	$(BIN)/eighteen compile --check

@@ -176,8 +176,8 @@ def _rule_adapter(key: str) -> TypeAdapter[Any]:
     """A validator for one Rules field, with its type and range (for option overrides)."""
     field = Rules.model_fields[key]
     if not field.metadata:
-        return TypeAdapter(field.annotation)
-    return TypeAdapter(Annotated[field.annotation, *field.metadata])  # type: ignore[name-defined]
+        return TypeAdapter(field.annotation)  # type: ignore[arg-type]
+    return TypeAdapter(Annotated[field.annotation, *field.metadata])  # type: ignore[name-defined, arg-type]
 
 
 @check
@@ -933,14 +933,14 @@ def extension_hexes_exist(title: Title, s: Sources) -> Iterator[Problem]:
         for i, port in enumerate(title.map.ferries.ports):
             for k, h in enumerate(port.sea_link):
                 if h not in hexes:
-                    path = ("ferries", "ports", i, "sea_link", k)
-                    yield s.locate("map", path, "E190", f"ferry sea link: no hex {h}")
-    for i, h in enumerate(title.map.hexes):
-        if h.offboard is not None:
-            for k, ref in enumerate(h.offboard.requires_visit):
+                    link = ("ferries", "ports", i, "sea_link", k)
+                    yield s.locate("map", link, "E190", f"ferry sea link: no hex {h}")
+    for i, hx in enumerate(title.map.hexes):
+        if hx.offboard is not None:
+            for k, ref in enumerate(hx.offboard.requires_visit):
                 if ref not in hexes:
-                    path = ("hexes", i, "offboard", "requires_visit", k)
-                    yield s.locate("map", path, "E190", f"no hex {ref}")
+                    where = ("hexes", i, "offboard", "requires_visit", k)
+                    yield s.locate("map", where, "E190", f"no hex {ref}")
 
 
 def _phase_refs(title: Title) -> Iterator[tuple[str, tuple[str | int, ...], str, bool]]:

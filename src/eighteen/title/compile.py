@@ -306,7 +306,8 @@ def _compile(title: Title) -> dict[str, Any]:
     layout = title.map.layout.value
     hexes = _hex_index(title)
     hex_shapes = {hid: shape_of(h) for hid, h in hexes.items()}
-    nbrs = {hid: geometry.neighbors(hid, hexes, layout) for hid in hexes}
+    ids = set(hexes)
+    nbrs = {hid: geometry.neighbors(hid, ids, layout) for hid in hexes}
     usable = {hid: usable_mask(hid, hexes, hex_shapes, nbrs[hid]) for hid in hexes}
     shapes = _manifest_shapes(title)
     upgrades = tile_upgrades(shapes)

@@ -146,7 +146,8 @@ def _canonical_key(key: Key) -> Key:
     if key.is_dotted():
         return key
     text = key.key
-    bare = key.t is KeyType.Bare and bool(_BARE.match(text)) and not text.isdigit()
+    quoting = key.t  # type: ignore[attr-defined]
+    bare = quoting is KeyType.Bare and bool(_BARE.match(text)) and not text.isdigit()
     return SingleKey(text, KeyType.Bare if bare else KeyType.Basic, " = ")
 
 

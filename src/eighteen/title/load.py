@@ -511,7 +511,8 @@ class _Scanner:
 
     def _basic_key(self, i: int) -> tuple[int, str]:
         """Scan a double-quoted key, decoding escapes; return the end offset and the key."""
-        text, out, j = self.text, [], i + 1
+        text, j = self.text, i + 1
+        out: list[str] = []
         while j < self.n:
             c = text[j]
             if c == '"':

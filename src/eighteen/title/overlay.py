@@ -204,15 +204,15 @@ def merge_hexes(base: list, bp: Prov, over: list, op: Prov, removed: set[str]) -
             continue
         groups: dict[int | None, list[tuple[str, int]]] = {}
         for k, c in enumerate(coords):
-            i = owner.get(c) if c not in claimed and c not in removed else None
-            groups.setdefault(i, []).append((c, k))
-            if i is not None:
+            at = owner.get(c) if c not in claimed and c not in removed else None
+            groups.setdefault(at, []).append((c, k))
+            if at is not None:
                 claimed.add(c)
-        for i, group in groups.items():
-            if i is None:
+        for at, group in groups.items():
+            if at is None:
                 fresh.append((j, group))
             else:
-                merged_into.setdefault(i, []).append((j, group))
+                merged_into.setdefault(at, []).append((j, group))
     out: list[Any] = []
     node = Prov(op.file, op.path, collection=True)
     for i, e in enumerate(base):
@@ -323,7 +323,7 @@ def _removals(
             have = list(target)
         elif _is_entries(target):
             have = []
-            for e in target:
+            for e in target or []:
                 if k in ENTRY_KEYS:
                     have.extend(_coords(e) or [])
                 elif _entry_id(e, "id") is not None:

@@ -372,17 +372,21 @@ def _convert(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]
         yield from _union(error, root)
     elif kw == "type":
         types = value if isinstance(value, list) else [value]
-        expected = " or ".join(_a(_TYPE_NAMES.get(t, t)) for t in types)
+        expected = " or ".join(_a(_TYPE_NAMES.get(t, str(t))) for t in types)
         hint = ""
         if isinstance(inst, str) and {"integer", "number"} & set(types) and _is_number(inst):
             hint = " (remove the quotes)"
         yield _Finding(path, "value", "E010", f"expected {expected}, got {_got(inst)}{hint}", rank)
     elif kw == "enum":
-        allowed = ", ".join(_show(v) for v in value)
+        values = ", ".join(_show(v) for v in value)
         hint = _close(inst, [v for v in value if isinstance(v, str)]) if len(value) > 1 else None
-        text = f"{_show(inst)} is not one of the allowed values: {allowed}"
+        message = f"{_show(inst)} is not one of the allowed values: {values}"
         yield _Finding(
-            path, "value", "E014", text + (f"; did you mean {_show(hint)}?" if hint else ""), rank
+            path,
+            "value",
+            "E014",
+            message + (f"; did you mean {_show(hint)}?" if hint else ""),
+            rank,
         )
     elif kw == "const":
         yield _Finding(path, "value", "E014", f"expected {_show(value)}, got {_got(inst)}", rank)
@@ -506,9 +510,9 @@ def _describe(schema: dict[str, Any]) -> str:
         return _show(schema["const"])
     if "enum" in schema:
         return "one of " + ", ".join(_show(v) for v in schema["enum"])
-    types = schema.get("type", "value")
-    types = types if isinstance(types, list) else [types]
-    return " or ".join(_a(_TYPE_NAMES.get(t, t)) for t in types)
+    kind = schema.get("type", "value")
+    kinds: list[Any] = kind if isinstance(kind, list) else [kind]
+    return " or ".join(_a(_TYPE_NAMES.get(t, str(t))) for t in kinds)
 
 
 def _json_type(value: Any) -> str:
