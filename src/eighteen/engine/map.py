@@ -191,9 +191,9 @@ class Path:
         """Both ends."""
         return (self.a, self.b)
 
-    @property
+    @cached_property
     def edges(self) -> tuple[int, ...]:
-        """The hex edges this path touches."""
+        """The hex edges this path touches (computed once: faces share their paths)."""
         return tuple(int(x[1:]) for x in (self.a, self.b) if x[0] == "e")
 
 
