@@ -125,7 +125,7 @@ def test_hostile_export_is_one_line(
         path.write_text(text)
         message = message.format(col=text.index("9" * 5000) + 1)
     code, out, err = run(capsys, "import-18xx", str(path), "--check")
-    assert (code, out, err) == (1, "", f"eighteen: {path}: {message}\n")
+    assert (code, out, err) == (1, "", f"eighteen import-18xx: error: {path}: {message}\n")
 
 
 def test_fractional_price_in_an_export_is_refused(
@@ -139,7 +139,7 @@ def test_fractional_price_in_an_export_is_refused(
     code, _, err = run(capsys, "import-18xx", str(path), "--check")
     assert (code, err) == (
         1,
-        f"eighteen: {path}: action {first['id']} ({first['type']}): price is not a whole "
+        f"eighteen import-18xx: error: {path}: action {first['id']} ({first['type']}): price is not a whole "
         f"number: {first['price']}\n",
     )
 

@@ -168,7 +168,7 @@ def test_bad_input_is_one_line_naming_the_action(
     assert rc == 1
     assert out == ""
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert err == f"eighteen: {path}: {message}\n"
+    assert err == f"eighteen import-18xx: error: {path}: {message}\n"
 
 
 @pytest.mark.parametrize(
@@ -194,7 +194,7 @@ def test_truncated_real_file(
     text = json.dumps(game_29133)
     path = write(tmp_path, text[: len(text) // 2])
     rc, out, err = run(capsys, "import-18xx", path)
-    assert rc == 1 and out == "" and err.startswith(f"eighteen: {path}:1:")
+    assert rc == 1 and out == "" and err.startswith(f"eighteen import-18xx: error: {path}:1:")
     assert "not JSON" in err and err.count("\n") == 1
 
 

@@ -16,7 +16,7 @@ import json
 import sys
 from typing import TextIO
 
-from eighteen.commands.output import check_file_target, printable, write_atomic
+from eighteen.commands.output import check_file_target, fail, printable, write_atomic
 from eighteen.commands.play import SaveError, open_save, write_save
 from eighteen.io.games18xx import (
     END_REASONS,
@@ -29,9 +29,10 @@ from eighteen.io.games18xx import (
 )
 
 
-def _err(msg: str) -> int:
-    print(f"eighteen: {printable(msg)}", file=sys.stderr)
-    return 1
+def _err(msg: str, command: str = "import-18xx") -> int:
+    """One line on stderr, ``eighteen COMMAND: error: MESSAGE``, as every command writes
+    its errors (commands.output.fail); exit code 1."""
+    return fail(command, msg)
 
 
 def print_divergence(d: Divergence, out: TextIO) -> None:
@@ -233,13 +234,13 @@ def cmd_export(
         try:
             check_file_target(out)
         except OSError as exc:
-            return _err(f"cannot write {out}: {exc}")
+            return _err(f"cannot write {out}: {exc}", "export-18xx")
     try:
         doc = export_game(open_save(path, force=force, at=at))
     except SaveError as exc:
-        return _err(str(exc))
+        return _err(str(exc), "export-18xx")
     except ExportError as exc:
-        return _err(f"{path}: {exc}")
+        return _err(f"{path}: {exc}", "export-18xx")
     text = json.dumps(doc, separators=(",", ":")) + "\n"
     if out is None:
         sys.stdout.write(text)
@@ -247,6 +248,6 @@ def cmd_export(
     try:
         write_atomic(out, text)
     except OSError as exc:
-        return _err(f"cannot write {out}: {exc.strerror or exc}")
+        return _err(f"cannot write {out}: {exc.strerror or exc}", "export-18xx")
     print(f"wrote {len(doc['actions'])} actions to {out}", file=sys.stderr)
     return 0
