@@ -7,54 +7,13 @@ CI installs Debian's chromium (.ci/run): there a missing browser fails the test.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
+from browser_support import run_chromium
 
 from eighteen.sim.report import render_report
-
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-    "--enable-logging=stderr",
-    "--v=0",
-]
-
-
-def chromium() -> str:
-    path = shutil.which("chromium")
-    if path:
-        return path
-    message = "chromium is not installed (apt-get install -y chromium)"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-def run(tmp: Path, url: str, *extra: str) -> tuple[str, list[str]]:
-    profile = tmp / f"profile-{len(list(tmp.glob('profile-*')))}"
-    proc = subprocess.run(
-        [chromium(), *FLAGS, f"--user-data-dir={profile}", *extra, url],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        stdin=subprocess.DEVNULL,
-    )
-    console = [
-        line for line in proc.stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line
-    ]
-    return proc.stdout, console
 
 
 def test_report_plots_are_drawn(
@@ -63,7 +22,7 @@ def test_report_plots_are_drawn(
     summary, records = small_run
     page = tmp_path / "report.html"
     page.write_text(render_report(summary, records), encoding="utf-8")
-    dom, console = run(tmp_path, page.as_uri(), "--dump-dom")
+    dom, console = run_chromium(tmp_path, page.as_uri(), "--dump-dom")
     assert console == [], console
     assert 'data-ready="true"' in dom
     assert 'data-plots="5"' in dom
@@ -76,7 +35,9 @@ def test_report_plots_are_drawn(
     assert rows[0][2].startswith(f"{100 * first['win_rate']['rate']:.1f}%")
     assert len(rows) == 8  # four seats of each title
     shot = tmp_path / "report.png"
-    _, console = run(tmp_path, page.as_uri(), f"--screenshot={shot}", "--window-size=1200,1600")
+    _, console = run_chromium(
+        tmp_path, page.as_uri(), f"--screenshot={shot}", "--window-size=1200,1600"
+    )
     assert console == [], console
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
@@ -92,6 +53,6 @@ def test_a_blank_plot_is_not_counted(
     end = html.index("</svg>", first) + len("</svg>")
     page = tmp_path / "blank.html"
     page.write_text(html[:first] + '<svg width="0" height="0"></svg>' + html[end:])
-    dom, console = run(tmp_path, page.as_uri(), "--dump-dom")
+    dom, console = run_chromium(tmp_path, page.as_uri(), "--dump-dom")
     assert console == []
     assert 'data-plots="5"' in dom and 'data-plots-drawn="4"' in dom

@@ -1,0 +1,2 @@
+"""Puts tests/ on the import path, so every test folder can use the shared helpers kept
+here (browser_support)."""
