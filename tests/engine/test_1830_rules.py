@@ -269,3 +269,23 @@ def test_priority_by_the_18xx_games_reading() -> None:
     run(g, Pass("B"), Par("C", "B&O", 100))
     assert g.state.privates["BO"].owner == "C"
     assert g.state.round.kind == "stock" and g.acting() == "B"
+
+
+def test_a_player_who_could_buy_a_private_is_not_passed_for_him() -> None:
+    """A player with nothing to buy, sell or start is passed automatically, but one who
+    could still buy a private from another player (for $1) has a choice: his turn waits.
+    D holds only NYC's president's certificate (no one could take it) and M&H."""
+
+    def setup(cash: int) -> Game:
+        g = second_stock_round()
+        for cert in shares.certs_of(g, "B&M", "D"):
+            g.state.certs[cert] = "A"  # setup: D's B&M share is A's
+        g.state.player("D").cash = cash
+        g.invalidate_caches()
+        run(g, Pass("B"), Pass("C"))
+        return g
+
+    assert setup(1).acting() == "D"
+    g = setup(0)
+    assert g.acting() == "A"
+    assert "D can do nothing" in [m for _, m in g.events]
