@@ -1,38 +1,100 @@
-"""The capability table shared by the engine (refusal) and `eighteen validate` (W198)."""
+"""What the engine can play is what its implementations register (engine/capabilities.py):
+the engine refuses anything else, and `eighteen validate` reports it (E198)."""
 
 from __future__ import annotations
 
 import copy
+import re
+from pathlib import Path
 
 import pytest
 
 import eighteen
-from eighteen.capabilities import approximated, findings, unsupported
+from eighteen.capabilities import IMPLEMENTED, WHERE, choices, findings, missing, unsupported
 from eighteen.engine.game import Game
 from eighteen.engine.tables import Tables
+from eighteen.title.model import Rules
+from eighteen.title.pipeline import load_title
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_value_the_schema_allows_has_an_implementation() -> None:
+    assert missing() == {}
+
+
+def test_nothing_is_registered_that_the_schema_does_not_allow() -> None:
+    known = choices()
+    assert {
+        c: v - known.get(c, set()) for c, v in IMPLEMENTED.items() if v - known.get(c, set())
+    } == {}
+
+
+def test_the_registry_names_where_each_value_is_played() -> None:
+    assert WHERE["sell_drop"] == {
+        "row_per_share": "eighteen.engine.shares.sell",
+        "step_if_president": "eighteen.engine.shares.sell",
+    }
+    assert WHERE["dividend_move.kind"]["by_ratio"] == "eighteen.engine.finance.dividend_move"
+    assert WHERE["ability"]["exclusive_hexes"] == "eighteen.engine.privates.excluded_hexes"
+    assert choices()["emergency_money[]"] == {
+        "treasury",
+        "issue_shares",
+        "president_cash",
+        "president_sells_shares",
+    }
+
+
+def test_every_rule_is_read_by_the_engine() -> None:
+    """A knob no code reads is an error the author never sees: each Rules field is read as
+    ``rules.<field>`` somewhere in the engine (or by the tables it loads), unless it has a
+    single value (private_auction: the waterfall is the one auction there is)."""
+    text = "\n".join(p.read_text() for p in (ROOT / "src/eighteen/engine").rglob("*.py"))
+    unread = [
+        f
+        for f in Rules.model_fields
+        if not re.search(rf"rules\.{f}\b|_rules\[\"{f}\"\]", text)
+        and len(choices().get(f, ())) != 1
+    ]
+    assert unread == []
 
 
 @pytest.mark.parametrize("title", ["1830", "1833ne"])
-def test_shipped_titles_are_runnable(title: str) -> None:
+def test_shipped_titles_are_playable(title: str) -> None:
     assert unsupported(eighteen.load_title(title).data) == []
-
-
-def test_shipped_titles_are_played_in_full() -> None:
-    assert approximated(eighteen.load_title("1833ne").data) == []
-    data = copy.deepcopy(eighteen.load_title("1833ne").data)
-    data["bonuses"][0]["kind"] = "teleport"
-    assert approximated(data) == ["bonus BOS-MTL of kind teleport is not scored yet"]
 
 
 def test_findings_name_their_place_and_the_engine_refuses() -> None:
     data = copy.deepcopy(eighteen.load_title("1833ne").data)
-    data["rules"]["lay_cost_rule"] = "max"
+    data["rules"]["sell_drop"] = "two_rows"
+    data["options"] = [{"id": "x", "description": "x", "rules": {"auction_bidoff": "dice"}}]
     data["privates"][0]["abilities"].append({"type": "extra_token", "hexes": ["H23"]})
     data["phases"][1]["events"] = ["close_everything"]
+    data["bonuses"][0]["kind"] = "teleport"
     assert findings(data) == [
-        ("title", ("rules", "lay_cost_rule"), "rules.lay_cost_rule = 'max'"),
+        ("title", ("rules", "sell_drop"), "rules.sell_drop = 'two_rows'"),
+        ("title", ("options", 0, "rules", "auction_bidoff"), "rules.auction_bidoff = 'dice'"),
         ("privates", ("privates", 0, "abilities", 1, "type"), "private P1 ability extra_token"),
         ("phases", ("phases", 1, "events", 0), "event close_everything"),
+        ("map", ("bonuses", 0, "kind"), "bonus BOS-MTL of kind teleport"),
     ]
-    with pytest.raises(ValueError, match="cannot run this title yet"):
+    data["rules"]["sell_drop"] = "step_if_president"  # a value the typed rules accept
+    with pytest.raises(ValueError, match="cannot run this title yet: rules.auction_bidoff"):
         Game.new(Tables(data), ["A", "B", "C"])
+
+
+def test_validate_reports_what_no_implementation_plays_at_its_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Were a value of the schema left without an implementation, validate would say so
+    where the title asks for it, as an error."""
+    monkeypatch.setitem(IMPLEMENTED, "sell_drop", {"row_per_share"})
+    _, problems = load_title(ROOT / "titles/1833ne")
+    found = [(p.code, Path(p.file).name, p.line) for p in problems if p.code == "E198"]
+    line = next(
+        i
+        for i, text in enumerate((ROOT / "titles/1833ne/title.toml").read_text().splitlines(), 1)
+        if text.startswith("sell_drop =")
+    )
+    assert found == [("E198", "title.toml", line)]
+    assert [p.is_error for p in problems if p.code == "E198"] == [True]

@@ -208,7 +208,7 @@ def test_emergency_sales_resort_the_corporations_still_to_operate() -> None:
 def test_without_the_rule_the_order_stays() -> None:
     g = second_stock_round()
     emergency_setup(g)
-    g.rules.reorder_after_emergency_sales = False  # the other reading
+    g.rules = g.rules.model_copy(update={"reorder_after_emergency_sales": False})  # other reading
     run(g, Pass("B"), Pass("C"), Pass("D"), Pass("A"))
     to_step(g, "trains")
     run(g, SellShares("C", "B&O", 10))

@@ -35,8 +35,7 @@ def check_invariants(g: Game) -> None:
     assert total == t.bank
     assert all(p.cash >= 0 for p in s.players)
     assert all(c.cash >= 0 for c in s.corporations.values())
-    if not g.rules.bank_reserve:
-        assert s.bank >= 0 or s.bank_broken
+    assert s.bank >= 0 or s.bank_broken  # past zero only once the bank has broken
     # certificates: every one held by a player, the IPO or the pool; pool within its limit
     holders = {p.name for p in s.players} | {IPO, POOL}
     assert set(s.certs.values()) <= holders

@@ -197,7 +197,8 @@ def test_brown_zone_allows_several_buys_from_the_pool() -> None:
 
 def test_brown_zone_buys_from_the_ipo_with_the_option() -> None:
     g = second_stock_round()
-    g.rules.brown_multiple_buy_from_ipo = True  # as option multiple_brown_from_ipo sets it
+    # as option multiple_brown_from_ipo sets it
+    g.rules = g.rules.model_copy(update={"brown_multiple_buy_from_ipo": True})
     g.state.corporations["B&M"].cell = [7, 2]  # $30, brown
     run(g, BuyShares("B", "B&M", "ipo"), BuyShares("B", "B&M", "ipo"))
     assert shares.percent_of(g, "B&M", "B") == 20
@@ -212,6 +213,7 @@ def test_sales_before_float_follow_the_title_rule() -> None:
     run(g, SellShares("B", "NYC", 10))
     assert g.state.corporations["NYC"].cell == [6, 6]  # one row down from the $67 par cell
     g = second_stock_round()
-    g.rules.sell_drop_before_float = False  # the other reading: no move before floating
+    # the other reading: no move before floating
+    g.rules = g.rules.model_copy(update={"sell_drop_before_float": False})
     run(g, SellShares("B", "NYC", 10))
     assert g.state.corporations["NYC"].cell == [5, 6]

@@ -338,7 +338,7 @@ RULES: dict[str, Any] = {
     "sell_in_first_stock_round": False,
     "sell_buy_order": "sell_buy_sell",
     "sell_drop": "row_per_share",
-    "dividend_move": "right_left",
+    "dividend_move": {"kind": "right_left"},
     "sold_out_rise": True,
     "buy_after_sell_same_corporation": False,
     "operating_order": "share_price",
@@ -357,7 +357,6 @@ RULES: dict[str, Any] = {
     "bankruptcy": "game_ends",
     "bank_broken": "end_of_or_set",
     "home_token_reserved": True,
-    "upgrade_must_add_track": False,
     "private_values_count_at_end": True,
 }
 

@@ -47,7 +47,6 @@ def test_identity_and_money(c: dict[str, Any]) -> None:
     assert c["bank"] == 10000
     assert c["starting_cash"] == {"3": 600, "4": 450, "5": 400}
     assert c["certificate_limit"] == {"3": 24, "4": 18, "5": 14}
-    assert c["rules"]["bank_reserve"] == "unlimited"  # assumption: size unknown
 
 
 def test_certificate_limit_by_corporations(c: dict[str, Any]) -> None:
@@ -70,14 +69,22 @@ def test_rule_choices(c: dict[str, Any]) -> None:
         "pool_dividends": "none",
         "holding_limit_percent": 60,
         "pool_limit_percent": 50,
-        "president_certificate_to_market": False,
         "sell_in_first_stock_round": True,
         "sell_before_operated": "president_only",
         "sell_buy_order": "sell_buy",
         "sell_drop": "step_if_president",
         "stock_round_end_market_drop": True,
         "sold_out_rise": True,
-        "dividend_move": "by_ratio",
+        "dividend_move": {
+            "kind": "by_ratio",
+            "steps": [
+                {"at_least": 0.0, "steps": -1, "min_price": 0},
+                {"at_least": 0.5, "steps": 0, "min_price": 0},
+                {"at_least": 1.0, "steps": 1, "min_price": 0},
+                {"at_least": 2.0, "steps": 2, "min_price": 0},
+                {"at_least": 3.0, "steps": 3, "min_price": 165},
+            ],
+        },
         "dividend_options": ["full", "half", "withhold"],
         "half_pay_retain_multiple": 10,
         "operating_order": "first_ascending_then_price",
@@ -85,12 +92,10 @@ def test_rule_choices(c: dict[str, Any]) -> None:
             {"kinds": ["new"], "cost": 20},
             {"kinds": ["new", "upgrade"], "cost": 20},
         ],
-        "lay_cost_rule": "add",
         "obsolete_trains_count_for_limit": False,
         "obsolete_trains_tradable": False,
         "paid_stops_include_station": True,
         "emergency_money": ["treasury", "issue_shares", "president_cash", "president_sells_shares"],
-        "president_may_fund_dearer_variant": False,
         "emergency_sales_keep_president": True,
         "emergency_buy_from_bank_only": True,
         "bankruptcy": "player_eliminated",
@@ -154,9 +159,13 @@ def _cell(price: int) -> int:
 
 
 def _dividend_move(c: dict[str, Any], paid: int, price: int) -> int:
-    """New price after paying ``paid`` to the shares at ``price`` (rules.by_ratio)."""
+    """New price after paying ``paid`` to the shares at ``price`` (the by_ratio steps)."""
     ratio = paid / price
-    rows = [r for r in c["rules"]["by_ratio"] if r["at_least"] <= ratio and price >= r["min_price"]]
+    rows = [
+        r
+        for r in c["rules"]["dividend_move"]["steps"]
+        if r["at_least"] <= ratio and price >= r["min_price"]
+    ]
     steps = max(rows, key=lambda r: r["at_least"])["steps"]
     return PRICES[max(0, min(len(PRICES) - 1, _cell(price) + steps))]
 

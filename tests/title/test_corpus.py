@@ -76,7 +76,9 @@ def test_every_documented_code_has_a_case() -> None:
         re.findall(r"^\| ([EW]\d{3}) \|", (ROOT / "docs" / "checks.md").read_text(), re.M)
     )
     covered = {c.split("_")[0] for c in CASES}
-    untested = documented - covered - {"E999"}
+    # E999 (a crashing check) and E198 (a value no implementation registers) cannot come
+    # from a title of this version; tests/test_capabilities.py provokes E198
+    untested = documented - covered - {"E999", "E198"}
     assert sorted(untested) == []
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from eighteen.engine import phases, privates
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
+from eighteen.engine.capabilities import implements
 from eighteen.engine.routes import reaches
 
 if TYPE_CHECKING:
@@ -71,6 +72,7 @@ def buy(g: Game, corp: str, port: str) -> None:
     bind_boosts(g)
 
 
+@implements("ability", "ferry_multiplier")
 def bind_boosts(g: Game) -> None:
     """Bind each owned ferry_multiplier private to its owner's first ferry (for good)."""
     for pid in privates.open_privates(g):
@@ -183,6 +185,7 @@ def sea_links(g: Game, corp: str) -> tuple[tuple[str, frozenset[str]], ...]:
     )
 
 
+@implements("ability", "bonus_multiplier")
 def route_bonuses(g: Game, corp: str, base: list[Bonus]) -> list[Bonus]:
     """The corporation's route bonuses: ``base`` (the phase's connection and
     interconnection bonuses; the latter with its ferries' sea links) with its

@@ -8,7 +8,7 @@ classic behaviour of seed 000/002:
 
 - ``rules.treasury_share_price``: ``market`` - a share from the treasury (the IPO) costs the
   current price and the money goes to the corporation; absent or ``par`` - the par price.
-- ``rules.dividend_move = "by_ratio"`` with ``rules.by_ratio``: the amount paid to the
+- ``rules.dividend_move`` of kind ``by_ratio`` with its ``steps``: the amount paid to the
   shares divided by the share price picks the row with the highest ``at_least`` whose
   ``min_price`` is met; its ``steps`` move the price (negative: left).
 - ``rules.half_pay_retain_multiple``: a half pay-out keeps half the revenue, rounded down to
@@ -33,7 +33,9 @@ from typing import TYPE_CHECKING
 from eighteen.engine import market, shares
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
+from eighteen.engine.capabilities import implements
 from eighteen.engine.state import IPO, POOL
+from eighteen.title.model import ByRatio
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
@@ -74,6 +76,7 @@ def move_steps(g: Game, corp: str, steps: int, close: bool = True) -> None:
 # -- buying from the treasury -------------------------------------------------------------
 
 
+@implements("treasury_share_price", "par", "market")
 def treasury_price(g: Game, corp: str) -> int:
     """What one 10% share from the treasury (IPO) costs now: the par price, or the market
     price with rules.treasury_share_price = "market"."""
@@ -87,22 +90,24 @@ def treasury_price(g: Game, corp: str) -> int:
 
 
 def ratio_steps(g: Game, corp: str, paid: int) -> int:
-    """Cells the price moves for ``paid`` dollars distributed (rules.by_ratio)."""
+    """Cells the price moves for ``paid`` dollars distributed (the by_ratio table)."""
+    rule = g.rules.dividend_move
+    assert isinstance(rule, ByRatio)
     price = market.price(g, corp)
     ratio = paid / price if price else 0.0
     steps = 0
     best = -1.0
-    for row in g.rules.by_ratio or []:
-        at_least = float(row["at_least"])
-        if ratio >= at_least and price >= int(row.get("min_price", 0)) and at_least >= best:
-            best, steps = at_least, int(row["steps"])
+    for row in rule.steps:
+        if ratio >= row.at_least and price >= row.min_price and row.at_least >= best:
+            best, steps = row.at_least, row.steps
     return steps
 
 
+@implements("dividend_move.kind", "right_left", "by_ratio")
 def dividend_move(g: Game, corp: str, paid: int, withheld: bool) -> None:
     """Move the price after the dividend step: ``paid`` is the amount distributed to the
     shares (0 when everything is withheld)."""
-    if g.rules.dividend_move == "by_ratio":
+    if g.rules.dividend_move.kind == "by_ratio":
         move_steps(g, corp, ratio_steps(g, corp, paid))
     else:
         market.move(g, corp, "withhold" if withheld else "pay")
@@ -111,7 +116,7 @@ def dividend_move(g: Game, corp: str, paid: int, withheld: bool) -> None:
 
 def half_split(g: Game, revenue: int) -> tuple[int, int]:
     """(kept by the corporation, paid to the shares) of a half pay-out."""
-    multiple = int(g.rules.half_pay_retain_multiple or 1)
+    multiple = g.rules.half_pay_retain_multiple
     kept = (revenue // 2) // multiple * multiple
     return kept, revenue - kept
 
@@ -128,6 +133,7 @@ def player_shares(g: Game, corp: str) -> int:
     return sum(_shares(g, corp, p.name) for p in g.state.players)
 
 
+@implements("issue_redeem.limit", "player_shares_minus_market")
 def issue_limit(g: Game, corp: str) -> int:
     """Most shares the corporation may issue now: players' shares minus market shares,
     within its treasury and the market limit."""
@@ -140,11 +146,13 @@ def issue_limit(g: Game, corp: str) -> int:
 
 
 def issue_price(g: Game, corp: str) -> int:
-    return price_at(g, corp, int(g.rules.issue_redeem["issue_offset"]))
+    rule = g.rules.issue_redeem
+    return price_at(g, corp, rule.issue_offset) if rule else 0
 
 
 def redeem_price(g: Game, corp: str) -> int:
-    return price_at(g, corp, int(g.rules.issue_redeem["redeem_offset"]))
+    rule = g.rules.issue_redeem
+    return price_at(g, corp, rule.redeem_offset) if rule else 0
 
 
 def issue_options(g: Game, corp: str) -> list[int]:
@@ -194,16 +202,17 @@ def redeem(g: Game, corp: str, n: int) -> None:
 # -- emergency issue -------------------------------------------------------------------------
 
 
+@implements("emergency_issue.pricing", "bundle", "per_share")
 def emergency_yield(g: Game, corp: str, n: int) -> int | None:
     """Money an emergency issue of ``n`` shares raises, or None if it is not allowed."""
     ei = g.rules.emergency_issue
     if ei is None or n <= 0 or n > issue_limit(g, corp):
         return None
-    drop = int(ei["drop_per_share"])
-    offset = int(ei["sale_offset"])
-    if price_at(g, corp, -drop * (n - 1)) < int(ei["min_price"]):
+    drop = ei.drop_per_share
+    offset = ei.sale_offset
+    if price_at(g, corp, -drop * (n - 1)) < ei.min_price:
         return None  # the last share would be issued below the minimum price
-    if ei["pricing"] == "bundle":
+    if ei.pricing == "bundle":
         unit = price_at(g, corp, -drop * n + offset)
         total = unit * n if unit > 0 else 0
     else:
@@ -220,7 +229,7 @@ def emergency_options(g: Game, corp: str, need: int, enough: int) -> list[int]:
     if not counts:
         return []
     ei = g.rules.emergency_issue
-    if not ei.get("only_as_needed", True):
+    if ei is None or not ei.only_as_needed:
         return counts
     out = []
     for n in counts:
@@ -237,7 +246,7 @@ def emergency_issue(g: Game, corp: str, n: int) -> None:
     got = emergency_yield(g, corp, n)
     if got is None:
         raise IllegalAction(f"{corp} cannot issue {n} shares in an emergency")
-    drop = int(g.rules.emergency_issue["drop_per_share"])
+    drop = ei.drop_per_share if (ei := g.rules.emergency_issue) else 0
     _move_certs(g, corp, IPO, POOL, n)
     pay(g, BANK, corp, got, f"{corp} issues shares")
     g.note(f"{corp} issues {n} shares in an emergency for ${got}")

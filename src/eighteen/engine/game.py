@@ -20,8 +20,9 @@ import hashlib
 import json
 from typing import Any
 
-from eighteen.engine import network, trains
+from eighteen.engine import capabilities, network, trains
 from eighteen.engine.actions import Action, IllegalAction, action_from_json
+from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.auction import AuctionRoundSteps
 from eighteen.engine.rounds.base import Round
 from eighteen.engine.rounds.operating import OperatingRoundSteps
@@ -331,6 +332,7 @@ class Game:
         s.round = StockRound(number=s.stock_rounds, turn=s.priority)
         self.note(f"stock round {s.stock_rounds}; {s.players[s.priority].name} has priority")
 
+    @implements("bank_broken", "end_of_or_set", "end_of_round")
     def end_round(self) -> None:
         """The current round is over: start the next one (or end the game)."""
         s = self.state
@@ -355,6 +357,7 @@ class Game:
     def next_or_step(self) -> None:
         _or_next_step(self)
 
+    @implements("bankruptcy", "game_ends", "player_eliminated")
     def declare_bankruptcy(self, corp: str) -> None:
         """The president cannot fund the forced train: seed 002, "forced purchase": his
         cash goes to the corporation (he must spend it first); his shares stay unsold for
@@ -405,10 +408,8 @@ class Game:
 
 
 def check_capabilities(tables: Tables) -> None:
-    """Refuse tables naming mechanics this engine does not implement
-    (eighteen.capabilities lists them; ``eighteen validate`` warns about the same)."""
-    from eighteen.capabilities import unsupported
-
-    problems = unsupported(tables.data)
+    """Refuse tables naming mechanics this engine does not implement (each implementation
+    registers itself, engine.capabilities; ``eighteen validate`` reports the same, E198)."""
+    problems = capabilities.unsupported(tables.data)
     if problems:
         raise ValueError("the engine cannot run this title yet: " + "; ".join(problems))

@@ -226,7 +226,7 @@ def corp_trains(g: Game, corp: str) -> list[tuple[str, TrainRule]]:
     """The corporation's trains with their rules (distances as the tables write them: an
     int, None for unlimited, or the ``{"pay", "visit"}`` / ``{"cities", "towns"}`` forms;
     rules.paid_stops_include_station for N/M trains)."""
-    paid = bool(getattr(g.rules, "paid_stops_include_station", False))
+    paid = g.rules.paid_stops_include_station
     return [
         (t, TrainRule.of(g.tables.train(trains.train_type(t))["distance"], station_paid=paid))
         for t in g.state.corporations[corp].trains

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from eighteen.engine.capabilities import implements
+
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
 
@@ -63,6 +65,7 @@ def reached(g: Game, phase_id: str | None) -> bool:
     return phase_id is not None and g.state.phase >= g.tables.phase_index(phase_id)
 
 
+@implements("event", "close_privates", "close_player_privates")
 def run_event(g: Game, event: str) -> None:
     """Run a phase or train event by name."""
     from eighteen.engine import privates

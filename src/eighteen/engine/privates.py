@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from eighteen.engine import shares
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
+from eighteen.engine.capabilities import implements
 from eighteen.engine.state import IPO, POOL
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ def owned_by(g: Game, owner: str) -> list[str]:
     return out
 
 
+@implements("ability", "block_hexes")
 def blocked_hexes(g: Game) -> set[str]:
     """Hexes blocked by privates a player owns (or nobody has bought yet)."""
     out: set[str] = set()
@@ -109,6 +111,7 @@ def close_player_owned(g: Game) -> None:
             close(g, pid, "privates owned by players close")
 
 
+@implements("ability", "purchase_fee")
 def purchase_fee(g: Game, pid: str) -> int:
     """What a corporation buying the private pays the bank on top (purchase_fee)."""
     return sum(int(ab["amount"]) for ab in g.tables.abilities(pid, "purchase_fee"))
@@ -121,6 +124,7 @@ def close_all(g: Game) -> None:
             close(g, p["id"], "all privates close")
 
 
+@implements("ability", "grant_share")
 def on_purchase(g: Game, pid: str, buyer: str) -> list[str]:
     """Apply grant_share abilities when a player buys the private from the bank.
 
@@ -145,6 +149,7 @@ def on_purchase(g: Game, pid: str, buyer: str) -> list[str]:
     return must_par
 
 
+@implements("ability", "close_on_train")
 def on_train_bought(g: Game, corp: str) -> None:
     """Close privates whose close_on_train names this corporation."""
     for pid in open_privates(g):
@@ -153,6 +158,7 @@ def on_train_bought(g: Game, corp: str) -> None:
                 close(g, pid, f"{corp} bought a train")
 
 
+@implements("ability", "no_sale_to_corporation")
 def sellable_to_corporation(g: Game, pid: str) -> bool:
     return not g.tables.abilities(pid, "no_sale_to_corporation")
 
@@ -195,6 +201,7 @@ def exchange_problem(g: Game, player: str, pid: str, source: str) -> str | None:
     return None
 
 
+@implements("ability", "exchange_share")
 def exchange(g: Game, player: str, pid: str, source: str) -> None:
     why = exchange_problem(g, player, pid, source)
     if why:
@@ -211,6 +218,7 @@ def exchange(g: Game, player: str, pid: str, source: str) -> None:
 # -- tile_lay ---------------------------------------------------------------------------
 
 
+@implements("ability", "tile_lay")
 def tile_lay_abilities(g: Game, corp: str) -> list[tuple[str, int, dict[str, Any]]]:
     """(private, ability index, ability) tile_lay abilities the corporation may use."""
     out = []
@@ -225,6 +233,7 @@ def tile_lay_abilities(g: Game, corp: str) -> list[tuple[str, int, dict[str, Any
 # -- tile_lays and restrict_corporation -------------------------------------------------------
 
 
+@implements("ability", "tile_lays")
 def planned_lay_abilities(
     g: Game, corp: str, this_turn: list[str]
 ) -> list[tuple[str, int, dict[str, Any]]]:
@@ -239,6 +248,7 @@ def planned_lay_abilities(
     return out
 
 
+@implements("ability", "restrict_corporation")
 def _restrictions(g: Game, corp: str) -> list[dict[str, Any]]:
     """restrict_corporation powers holding ``corp`` back: their private is open and no
     corporation owns it yet."""
@@ -276,12 +286,14 @@ def routes_restricted(g: Game, corp: str) -> bool:
 # -- virtual_station and exclusive_hexes (for the route side) --------------------------------
 
 
+@implements("ability", "virtual_station")
 def virtual_stations(g: Game, corp: str) -> list[dict[str, Any]]:
     """The virtual_station powers of the corporation's open privates: it acts as if it
     had a station on ``hex`` for laying track (``lay_track``) and running (``run``)."""
     return [ab for pid in owned_by(g, corp) for ab in g.tables.abilities(pid, "virtual_station")]
 
 
+@implements("ability", "exclusive_hexes")
 def excluded_hexes(g: Game, corp: str) -> set[str]:
     """Hexes the corporation may not run to: the exclusive_hexes of privates it does not
     own.  The power is permanent ("only that company may run there"): flipped or closed,

@@ -38,6 +38,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from eighteen.engine.capabilities import implements
 from eighteen.engine.map import Board, MapState, Path, TrackGraph
 
 if TYPE_CHECKING:
@@ -370,6 +371,7 @@ def share_once(routes: Sequence[Route], bonuses: Sequence[Bonus]) -> list[Route]
     return out
 
 
+@implements("bonus", "connection", "interconnection")
 def table_bonuses(tables: Mapping[str, Any], phase: str | None) -> list[Bonus]:
     """The route bonuses of a compiled title for phase ``phase`` (id), in table order.
 

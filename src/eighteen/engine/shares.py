@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from eighteen.engine import market
 from eighteen.engine.actions import IllegalAction, SellShares
 from eighteen.engine.bank import BANK, pay
+from eighteen.engine.capabilities import implements
 from eighteen.engine.state import IPO, POOL
 
 if TYPE_CHECKING:
@@ -173,6 +174,7 @@ def swap_presidency(g: Game, corp: str, old: str, new: str) -> None:
     g.note(f"{new} becomes president of {corp}")
 
 
+@implements("capitalization", "full", "incremental")
 def check_float(g: Game, corp: str) -> None:
     """Float the corporation once float_percent has left the IPO; with full
     capitalization the bank pays it 10 x par (all shares at par)."""
@@ -220,6 +222,7 @@ def buy_cert(g: Game, player: str, corp: str, source: str, price: int | None = N
     return cert
 
 
+@implements("sell_before_operated", "anyone", "president_only", "nobody")
 def sale_problem(
     g: Game, player: str, corp: str, percent: int, protect: bool = False
 ) -> str | None:
@@ -231,12 +234,7 @@ def sale_problem(
     if cs.par is None or cs.closed:
         return f"{corp} has no share price: its shares cannot be sold"
     rule = g.rules.sell_before_operated
-    if (
-        rule
-        and rule != "anyone"
-        and not cs.operated
-        and (rule == "nobody" or player != cs.president)
-    ):
+    if rule != "anyone" and not cs.operated and (rule == "nobody" or player != cs.president):
         return f"{corp} has not operated yet: only its president may sell its shares"
     if percent <= 0 or percent % 10 and percent % 5:
         return f"cannot sell {percent}%"
@@ -272,6 +270,7 @@ def _sellable_split(g: Game, corp: str, player: str, percent: int) -> bool:
     return size is None or percent % size == 0
 
 
+@implements("sell_drop", "row_per_share", "step_if_president")
 def sell(g: Game, player: str, corp: str, percent: int, close: bool = True) -> None:
     """Sell to the pool: swap the presidency first if needed, pay the market price for
     each certificate, then drop the price (seed 000: one row per share sold; no move

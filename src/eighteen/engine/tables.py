@@ -12,12 +12,28 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
+
+from pydantic import ValidationError
+
+from eighteen.title.model import Rules
 
 
 class TitleNotFound(FileNotFoundError):
     """No compiled tables for the requested title."""
+
+
+class CompiledFormatError(ValueError):
+    """Compiled tables that do not match the compiled format (docs/compiled-format.md)."""
+
+
+def _typed_rules(data: dict[str, Any]) -> Rules:
+    """The rules record as the typed, frozen model; every mismatch named by its path."""
+    try:
+        return Rules.model_validate(data)
+    except ValidationError as exc:
+        problems = [f"rules.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
+        raise CompiledFormatError("; ".join(problems)) from None
 
 
 @dataclass(frozen=True)
@@ -58,6 +74,8 @@ class Tables:
         self.players_max: int = int(data["players"]["max"])
         self.option_ids: list[str] = [o["id"] for o in data.get("options", [])]
         self._rules: dict[str, Any] = dict(data["rules"])  # every field, defaults filled
+        # validated once at load: a rule the model does not know, or a bad value, is refused
+        self._rules_by_options: dict[tuple[str, ...], Rules] = {(): _typed_rules(self._rules)}
         self.privates: list[dict[str, Any]] = list(data.get("privates", []))
         self.corporations: list[dict[str, Any]] = list(data["corporations"])
         self.trains: list[dict[str, Any]] = list(data["trains"])
@@ -108,12 +126,16 @@ class Tables:
         """Certificates a player may hold, for this player count."""
         return int(self.data["certificate_limit"][str(players)])
 
-    def rules(self, options: list[str] | tuple[str, ...] = ()) -> SimpleNamespace:
-        """The rule switches with the chosen options' overrides applied."""
-        rules = dict(self._rules)
-        for opt in options:
-            rules.update(self._option_effect(opt).get("rules", {}))
-        return SimpleNamespace(**rules)
+    def rules(self, options: list[str] | tuple[str, ...] = ()) -> Rules:
+        """The rules (typed and frozen) with the chosen options' overrides applied."""
+        key = tuple(options)
+        cached = self._rules_by_options.get(key)
+        if cached is None:
+            rules = dict(self._rules)
+            for opt in options:
+                rules.update(self._option_effect(opt).get("rules", {}))
+            cached = self._rules_by_options[key] = _typed_rules(rules)
+        return cached
 
     def train_counts(self, options: list[str] | tuple[str, ...] = ()) -> dict[str, int | None]:
         """Copies of each train type (None = unlimited), options applied."""
@@ -184,7 +206,7 @@ class Tables:
     def private_min_price(self, pid: str) -> int:
         """Least a corporation pays a player for this private (factor x face, rounded up)."""
         low = math.ceil(self._private[pid]["value"] * self._rules["private_price_min_factor"])
-        return max(low, int(self._rules.get("private_price_min") or 0))
+        return max(low, int(self._rules["private_price_min"]))
 
     def private_max_price(self, pid: str) -> int:
         """Most a corporation pays a player for this private (factor x face, rounded down)."""

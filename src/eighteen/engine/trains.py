@@ -54,14 +54,14 @@ def is_obsolete(g: Game, tid: str) -> bool:
 def counted(g: Game, corp: str) -> list[str]:
     """The corporation's trains that count toward the train limit."""
     own = g.state.corporations[corp].trains
-    if g.rules.obsolete_trains_count_for_limit is False:
+    if not g.rules.obsolete_trains_count_for_limit:
         return [t for t in own if not is_obsolete(g, t)]
     return list(own)
 
 
 def tradable(g: Game, tid: str) -> bool:
     """May this train be sold to another corporation?"""
-    return not (g.rules.obsolete_trains_tradable is False and is_obsolete(g, tid))
+    return g.rules.obsolete_trains_tradable or not is_obsolete(g, tid)
 
 
 def retire_obsolete(g: Game, corp: str) -> None:

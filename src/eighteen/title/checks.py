@@ -26,12 +26,10 @@ from eighteen.title.model import (
     CloseOnTrain,
     ExchangeShare,
     ExclusiveHexes,
-    ExtraToken,
     FreeTileLay,
     GrantShare,
     MarketType,
     RestrictCorporation,
-    RevenueBonus,
     Rules,
     TileLays,
     VirtualStation,
@@ -754,6 +752,29 @@ def corporation_shares(title: Title, s: Sources) -> Iterator[Problem]:
             )
 
 
+#: The certificate size the engine plays: prices are per 10% share, sales go in 10% steps
+#: and a sale moves the price per certificate, so every ordinary certificate is 10%.
+SHARE_UNIT = 10
+
+
+@check
+def certificate_sizes(title: Title, s: Sources) -> Iterator[Problem]:
+    """E147: certificates come in sizes the engine plays: ordinary ones of 10%, the
+    president's a multiple of 10%."""
+    for i, c in enumerate(title.corporations.corporations):
+        if c.shares and c.shares[0] % SHARE_UNIT:
+            msg = f"the president's certificate of {c.shares[0]}% is not a multiple of 10%"
+            yield s.locate("corporations", ("corporations", i, "shares", 0), "E147", msg)
+        for k, pct in enumerate(c.shares[1:], 1):
+            if pct != SHARE_UNIT:
+                msg = (
+                    f"a {pct}% certificate: the engine plays ordinary certificates of 10% "
+                    "only (prices are per 10% share)"
+                )
+                yield s.locate("corporations", ("corporations", i, "shares", k), "E147", msg)
+                break
+
+
 @check
 def home_token_free(title: Title, s: Sources) -> Iterator[Problem]:
     """W146: the first token (home) normally costs nothing."""
@@ -810,7 +831,7 @@ def ability_targets(title: Title, s: Sources) -> Iterator[Problem]:
     for i, p in enumerate(title.privates.privates):
         for j, a in enumerate(p.abilities):
             base = ("privates", i, "abilities", j)
-            if isinstance(a, BlockHexes | FreeTileLay | ExtraToken | RevenueBonus):
+            if isinstance(a, BlockHexes | FreeTileLay):
                 for k, h in enumerate(a.hexes):
                     if h not in hexes:
                         yield s.locate("privates", (*base, "hexes", k), "E161", f"no hex {h}")
@@ -1128,11 +1149,11 @@ def stubs_lead_somewhere(title: Title, s: Sources) -> Iterator[Problem]:
 
 @check
 def engine_can_run(title: Title, s: Sources) -> Iterator[Problem]:
-    """W198: the title names a mechanic the generic engine cannot run yet (the engine
-    refuses such a title; eighteen.capabilities is the table both use)."""
+    """E198: the title asks for something no implementation of the engine has registered
+    (the engine refuses such a title; eighteen.capabilities is what both read)."""
     from eighteen.capabilities import findings
     from eighteen.title.compile import compile_title
 
     for kind, path, what in findings(compile_title(title)):
-        msg = f"the engine cannot run {what} yet: games of this title will be refused"
-        yield s.locate(kind, path, "W198", msg, severity=W)
+        msg = f"the engine cannot play {what}: games of this title would be refused"
+        yield s.locate(kind, path, "E198", msg)

@@ -110,7 +110,7 @@ def play_check(
     names = [f"Player{i + 1}" for i in range(players)]
     try:
         game = Game.new(tables, players=names, seed=seed)
-    except ValueError as exc:  # e.g. an engine capability the title lacks (W198)
+    except ValueError as exc:  # e.g. an engine capability the title lacks (E198)
         return f"cannot start: {exc}"
     rng = random.Random(seed)
     bots = make_bots("random", names, seed)

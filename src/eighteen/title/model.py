@@ -200,13 +200,6 @@ class SellDrop(str, Enum):
     step_if_president = "step_if_president"  # linear: one step left if the president sells
 
 
-class DividendMove(str, Enum):
-    """How paying out or withholding moves the share price."""
-
-    right_left = "right_left"  # pay: one right (up at the end); withhold: one left
-    by_ratio = "by_ratio"  # linear market: steps by payout / price ratio
-
-
 class OperatingOrder(str, Enum):
     """Order in which corporations operate."""
 
@@ -339,11 +332,30 @@ class DividendOption(str, Enum):
 
 
 class RatioStep(Strict):
-    """One row of a by_ratio price table (rules.dividend_move = "by_ratio")."""
+    """One row of a by_ratio price table (rules.dividend_move, kind by_ratio)."""
 
     at_least: Ratio = Field(description="Paid to shares / share price, at or above.")
     steps: int = Field(ge=-5, le=5, description="Cells moved: positive right, negative left.")
     min_price: Money = Field(0, description="Applies only at or above this share price.")
+
+
+class RightLeft(Strict):
+    """Paying out moves the price one cell right (up at the row's end); withholding one
+    cell left (2-D market, as in 1830)."""
+
+    kind: Literal["right_left"]
+
+
+class ByRatio(Strict):
+    """A linear market moved by the ratio of the amount paid to shares to the share price:
+    the row with the highest ``at_least`` not above the ratio whose ``min_price`` is met."""
+
+    kind: Literal["by_ratio"]
+    steps: list[RatioStep] = Field(min_length=1, max_length=20, description="The rows.")
+
+
+DividendMove = Annotated[RightLeft | ByRatio, Field(discriminator="kind")]
+"""How paying out or withholding moves the share price: a tagged value."""
 
 
 class PrivateSeller(str, Enum):
@@ -353,15 +365,15 @@ class PrivateSeller(str, Enum):
     president = "president"
 
 
-class LayCostRule(str, Enum):
-    """How a tile lay's fee combines with the hex's terrain cost."""
-
-    add = "add"  # fee + hex terrain cost + costed sides completed
-    max = "max"  # larger of fee and hex terrain cost, + costed sides completed
-
-
 class Rules(Strict):
-    """Every rule choice that differs between titles: a named mechanic or a parameter."""
+    """Every rule choice that differs between titles: a named mechanic or a parameter.
+
+    The compiled tables write every field, defaults included; the engine reads this same
+    model (frozen), never a dictionary."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, populate_by_name=True, use_enum_values=True
+    )
 
     capitalization: Capitalization = Field(description="full or incremental capitalization.")
     float_percent: int = Field(
@@ -392,7 +404,9 @@ class Rules(Strict):
         "move its price down too? (false: the price stays until it floats)",
     )
     dividend_move: DividendMove = Field(
-        DividendMove.right_left, description="Price move on pay-out or withhold."
+        default_factory=lambda: RightLeft(kind="right_left"),
+        description='Price move on pay-out or withhold: {kind = "right_left"} or '
+        '{kind = "by_ratio", steps = [...]}.',
     )
     sold_out_rise: bool = Field(
         True, description="A corporation wholly held by players rises at stock-round end."
@@ -468,103 +482,92 @@ class Rules(Strict):
     home_token_reserved: bool = Field(
         True, description="Home cities are reserved for their corporation from the start."
     )
-    upgrade_must_add_track: bool = Field(
-        False, description="Must an upgrade add new usable track? (false: permissive)"
-    )
     private_values_count_at_end: bool = Field(
         True, description="Open privates count at face value in final scores."
     )
-    # --- extensions (1833NE); each absent = the classic behaviour of the fields above ---
-    treasury_share_price: SharePrice | None = Field(
-        None, description="Price of a share bought from the treasury: par or current market."
+    # --- the incremental-capitalization family (1833NE); each default is the classic rule ---
+    treasury_share_price: SharePrice = Field(
+        SharePrice.par,
+        description="Price of a share bought from the treasury (IPO): par or current market.",
     )
-    sell_before_operated: SellBeforeOperated | None = Field(
-        None, description="Who may sell a corporation's shares before it first operates."
+    sell_before_operated: SellBeforeOperated = Field(
+        SellBeforeOperated.anyone,
+        description="Who may sell a corporation's shares before it first operates.",
     )
-    president_certificate_to_market: bool | None = Field(
-        None, description="May a president's certificate be sold to the market (bank pool)?"
-    )
-    stock_round_end_market_drop: bool | None = Field(
-        None, description="A corporation with shares in the market falls one step at SR end."
+    stock_round_end_market_drop: bool = Field(
+        False, description="A corporation with shares in the market falls one step at SR end."
     )
     issue_redeem: IssueRedeem | None = Field(
-        None, description="Corporations may issue and redeem their own shares."
+        None, description="Corporations may issue and redeem their own shares (absent: never)."
     )
     emergency_issue: EmergencyIssue | None = Field(
-        None, description="Forced share issue when a corporation must buy a train."
-    )
-    emergency_money: list[EmergencySource] | None = Field(
-        None, description="Money sources for a compulsory train, in order of use."
-    )
-    president_may_fund_dearer_variant: bool | None = Field(
         None,
-        description="If the corporation can pay one side of a card but not the other, may "
-        "the president add money to buy the dearer side?",
+        description="Terms of the forced share issue (needed when emergency_money names "
+        "issue_shares).",
     )
-    emergency_sales_keep_president: bool | None = Field(
-        None,
+    emergency_money: list[EmergencySource] = Field(
+        default_factory=lambda: [
+            EmergencySource.treasury,
+            EmergencySource.president_cash,
+            EmergencySource.president_sells_shares,
+        ],
+        min_length=1,
+        description="Money sources for a compulsory train, in order of use.",
+    )
+    emergency_sales_keep_president: bool = Field(
+        False,
         description="Forced sales never change a presidency nor close the corporation saved.",
     )
-    emergency_buy_from_bank_only: bool | None = Field(
-        None, description="A forced train purchase comes from the bank only."
+    emergency_buy_from_bank_only: bool = Field(
+        False, description="A forced train purchase comes from the bank only."
     )
-    bankrupt_shares_unmoved: bool | None = Field(
-        None,
+    bankrupt_shares_unmoved: bool = Field(
+        False,
         description="A bankrupt player's shares go to the market without moving prices, "
         "even past the pool limit or with a president's certificate.",
     )
-    dividend_options: list[DividendOption] | None = Field(
-        None, description="Choices for revenue; absent: full pay-out or withhold."
+    dividend_options: list[DividendOption] = Field(
+        default_factory=lambda: [DividendOption.full, DividendOption.withhold],
+        min_length=1,
+        description="Choices for revenue.",
     )
-    half_pay_retain_multiple: Money | None = Field(
-        None, description="On a half pay-out the corporation keeps half rounded down to this."
+    half_pay_retain_multiple: PositiveMoney = Field(
+        1, description="On a half pay-out the corporation keeps half rounded down to this."
     )
-    by_ratio: list[RatioStep] | None = Field(
-        None,
-        description="dividend_move by_ratio: the row with the highest at_least not above "
-        "(paid to shares / price) whose min_price is met gives the move.",
+    obsolete_trains_count_for_limit: bool = Field(
+        True, description="Do obsolete (phased-out) trains count toward the train limit?"
     )
-    obsolete_trains_count_for_limit: bool | None = Field(
-        None, description="Do obsolete (phased-out) trains count toward the train limit?"
+    obsolete_trains_tradable: bool = Field(
+        True, description="May an obsolete train be sold to another corporation?"
     )
-    obsolete_trains_tradable: bool | None = Field(
-        None, description="May an obsolete train be sold to another corporation?"
-    )
-    paid_stops_include_station: bool | None = Field(
-        None,
+    paid_stops_include_station: bool = Field(
+        False,
         description="An N/M train's counted stops must include one with the corporation's "
         "own station.",
     )
-    private_price_min: Money | None = Field(
-        None, description="Least a corporation pays for a private, in dollars (with the factor)."
+    private_price_min: Money = Field(
+        0, description="Least a corporation pays for a private, in dollars (with the factor)."
     )
-    private_sellers: PrivateSeller | None = Field(
-        None, description="Which players may sell a private company to a corporation."
+    private_sellers: PrivateSeller = Field(
+        PrivateSeller.any_player,
+        description="Which players may sell a private company to a corporation.",
     )
-    auction_all_pass_revenue: int | None = Field(
-        None,
+    auction_all_pass_revenue: int = Field(
+        0,
         ge=0,
         le=5,
         description="When every player passes in the private auction, sold privates pay "
-        "their revenue this many times and bidding resumes (instead of a price drop).",
+        "their revenue this many times and bidding resumes (0: a price drop instead).",
     )
-    auction_first_bid_at_face: bool | None = Field(
-        None,
+    auction_first_bid_at_face: bool = Field(
+        False,
         description="May the first bid on a private that is not on offer equal its face "
         "value (later bids still raise by auction_min_raise)?",
     )
-    must_own_train_always: bool | None = Field(
-        None,
+    must_own_train_always: bool = Field(
+        False,
         description="With must_own_train: a corporation must own a train even when it has "
-        "no route (absent: only with a route).",
-    )
-    bank_reserve: Money | Unlimited | None = Field(
-        None,
-        description="Money held back from the bank and added once it runs out, so the game "
-        "can finish; not counted when deciding that the bank is broken.",
-    )
-    lay_cost_rule: LayCostRule | None = Field(
-        None, description="How a lay's fee combines with terrain cost; absent: add."
+        "no route (false: only with a route).",
     )
 
 
@@ -974,22 +977,6 @@ class NoSaleToCorporation(Strict):
     type: Literal["no_sale_to_corporation"]
 
 
-class ExtraToken(Strict):
-    """The owning corporation may place an extra token on one of these hexes."""
-
-    type: Literal["extra_token"]
-    hexes: list[HexId] = Field(min_length=1)
-    cost: Money = 0
-
-
-class RevenueBonus(Strict):
-    """The owning corporation's routes through these hexes earn more."""
-
-    type: Literal["revenue_bonus"]
-    hexes: list[HexId] = Field(min_length=1)
-    amount: Money
-
-
 class PlannedLay(Strict):
     """One tile of a tile_lays power."""
 
@@ -1078,8 +1065,6 @@ Ability = Annotated[
     | ExchangeShare
     | CloseOnTrain
     | NoSaleToCorporation
-    | ExtraToken
-    | RevenueBonus
     | TileLays
     | VirtualStation
     | ExclusiveHexes

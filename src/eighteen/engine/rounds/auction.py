@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 from eighteen.engine import privates, shares
 from eighteen.engine.actions import Action, Bid, IllegalAction, Par, Pass
 from eighteen.engine.bank import BANK, pay
+from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import Round, Step, check_actor, sample_amounts
 from eighteen.engine.state import AuctionRound
 
@@ -119,6 +120,7 @@ def _lowest_bidder(g: Game, pid: str) -> str:
     return min(bids, key=lambda b: (b[1], bids.index(b)))[0]
 
 
+@implements("auction_bidoff", "seating_from_best", "lowest_bidder_drops")
 def _bidoff_turn(g: Game, pid: str, after: str) -> str:
     """Who acts next in the bid-off for ``pid`` after ``after`` bid or passed
     (rules.auction_bidoff)."""
@@ -141,7 +143,7 @@ def resolve(g: Game) -> None:
         if not left or not r.bids.get(left[0]):
             if r.settle:
                 r.settle = False
-                times = int(g.rules.auction_all_pass_revenue or 0)
+                times = g.rules.auction_all_pass_revenue
                 g.note(f"the privates pay their revenue {times} times")
                 for _ in range(times):
                     privates.pay_revenue(g)
@@ -261,6 +263,7 @@ class BidOff(Step):
             r.bidoff_turn = _bidoff_turn(g, pid, who)
 
 
+@implements("private_auction", "waterfall")
 class Waterfall(Step):
     """Normal turns: buy the cheapest private, bid on a later one, or pass."""
 
@@ -345,6 +348,7 @@ class Waterfall(Step):
         g.note(f"{who} bids ${action.price} on {pid}")
 
 
+@implements("auction_priority", "after_last_buyer", "next_in_turn")
 def priority_after_auction(g: Game) -> int:
     """Who holds the priority deal once every private is sold (rules.auction_priority):
     the player to the left of the last buyer (seed 000, first stock round), or the

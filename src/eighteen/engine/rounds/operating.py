@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from eighteen.engine import market, privates
+from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import Round, Step
 from eighteen.engine.rounds.or_finance import Ferry, IssueRedeem
 from eighteen.engine.rounds.or_run import DividendStep, Routes
@@ -51,6 +52,7 @@ TURN: list[ORStep] = [
 STEP_NAMES = [s.name for s in TURN]
 
 
+@implements("operating_order", "share_price", "first_ascending_then_price")
 def start(g: Game, number: int, set_size: int) -> OperatingRound:
     """A new operating round: privates pay, the order is fixed."""
     r = OperatingRound(number=number, set_size=set_size)

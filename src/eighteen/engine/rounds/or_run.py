@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from eighteen.engine import finance, network, privates, shares, trains
 from eighteen.engine.actions import Action, Dividend, IllegalAction, RunRoutes
 from eighteen.engine.bank import BANK, pay
+from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import check_actor
 from eighteen.engine.rounds.or_track import ORStep, _r, operating
 from eighteen.engine.routes import RouteError
@@ -68,6 +69,8 @@ class Routes(ORStep):
         self.done(g)
 
 
+@implements("ipo_dividends", "bank", "corporation", "none")
+@implements("pool_dividends", "bank", "corporation", "none")
 def payout(g: Game, corp: str, revenue: int) -> None:
     """Pay ``revenue`` to the holders: each gets revenue x percent / 100 (rounded down)."""
     holders: dict[str, int] = {}
@@ -87,10 +90,11 @@ def payout(g: Game, corp: str, revenue: int) -> None:
     g.note(f"{corp} pays ${revenue} (${revenue // 10} per 10%)")
 
 
+@implements("dividend_options[]", "full", "half", "withhold")
 def dividend_kinds(g: Game) -> list[str]:
     """Dividend action kinds the title allows: payout and withhold, plus half where
     rules.dividend_options names it (seed 003)."""
-    options = g.rules.dividend_options or ["full", "withhold"]
+    options = g.rules.dividend_options
     return [{"full": "payout"}.get(o, o) for o in options]
 
 

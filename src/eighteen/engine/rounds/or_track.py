@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from eighteen.engine import network, privates
 from eighteen.engine.actions import Action, IllegalAction, LayTile, Pass, PlaceToken
 from eighteen.engine.bank import BANK, pay
+from eighteen.engine.capabilities import implements
 from eighteen.engine.map import TileLay
 from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.state import OperatingRound
@@ -163,19 +164,20 @@ def _kind(lay: TileLay) -> str:
     return "upgrade" if lay.upgrade else "new"
 
 
+@implements("tile_lays[].kinds[]", "new", "upgrade")
 def _slot_for(g: Game, kind: str) -> int | None:
     """The first unused lay of rules.tile_lays that allows this kind (``r.lays`` is the
     bitmask of the lays used this turn): seed 003 "one yellow plus a yellow or an
     upgrade" lets the upgrade come first."""
     used = _r(g).lays
     for i, rule in enumerate(g.rules.tile_lays):
-        if not (used >> i) & 1 and kind in rule["kinds"]:
+        if not (used >> i) & 1 and kind in rule.kinds:
             return i
     return None
 
 
 def _slot_fee(g: Game, slot: int | None) -> int:
-    return 0 if slot is None else int(g.rules.tile_lays[slot].get("cost", 0))
+    return 0 if slot is None else g.rules.tile_lays[slot].cost
 
 
 def lay_options(

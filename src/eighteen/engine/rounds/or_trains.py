@@ -36,6 +36,7 @@ from eighteen.engine.actions import (
     SellShares,
 )
 from eighteen.engine.bank import BANK, pay
+from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.rounds.or_track import ORStep, _r, operating
 
@@ -80,14 +81,11 @@ def card_top_price(g: Game, corp: str) -> int | None:
 
 
 def uses(g: Game, source: str) -> bool:
-    """Does rules.emergency_money name this source (absent: the classic treasury,
-    president's cash, president's shares)?"""
-    order = g.rules.emergency_money
-    if order is None:
-        return source in ("treasury", "president_cash", "president_sells_shares")
-    return source in order
+    """Does rules.emergency_money name this source?"""
+    return source in g.rules.emergency_money
 
 
+@implements("emergency_money[]", "issue_shares")
 def emergency_issue_options(g: Game, corp: str) -> list[int]:
     """Share counts the corporation must choose from before its president pays (seed 003,
     emergency money: the treasury, then an issue on worse terms)."""
@@ -99,11 +97,13 @@ def emergency_issue_options(g: Game, corp: str) -> list[int]:
     return finance.emergency_options(g, corp, low - cash, top - cash)
 
 
+@implements("emergency_money[]", "president_cash")
 def president_funds(g: Game, corp: str) -> int:
     pres = g.state.corporations[corp].president
     return g.state.player(pres).cash if pres else 0
 
 
+@implements("emergency_money[]", "treasury")
 def emergency(g: Game, corp: str) -> bool:
     """Must buy a train and the treasury cannot pay for the cheapest bank train."""
     if not must_buy(g, corp):
@@ -164,6 +164,7 @@ def max_raise(g: Game, player: str, oc: str) -> int:
     return total
 
 
+@implements("emergency_money[]", "president_sells_shares")
 def hopeless(g: Game, corp: str) -> bool:
     """The corporation must buy a train and even the president's cash plus every share
     he may sell cannot pay for the cheapest bank train: he may declare bankruptcy."""
@@ -370,6 +371,7 @@ class DiscardTrains(Step):
         trains.discard(g, action.actor, action.train)
 
 
+@implements("private_sellers", "any_player", "president")
 def company_options(g: Game) -> list[tuple[str, int, int]]:
     """(private, min price, max price) the operating corporation may buy now: in phases
     that allow it, from players (rules.private_sellers: any player or its president), for

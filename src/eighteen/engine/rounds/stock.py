@@ -32,6 +32,7 @@ from eighteen.engine.actions import (
     SellShares,
 )
 from eighteen.engine.bank import BANK, pay
+from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.auction import set_par
 from eighteen.engine.rounds.base import Round, Step, check_actor
 from eighteen.engine.rounds.private_trades import (
@@ -49,6 +50,7 @@ def _r(g: Game) -> StockRound:
     return g.state.round
 
 
+@implements("sell_buy_order", "sell_buy", "sell_buy_sell")
 def selling_allowed(g: Game) -> bool:
     r = _r(g)
     if r.number == 1 and not g.rules.sell_in_first_stock_round:
