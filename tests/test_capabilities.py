@@ -12,7 +12,7 @@ import pytest
 import eighteen
 from eighteen.capabilities import IMPLEMENTED, WHERE, choices, findings, missing, unsupported
 from eighteen.engine.game import Game
-from eighteen.engine.tables import Tables
+from eighteen.engine.tables import CompiledFormatError, Tables
 from eighteen.title.model import Rules
 from eighteen.title.pipeline import load_title
 
@@ -78,7 +78,20 @@ def test_findings_name_their_place_and_the_engine_refuses() -> None:
         ("phases", ("phases", 1, "events", 0), "event close_everything"),
         ("map", ("bonuses", 0, "kind"), "bonus BOS-MTL of kind teleport"),
     ]
-    data["rules"]["sell_drop"] = "step_if_president"  # a value the typed rules accept
+    # the typed compiled format refuses most of it as the tables load, by path
+    with pytest.raises(CompiledFormatError) as refused:
+        Tables(data)
+    assert [p.split(":")[0] for p in str(refused.value).split("; ")] == [
+        "rules.sell_drop",
+        "phases.1.events.0",
+        "privates.0.abilities.1",
+        "bonuses.0.kind",
+    ]
+    # an option's override is checked against what the engine plays
+    data["rules"]["sell_drop"] = "step_if_president"
+    data["phases"][1]["events"] = []
+    data["privates"][0]["abilities"].pop()
+    data["bonuses"][0]["kind"] = "connection"
     with pytest.raises(ValueError, match="cannot run this title yet: rules.auction_bidoff"):
         Game.new(Tables(data), ["A", "B", "C"])
 

@@ -218,9 +218,12 @@ def test_top_level_keys(tiny: dict[str, Any]) -> None:
             "format", "id", "name", "version", "hash", "designers", "players", "bank",
             "starting_cash", "certificate_limit", "options", "rules", "layout", "hexes",
             "tiles", "first_tiles", "upgrades", "trains", "phases", "privates",
-            "corporations", "market",
+            "corporations", "market", "bonuses", "ferries",
+            "certificate_limit_by_corporations", "import_18xx",
         ]
     )  # fmt: skip
+    # the optional sections are written too, as null when the title has none
+    assert [tiny[k] for k in ("bonuses", "ferries", "import_18xx")] == [None, None, None]
     assert tiny["format"] == 1
     assert tiny["hash"] == "sha256:tiny"
     assert tiny["players"] == {"min": 2, "max": 3}

@@ -98,11 +98,13 @@ def test_optional_fields_lose_their_null_branch() -> None:
 
 def test_write_is_byte_stable_and_stale_detects_changes(tmp_path: Path) -> None:
     out = tmp_path / "schema"
-    assert len(stale_schemas(out)) == 2 * len(FILE_MODELS) + 1  # + save.schema.json
+    # + save.schema.json and compiled.schema.json
+    assert len(stale_schemas(out)) == 2 * len(FILE_MODELS) + 2
     paths = write_schemas(out)
     names = sorted(p.relative_to(out).as_posix() for p in paths)
     plain = [f"{k}.schema.json" for k in FILE_MODELS]
-    assert names == sorted([*plain, "save.schema.json"] + [f"overlay/{n}" for n in plain])
+    extra = ["save.schema.json", "compiled.schema.json"]
+    assert names == sorted([*plain, *extra] + [f"overlay/{n}" for n in plain])
     first = {p.relative_to(out).as_posix(): p.read_bytes() for p in paths}
     write_schemas(out)
     assert {p.relative_to(out).as_posix(): p.read_bytes() for p in paths} == first

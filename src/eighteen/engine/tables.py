@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from eighteen.compiled import CompiledTitle
 from eighteen.title.model import Rules
 
 
@@ -27,13 +28,26 @@ class CompiledFormatError(ValueError):
     """Compiled tables that do not match the compiled format (docs/compiled-format.md)."""
 
 
+def _problems(exc: ValidationError, prefix: str = "") -> str:
+    return "; ".join(
+        f"{prefix}{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+    )
+
+
+def typed_document(data: dict[str, Any]) -> CompiledTitle:
+    """The compiled document as the typed, frozen model; every mismatch named by its path."""
+    try:
+        return CompiledTitle.model_validate(data)
+    except ValidationError as exc:
+        raise CompiledFormatError(_problems(exc)) from None
+
+
 def _typed_rules(data: dict[str, Any]) -> Rules:
     """The rules record as the typed, frozen model; every mismatch named by its path."""
     try:
         return Rules.model_validate(data)
     except ValidationError as exc:
-        problems = [f"rules.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
-        raise CompiledFormatError("; ".join(problems)) from None
+        raise CompiledFormatError(_problems(exc, "rules.")) from None
 
 
 @dataclass(frozen=True)
@@ -64,6 +78,8 @@ class Tables:
 
     def __init__(self, data: dict[str, Any], path: Path | None = None) -> None:
         self.data = data
+        #: the document as typed models, validated once here
+        self.doc: CompiledTitle = typed_document(data)
         self.path = path
         self.id: str = str(data["id"])
         self.name: str = data.get("name", self.id)

@@ -17,6 +17,7 @@ from typing import Any
 import jinja2
 import markupsafe
 
+from eighteen.compiled import FORMAT, CompiledTitle
 from eighteen.title import geometry
 from eighteen.title.aggregate import Title
 from eighteen.title.model import Hex, MarketFile, Rules, Train
@@ -31,9 +32,6 @@ from eighteen.title.upgrades import (
     relative_rotations,
     shape_of,
 )
-
-FORMAT = 1
-"""Version of the compiled document's shape (docs/compiled-format.md)."""
 
 #: Colours of hexes that are never replaced: an edge facing one is usable only where it
 #: has track on the facing side (facts §7.1).
@@ -297,7 +295,9 @@ def compile_title(title: Title) -> dict[str, Any]:
     callers must not mutate the result.
     """
     if title.compiled is None:
-        title.compiled = _compile(title)
+        # the compiled format is a typed contract: what is written is what the model reads
+        typed = CompiledTitle.model_validate(_compile(title))
+        title.compiled = typed.model_dump(mode="json", by_alias=True)
     return title.compiled
 
 

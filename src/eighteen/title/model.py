@@ -23,7 +23,7 @@ from pydantic import (
 class Strict(BaseModel):
     """Base of every model: unknown keys are errors, never silently ignored."""
 
-    model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 class Color(str, Enum):

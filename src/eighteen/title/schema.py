@@ -25,6 +25,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError, validators
 
+from eighteen.compiled import compiled_schema
 from eighteen.title.load import KeyPath, LoadedFile, schema_comment
 from eighteen.title.model import FILE_MODELS
 from eighteen.title.problems import Problem, Severity, path_str
@@ -194,7 +195,18 @@ def _all_documents() -> dict[str, dict[str, Any]]:
     docs = {f"{kind}.schema.json": doc for kind, doc in _documents().items()}
     docs.update({f"overlay/{kind}.schema.json": doc for kind, doc in overlay_documents().items()})
     docs["save.schema.json"] = save_document()
+    docs["compiled.schema.json"] = compiled_document()
     return docs
+
+
+def compiled_document() -> dict[str, Any]:
+    """The schema of ``generated/<id>.json``, from the compiled-format models."""
+    return {
+        "$schema": SCHEMA_DIALECT,
+        "$id": f"{SCHEMA_BASE}compiled.schema.json",
+        "description": "A compiled title, generated/<id>.json (docs/compiled-format.md).",
+        **compiled_schema(),
+    }
 
 
 def save_document() -> dict[str, Any]:
