@@ -15,7 +15,7 @@ from eighteen.engine.rounds.or_trains import company_options
 
 def _enter(g, phase: str) -> None:  # type: ignore[no-untyped-def]
     """Start a phase as its first train would (events, closings, ferries)."""
-    on = g.tables.phases[g.tables.phase_index(phase)]["on"]
+    on = g.tables.phases[g.tables.phase_index(phase)].on
     g.state.bought_types.append(on)
     phases.on_train_bought(g, on)
     g.invalidate_caches()
@@ -165,7 +165,7 @@ def test_ogdensburg_virtual_station_for_track() -> None:
     far = {"B5", "B9"}  # beyond the gray track leaving the Ogdensburg off-board (A6)
     assert not far & {a.hex for a in g.legal_actions() if isinstance(a, LayTile)}
     act(g, BuyCompany("B&W", "P4", 60))
-    assert privates.virtual_stations(g, "B&W")[0]["hex"] == "A6"
+    assert privates.virtual_stations(g, "B&W")[0].hex == "A6"
     assert far & {a.hex for a in g.legal_actions() if isinstance(a, LayTile)}
     # only the owner of the D&H private may run to A12
     assert privates.excluded_hexes(g, "B&W") == {"A12"}

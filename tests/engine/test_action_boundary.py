@@ -89,8 +89,8 @@ def positions() -> list[Game]:
 POSITIONS = positions()
 TEXTS = [
     *NAMES,
-    *(c["id"] for c in TITLE.corporations),
-    *(p["id"] for p in TITLE.privates),
+    *(c.id for c in TITLE.corporations),
+    *(p.id for p in TITLE.privates),
     *sorted(TITLE.data["hexes"])[:12],
     *sorted(TITLE.data["tiles"])[:12],
     *("2-0", "3-1", "D-0", "ipo", "pool", "payout", "withhold", "nonsense", "E11:c0-e1"),

@@ -119,7 +119,7 @@ def test_buying_the_first_four_rusts_twos_and_lowers_the_limit() -> None:
     run(g, BuyTrain("B&M", "4-0", 300))
     bm = g.state.corporations["B&M"]
     assert bm.trains == ["4-0"]  # the 2-train rusted
-    assert g.tables.phases[g.state.phase]["id"] == "4"
+    assert g.tables.phases[g.state.phase].id == "4"
     assert bm.cash == 960 - 300
 
 
@@ -131,7 +131,7 @@ def test_first_five_closes_privates_and_forces_discards() -> None:
     run(g, g.legal_actions()[0], Dividend("B&M", "withhold"))
     run(g, BuyTrain("B&M", "5-0", 450))
     assert all(ps.closed for ps in g.state.privates.values())
-    assert g.tables.phases[g.state.phase]["id"] == "5"
+    assert g.tables.phases[g.state.phase].id == "5"
     # limit 2: B&M holds three and must discard one
     assert g.acting() == "B&M"
     assert {type(a) for a in g.legal_actions()} == {DiscardTrain}
@@ -153,7 +153,7 @@ def test_d_train_trade_in() -> None:
     assert offers == {("6-1", 630, None), ("D-0", 1100, None), ("D-0", 800, "4-0")}
     run(g, BuyTrain("B&M", "D-0", 800, "4-0"))
     assert g.state.corporations["B&M"].trains == ["D-0"]
-    assert g.tables.phases[g.state.phase]["id"] == "D"
+    assert g.tables.phases[g.state.phase].id == "D"
     assert g.state.train_pool == []  # the traded-in 4 rusted with the others
 
 

@@ -18,13 +18,13 @@ from eighteen.engine.state import IPO, POOL
 
 def plain_over_limit(g: Game) -> list[str]:
     limit = phases.train_limit(g)
-    return [c["id"] for c in g.tables.corporations if len(trains.counted(g, c["id"])) > limit]
+    return [c.id for c in g.tables.corporations if len(trains.counted(g, c.id)) > limit]
 
 
 def plain_over_limits(g: Game, player: str) -> bool:
     return shares.cert_count(g, player) > shares.cert_limit(g) or any(
-        shares.holding_limit_applies(g, c["id"])
-        and shares.percent_of(g, c["id"], player) > g.rules.holding_limit_percent
+        shares.holding_limit_applies(g, c.id)
+        and shares.percent_of(g, c.id, player) > g.rules.holding_limit_percent
         for c in g.tables.corporations
     )
 
@@ -35,7 +35,7 @@ def plain_on_sale_types(g: Game) -> list[str]:
 
     out = [next(t for t in g.tables.train_order if has_copies(t))]
     for t in g.tables.train_order:
-        avail = g.tables.train(t).get("available_on")
+        avail = g.tables.train(t).available_on
         if avail and t not in out and has_copies(t) and phases.reached(g, avail):
             out.append(t)
     return out
@@ -52,7 +52,7 @@ def test_shortcuts_agree_with_the_definitions(title: str, seed: int) -> None:
         names = [p.name for p in g.state.players]
         for owner in [*names, IPO, POOL]:
             assert shares.holdings(g, owner) == {
-                c["id"]: shares.percent_of(g, c["id"], owner) for c in g.tables.corporations
+                c.id: shares.percent_of(g, c.id, owner) for c in g.tables.corporations
             }
         for p in names:
             assert over_limits(g, p) == plain_over_limits(g, p)
@@ -91,6 +91,6 @@ def test_over_limit_names_the_corporations_over_the_limit() -> None:
 def test_ordinary_certificate_sizes(title: str) -> None:
     t = load_title(title)
     for c in t.corporations:
-        sizes = sorted(int(p) for p in c["shares"][1:])
+        sizes = sorted(int(p) for p in c.shares[1:])
         same = all(s == sizes[0] for s in sizes)
-        assert t.ordinary_size(c["id"]) == (sizes[0] if same else None)
+        assert t.ordinary_size(c.id) == (sizes[0] if same else None)

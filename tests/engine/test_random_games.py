@@ -40,7 +40,7 @@ def check_invariants(g: Game) -> None:
     holders = {p.name for p in s.players} | {IPO, POOL}
     assert set(s.certs.values()) <= holders
     assert not any(holder in s.eliminated for holder in s.certs.values())
-    sizes = {c["id"]: c["shares"] for c in t.corporations}
+    sizes = {c.id: c.shares for c in t.corporations}
     pool: Counter[str] = Counter()
     for cert, holder in s.certs.items():
         corp, i = cert.rsplit("_", 1)

@@ -12,9 +12,9 @@ TABLES: Any = SimpleNamespace(
     name="Toy",
     version="1.0.0",
     hash="sha256:0",
-    privates=[{"id": "P1", "name": "First"}],
-    corporations=[{"id": "AA"}, {"id": "BB"}],
-    phases=[{"id": "2"}, {"id": "3"}],
+    privates=[SimpleNamespace(id="P1", name="First")],
+    corporations=[SimpleNamespace(id="AA"), SimpleNamespace(id="BB")],
+    phases=[SimpleNamespace(id="2"), SimpleNamespace(id="3")],
 )
 
 

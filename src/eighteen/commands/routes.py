@@ -35,7 +35,7 @@ def print_routes(game: Game, corp: str, out: TextIO | None = None) -> None:
     phase = phases.current(game)
     names = ", ".join(f"{t} ({TrainRule.of(d).describe()})" for t, d in trains)
     print(
-        f"{corp}: trains {names or 'none'}; phase {phase.get('id')}, "
+        f"{corp}: trains {names or 'none'}; phase {phase.id}, "
         f"off-boards {phases.revenue_key(game)}",
         file=out,
     )
@@ -57,7 +57,7 @@ def routes_json(game: Game, corp: str) -> dict[str, Any]:
     trains = network.corp_trains(game, corp)
     doc: dict[str, Any] = {
         "corporation": corp,
-        "phase": phases.current(game).get("id"),
+        "phase": phases.current(game).id,
         "trains": [{"train": t, "rule": TrainRule.of(d).describe()} for t, d in trains],
         "routes": [],
         "total": 0,

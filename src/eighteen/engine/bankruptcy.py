@@ -28,7 +28,7 @@ def eliminate(g: Game, player: str) -> None:
     if player not in s.eliminated:
         s.eliminated.append(player)
     for c in g.tables.corporations:
-        corp = c["id"]
+        corp = c.id
         mine = shares.certs_of(g, corp, player)
         if not mine:
             continue

@@ -41,6 +41,7 @@ from eighteen.engine.actions import (
 )
 from eighteen.engine.rounds import auction
 from eighteen.engine.trains import train_type
+from eighteen.title.model import ExchangeShare
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
@@ -143,7 +144,7 @@ class GreedyBot(Bot):
         if isinstance(a, Pass):
             return 0.0
         if isinstance(a, Bid):
-            value = game.tables.private(a.private)["value"]
+            value = game.tables.private(a.private).value
             # buy at face value; otherwise bid only the minimum on a cheap private
             return 5.0 if a.price <= value else (0.5 if a.price <= value + 5 else -1.0)
         if isinstance(a, Par):
@@ -160,9 +161,9 @@ class GreedyBot(Bot):
             return -5.0
         if isinstance(a, ExchangePrivate):
             # a share worth at least the private's face value
-            corp = game.tables.abilities(a.private, "exchange_share")[0]["corporation"]
-            face = game.tables.private(a.private)["value"]
-            return 1.0 if market.price(game, corp) >= face else -1.0
+            cid = game.tables.abilities(a.private, ExchangeShare)[0].corporation
+            face = game.tables.private(a.private).value
+            return 1.0 if market.price(game, cid) >= face else -1.0
         if isinstance(a, TradePrivate):
             return -1.0  # trading privates between players only moves money around
         if isinstance(a, LayTile):
@@ -193,7 +194,7 @@ class GreedyBot(Bot):
                 return -3.0 - a.price / 10_000  # from a rival: only when nothing else will do
             return 4.0 + (0.5 if a.exchange else 0.0) - a.price / 10_000
         if isinstance(a, DiscardTrain):
-            return 1.0 - game.tables.train(train_type(a.train))["price"] / 10_000
+            return 1.0 - game.tables.train(train_type(a.train)).price / 10_000
         if isinstance(a, BuyCompany):
             return self.company_score(game, a)
         return 0.0
@@ -223,11 +224,11 @@ class GreedyBot(Bot):
         state = game.state
         corp = state.corporations[a.actor]
         private = state.privates[a.private]
-        face = game.tables.private(a.private)["value"]
+        face = game.tables.private(a.private).value
         if private.owner != corp.president or a.price <= face:
             return -0.5
         on_sale = trains.on_sale_types(game)
-        need = min((game.tables.train(t)["price"] for t in on_sale), default=0)
+        need = min((game.tables.train(t).price for t in on_sale), default=0)
         if corp.cash - a.price < need and len(corp.trains) < 1:
             return -0.5
         return 0.5 + (a.price - face) / 10_000
@@ -253,7 +254,7 @@ class GreedyBot(Bot):
         on_sale = trains.on_sale_types(game)
         if not on_sale or len(corp.trains) >= phases.train_limit(game):
             return False
-        cheapest = min(game.tables.train(t)["price"] for t in on_sale)
+        cheapest = min(game.tables.train(t).price for t in on_sale)
         wanted = 2 if self.personality.risk > 0.6 else 1  # a bold bot saves for a second
         return corp.cash < cheapest and len(corp.trains) < wanted
 

@@ -26,24 +26,25 @@ from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
 from eighteen.engine.routes import reaches
+from eighteen.title.model import BonusMultiplier, Ferries, FerryMultiplier
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
     from eighteen.engine.routes import Bonus
 
 
-def table(g: Game) -> dict[str, Any] | None:
-    return g.tables.data.get("ferries")
+def table(g: Game) -> Ferries | None:
+    return g.tables.doc.ferries
 
 
 def _phase_id(g: Game) -> str:
-    return str(phases.current(g)["id"])
+    return str(phases.current(g).id)
 
 
 def gone(g: Game) -> bool:
     """Have the ferries left the game (their ``leave_on`` phase has begun)?"""
     t = table(g)
-    return t is None or phases.reached(g, t.get("leave_on"))
+    return t is None or phases.reached(g, t.leave_on)
 
 
 def owned(g: Game, corp: str) -> list[str]:
@@ -54,9 +55,9 @@ def owned(g: Game, corp: str) -> list[str]:
 def options(g: Game, corp: str) -> list[str]:
     """Ports whose ferry the corporation may buy now."""
     t = table(g)
-    if t is None or gone(g) or g.state.corporations[corp].cash < int(t["cost"]):
+    if t is None or gone(g) or g.state.corporations[corp].cash < int(t.cost):
         return []
-    return [p["hex"] for p in t["ports"] if p["hex"] not in g.state.ferries]
+    return [p.hex for p in t.ports if p.hex not in g.state.ferries]
 
 
 def buy(g: Game, corp: str, port: str) -> None:
@@ -65,10 +66,10 @@ def buy(g: Game, corp: str, port: str) -> None:
         raise IllegalAction(f"{corp} cannot buy the ferry of {port} now")
     t = table(g)
     assert t is not None
-    pay(g, corp, BANK, int(t["cost"]), f"{corp} buys a ferry")
+    pay(g, corp, BANK, int(t.cost), f"{corp} buys a ferry")
     g.state.ferries[port] = corp
     g.state.ferry_order.append(port)
-    g.note(f"{corp} buys the ferry of {port} for ${t['cost']}")
+    g.note(f"{corp} buys the ferry of {port} for ${t.cost}")
     bind_boosts(g)
 
 
@@ -76,7 +77,7 @@ def buy(g: Game, corp: str, port: str) -> None:
 def bind_boosts(g: Game) -> None:
     """Bind each owned ferry_multiplier private to its owner's first ferry (for good)."""
     for pid in privates.open_privates(g):
-        if pid in g.state.ferry_boost or not g.tables.abilities(pid, "ferry_multiplier"):
+        if pid in g.state.ferry_boost or not g.tables.abilities(pid, FerryMultiplier):
             continue
         mine = owned(g, g.state.privates[pid].owner or "")
         if mine:
@@ -87,7 +88,7 @@ def bind_boosts(g: Game) -> None:
 def on_phase(g: Game, phase_id: str) -> None:
     """At the ``leave_on`` phase every ferry leaves the game."""
     t = table(g)
-    if t is not None and t.get("leave_on") == phase_id and g.state.ferries:
+    if t is not None and t.leave_on == phase_id and g.state.ferries:
         for port in g.state.ferries:
             g.state.ferries[port] = ""
         g.note("the ferries leave the game")
@@ -99,20 +100,20 @@ def value(g: Game, port: str) -> int:
     if t is None or gone(g) or not g.state.ferries.get(port):
         return 0
     ph = _phase_id(g)
-    row = next(p for p in t["ports"] if p["hex"] == port)
-    base = int(row["values"].get(ph, 0))
+    row = next(p for p in t.ports if p.hex == port)
+    base = int(row.values.get(ph, 0))
     bonus = 0
     if g.state.ferry_order and g.state.ferry_order[-1] == port:
-        all_sold = len(g.state.ferry_order) == len(t["ports"])
-        bonus = int((t["last_bonus"] if all_sold else t["new_bonus"]).get(ph, 0))
+        all_sold = len(g.state.ferry_order) == len(t.ports)
+        bonus = int((t.last_bonus if all_sold else t.new_bonus).get(ph, 0))
     for pid, boosted in g.state.ferry_boost.items():
         if boosted != port or not privates.is_open(g, pid):
             continue
         if g.state.privates[pid].owner != g.state.ferries[port]:
             continue
-        for ab in g.tables.abilities(pid, "ferry_multiplier"):
-            k = int(ab.get("factor", 2))
-            base, bonus = base * k, bonus * k if ab.get("with_bonuses", True) else bonus
+        for ab in g.tables.abilities(pid, FerryMultiplier):
+            k = int(ab.factor)
+            base, bonus = base * k, bonus * k if ab.with_bonuses else bonus
     return base + bonus
 
 
@@ -178,11 +179,7 @@ def sea_links(g: Game, corp: str) -> tuple[tuple[str, frozenset[str]], ...]:
     if t is None:
         return ()
     mine = set(owned(g, corp))
-    return tuple(
-        (p["hex"], frozenset(p["sea_link"]))
-        for p in t["ports"]
-        if p["hex"] in mine and p.get("sea_link")
-    )
+    return tuple((p.hex, frozenset(p.sea_link)) for p in t.ports if p.hex in mine and p.sea_link)
 
 
 @implements("ability", "bonus_multiplier")
@@ -193,11 +190,11 @@ def route_bonuses(g: Game, corp: str, base: list[Bonus]) -> list[Bonus]:
     ph = _phase_id(g)
     factors: dict[str, int] = {}
     for pid in privates.owned_by(g, corp):
-        for ab in g.tables.abilities(pid, "bonus_multiplier"):
-            if ab.get("phases") and ph not in ab["phases"]:
+        for ab in g.tables.abilities(pid, BonusMultiplier):
+            if ab.phases and ph not in ab.phases:
                 continue
-            for b in ab["bonuses"]:
-                factors[b] = factors.get(b, 1) * int(ab.get("factor", 2))
+            for b in ab.bonuses:
+                factors[b] = factors.get(b, 1) * int(ab.factor)
     links = sea_links(g, corp)
     if links:
         base = [replace(b, links=links) if reaches(b) else b for b in base]  # type: ignore[type-var]

@@ -110,12 +110,12 @@ class Game:
         n = len(self.players)
         cash = t.starting_cash(n)
         depot, minted = trains.initial_depot(t.train_counts(self.options), t.train_order)
-        certs = {f"{c['id']}_{i}": IPO for c in t.corporations for i in range(len(c["shares"]))}
+        certs = {f"{c.id}_{i}": IPO for c in t.corporations for i in range(len(c.shares))}
         state = State(
             players=[PlayerState(p, cash) for p in self.players],
-            corporations={c["id"]: CorporationState(c["id"]) for c in t.corporations},
+            corporations={c.id: CorporationState(c.id) for c in t.corporations},
             certs=certs,
-            privates={p["id"]: PrivateState(p["id"]) for p in t.privates},
+            privates={p.id: PrivateState(p.id) for p in t.privates},
             bank=t.bank - cash * n,
             depot=depot,
             minted=minted,
@@ -343,7 +343,7 @@ class Game:
         if r.kind == "stock":
             from eighteen.engine import phases
 
-            _start_or(self, 1, int(phases.current(self)["operating_rounds"]))
+            _start_or(self, 1, int(phases.current(self).operating_rounds))
         elif r.kind == "operating":
             if r.number < r.set_size:
                 _start_or(self, r.number + 1, r.set_size)
@@ -372,7 +372,7 @@ class Game:
         self.note(f"{pres} is bankrupt: {corp} cannot buy a train")
         if self.rules.bankrupt_sells_shares:
             for c in self.tables.corporations:
-                cid = c["id"]
+                cid = c.id
                 held = shares.percent_of(self, cid, pres)
                 best = max(
                     (

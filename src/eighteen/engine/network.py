@@ -45,9 +45,9 @@ def tile_supply(g: Game) -> dict[str, int | None]:
     """Tiles left in the supply (None = unlimited): the manifest minus tiles on the map."""
     on_map = Counter(t for t, _ in g.state.map.tiles.values())
     out: dict[str, int | None] = {}
-    for tid, row in g.tables.data.get("tiles", {}).items():
-        n = row.get("count")
-        out[tid] = None if n is None else int(n) - on_map.get(tid, 0)
+    for tid, tile in g.tables.doc.tiles.items():
+        n = tile.count
+        out[tid] = None if n is None else n - on_map.get(tid, 0)
     return out
 
 
@@ -58,18 +58,18 @@ def reserved(g: Game) -> dict[str, list[str]]:
     a station there."""
     out: dict[str, list[str]] = {}
     for c in g.tables.corporations:
-        cs = g.state.corporations[c["id"]]
+        cs = g.state.corporations[c.id]
         if cs.closed:
             continue
-        if g.rules.home_token_reserved and not cs.home_placed and c.get("home"):
-            out.setdefault(c["home"], []).append(c["id"])
-        for res in c.get("reservations") or []:
-            h = res["hex"]
-            if phases.reached(g, res.get("ends_on")) or _has_station(g, c["id"], h):
+        if g.rules.home_token_reserved and not cs.home_placed and c.home:
+            out.setdefault(c.home, []).append(c.id)
+        for res in c.reservations or []:
+            h = res.hex
+            if phases.reached(g, res.ends_on) or _has_station(g, c.id, h):
                 continue
-            if res.get("from_color") and not _color_at_least(g, h, res["from_color"]):
+            if res.from_color and not _color_at_least(g, h, res.from_color):
                 continue
-            out.setdefault(h, []).append(c["id"])
+            out.setdefault(h, []).append(c.id)
     return out
 
 
@@ -99,10 +99,10 @@ def place_joint_tokens(g: Game, hex_id: str) -> None:
     ``joint_token``, seed 003): one station of both
     corporations in the first city."""
     for c in g.tables.corporations:
-        jt = c.get("joint_token")
-        if not jt or jt["hex"] != hex_id or jt.get("when", "first_tile") != "first_tile":
+        jt = c.joint_token
+        if not jt or jt.hex != hex_id or jt.when != "first_tile":
             continue
-        owners = [cid for cid in (c["id"], jt["partner"]) if not g.state.corporations[cid].closed]
+        owners = [cid for cid in (c.id, jt.partner) if not g.state.corporations[cid].closed]
         face = board(g).face(g.state.map, hex_id)
         if not owners or not face.cities:
             continue
@@ -130,9 +130,9 @@ def iter_lay_options(
     rotation per distinct track layout); its network also starts at its virtual stations
     that allow laying track (privates' virtual_station ``lay_track``) and at its home hex
     while its home choice waits for track there (seed 002)."""
-    stations = [ab["hex"] for ab in privates.virtual_stations(g, corp) if ab.get("lay_track")]
+    stations = [ab.hex for ab in privates.virtual_stations(g, corp) if ab.lay_track]
     if corp in g.state.home_waiting:
-        stations.append(g.tables.corporation(corp)["home"])
+        stations.append(g.tables.corporation(corp).home)
     return board(g).iter_lay_options(
         g.state.map,
         corp,
@@ -168,12 +168,12 @@ def _joint_pairs(g: Game, hex_id: str) -> list[tuple[int, str, str]]:
     """(city, owner, partner) of the joint stations on the hex."""
     out = []
     for c in g.tables.corporations:
-        jt = c.get("joint_token")
-        if not jt or jt["hex"] != hex_id:
+        jt = c.joint_token
+        if not jt or jt.hex != hex_id:
             continue
         for i, toks in enumerate(g.state.map.tokens.get(hex_id, [])):
-            if c["id"] in toks and jt["partner"] in toks:
-                out.append((i, str(c["id"]), str(jt["partner"])))
+            if c.id in toks and jt.partner in toks:
+                out.append((i, str(c.id), str(jt.partner)))
     return out
 
 
@@ -203,11 +203,11 @@ def token_options(
 def _spread(g: Game, corp: str, hex_id: str) -> bool:
     """Is ``corp``'s reservation on ``hex_id`` one slot anywhere on a multi-city hex?"""
     row = g.tables.corporation(corp)
-    if row.get("home") == hex_id:
+    if row.home == hex_id:
         return False
-    res = [r for r in row.get("reservations") or [] if r["hex"] == hex_id]
+    res = [r for r in row.reservations or [] if r.hex == hex_id]
     face = board(g).face(g.state.map, hex_id)
-    return bool(res) and res[0].get("city") is None and len(face.cities) > 1
+    return bool(res) and res[0].city is None and len(face.cities) > 1
 
 
 def place_token(g: Game, corp: str, hex_id: str, city: int) -> None:
@@ -215,7 +215,7 @@ def place_token(g: Game, corp: str, hex_id: str, city: int) -> None:
 
 
 def home_options(g: Game, corp: str) -> list[tuple[str, int]]:
-    home = g.tables.corporation(corp).get("home")
+    home = g.tables.corporation(corp).home
     if not home:
         return []
     cities = board(g).home_city_options(g.state.map, corp, reserved=reserved(g))
@@ -228,7 +228,7 @@ def corp_trains(g: Game, corp: str) -> list[tuple[str, TrainRule]]:
     rules.paid_stops_include_station for N/M trains)."""
     paid = g.rules.paid_stops_include_station
     return [
-        (t, TrainRule.of(g.tables.train(trains.train_type(t))["distance"], station_paid=paid))
+        (t, TrainRule.of(trains.distance(g, t), station_paid=paid))
         for t in g.state.corporations[corp].trains
     ]
 
@@ -236,7 +236,7 @@ def corp_trains(g: Game, corp: str) -> list[tuple[str, TrainRule]]:
 def bonuses(g: Game) -> list[Bonus]:
     """The route bonuses of the current phase (compiled ``bonuses``: connection and
     interconnection)."""
-    phase = phases.current(g).get("id")
+    phase = phases.current(g).id
     return g.memo(("bonuses", phase), lambda: table_bonuses(g.tables.data, phase))
 
 
@@ -251,9 +251,7 @@ def corp_bonuses(g: Game, corp: str) -> list[Bonus]:
 def run_access(g: Game, corp: str) -> tuple[frozenset[str], frozenset[str]]:
     """(hexes where the corporation has a virtual station it may run from, hexes it may not
     run to): the virtual_station (``run``) and exclusive_hexes powers of privates."""
-    stations = frozenset(
-        ab["hex"] for ab in privates.virtual_stations(g, corp) if ab.get("run", True)
-    )
+    stations = frozenset(ab.hex for ab in privates.virtual_stations(g, corp) if ab.run)
     return stations, frozenset(privates.excluded_hexes(g, corp))
 
 

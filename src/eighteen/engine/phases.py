@@ -7,45 +7,46 @@ ends), the train limit, off-board revenue and whether corporations may buy priva
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from eighteen.engine.capabilities import implements
+from eighteen.title.model import Phase
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
 
 
-def current(g: Game) -> dict[str, Any]:
+def current(g: Game) -> Phase:
     """The current phase's table row."""
     return g.tables.phases[g.state.phase]
 
 
 def tile_colors(g: Game) -> set[str]:
-    return set(current(g)["tiles"])
+    return {c.value for c in current(g).tiles}
 
 
 def train_limit(g: Game) -> int:
-    return int(current(g)["train_limit"])
+    return current(g).train_limit
 
 
 def revenue_key(g: Game) -> str:
-    return str(current(g)["offboard_revenue"])
+    return current(g).offboard_revenue
 
 
 def privates_buyable(g: Game) -> bool:
-    return bool(current(g).get("privates_buyable", False))
+    return current(g).privates_buyable
 
 
 def on_train_bought(g: Game, train_type: str) -> None:
     """Enter the phase started by the first purchase of ``train_type``, if any, and run
     its events."""
     for i, ph in enumerate(g.tables.phases):
-        if ph.get("on") == train_type and i > g.state.phase:
+        if ph.on == train_type and i > g.state.phase:
             g.state.phase = i
-            g.note(f"phase {ph['id']} begins")
-            for ev in ph.get("events", []):
+            g.note(f"phase {ph.id} begins")
+            for ev in ph.events:
                 run_event(g, ev)
-            on_phase(g, str(ph["id"]))
+            on_phase(g, str(ph.id))
 
 
 def on_phase(g: Game, phase_id: str) -> None:
@@ -55,8 +56,8 @@ def on_phase(g: Game, phase_id: str) -> None:
     from eighteen.engine import ferries, privates
 
     for p in g.tables.privates:
-        if p.get("closes_on") == phase_id:
-            privates.close(g, p["id"], f"phase {phase_id}")
+        if p.closes_on == phase_id:
+            privates.close(g, p.id, f"phase {phase_id}")
     ferries.on_phase(g, phase_id)
 
 

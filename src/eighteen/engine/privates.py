@@ -22,13 +22,26 @@ and keeps its powers; the ``close_player_privates`` event closes those players o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from eighteen.engine import shares
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
 from eighteen.engine.state import IPO, POOL
+from eighteen.title.model import (
+    BlockHexes,
+    CloseOnTrain,
+    ExchangeShare,
+    ExclusiveHexes,
+    FreeTileLay,
+    GrantShare,
+    NoSaleToCorporation,
+    PurchaseFee,
+    RestrictCorporation,
+    TileLays,
+    VirtualStation,
+)
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
@@ -44,9 +57,9 @@ def open_privates(g: Game) -> list[str]:
     states = g.state.privates
     out = []
     for p in g.tables.privates:
-        ps = states[p["id"]]
+        ps = states[p.id]
         if not ps.closed and ps.owner is not None:  # is_open
-            out.append(p["id"])
+            out.append(p.id)
     return out
 
 
@@ -55,9 +68,9 @@ def owned_by(g: Game, owner: str) -> list[str]:
     states = g.state.privates
     out = []
     for p in g.tables.privates:
-        ps = states[p["id"]]
+        ps = states[p.id]
         if not ps.closed and ps.owner is not None and ps.owner == owner:
-            out.append(p["id"])
+            out.append(p.id)
     return out
 
 
@@ -66,11 +79,11 @@ def blocked_hexes(g: Game) -> set[str]:
     """Hexes blocked by privates a player owns (or nobody has bought yet)."""
     out: set[str] = set()
     for p in g.tables.privates:
-        ps = g.state.privates[p["id"]]
+        ps = g.state.privates[p.id]
         if ps.closed or (ps.owner is not None and ps.owner in g.state.corporations):
             continue
-        for ab in g.tables.abilities(p["id"], "block_hexes"):
-            out.update(ab["hexes"])
+        for ab in g.tables.abilities(p.id, BlockHexes):
+            out.update(ab.hexes)
     return out
 
 
@@ -78,7 +91,7 @@ def flipped(g: Game, pid: str) -> bool:
     """Has the private flipped (``flips_on`` phase begun): no more revenue, powers kept."""
     from eighteen.engine import phases
 
-    return phases.reached(g, g.tables.private(pid).get("flips_on"))
+    return phases.reached(g, g.tables.private(pid).flips_on)
 
 
 def pay_revenue(g: Game) -> None:
@@ -88,7 +101,7 @@ def pay_revenue(g: Game) -> None:
         ps = g.state.privates[pid]
         if flipped(g, pid):
             continue
-        rev = int(g.tables.private(pid)["revenue"])
+        rev = int(g.tables.private(pid).revenue)
         if rev and ps.owner is not None:
             pay(g, BANK, ps.owner, rev, f"{pid} revenue")
             g.note(f"{pid} pays ${rev} to {ps.owner}")
@@ -114,14 +127,14 @@ def close_player_owned(g: Game) -> None:
 @implements("ability", "purchase_fee")
 def purchase_fee(g: Game, pid: str) -> int:
     """What a corporation buying the private pays the bank on top (purchase_fee)."""
-    return sum(int(ab["amount"]) for ab in g.tables.abilities(pid, "purchase_fee"))
+    return sum(int(ab.amount) for ab in g.tables.abilities(pid, PurchaseFee))
 
 
 def close_all(g: Game) -> None:
     for p in g.tables.privates:
-        ps = g.state.privates[p["id"]]
+        ps = g.state.privates[p.id]
         if not ps.closed:
-            close(g, p["id"], "all privates close")
+            close(g, p.id, "all privates close")
 
 
 @implements("ability", "grant_share")
@@ -131,9 +144,9 @@ def on_purchase(g: Game, pid: str, buyer: str) -> list[str]:
     Returns the corporations whose par the buyer must now set (president's certificate
     granted)."""
     must_par: list[str] = []
-    for ab in g.tables.abilities(pid, "grant_share"):
-        corp = ab["corporation"]
-        if ab.get("president"):
+    for ab in g.tables.abilities(pid, GrantShare):
+        corp = ab.corporation
+        if ab.president:
             cert = shares.president_cert(corp)
             if g.state.certs[cert] != IPO:
                 continue
@@ -153,14 +166,14 @@ def on_purchase(g: Game, pid: str, buyer: str) -> list[str]:
 def on_train_bought(g: Game, corp: str) -> None:
     """Close privates whose close_on_train names this corporation."""
     for pid in open_privates(g):
-        for ab in g.tables.abilities(pid, "close_on_train"):
-            if ab["corporation"] == corp:
+        for ab in g.tables.abilities(pid, CloseOnTrain):
+            if ab.corporation == corp:
                 close(g, pid, f"{corp} bought a train")
 
 
 @implements("ability", "no_sale_to_corporation")
 def sellable_to_corporation(g: Game, pid: str) -> bool:
-    return not g.tables.abilities(pid, "no_sale_to_corporation")
+    return not g.tables.abilities(pid, NoSaleToCorporation)
 
 
 # -- exchange_share ---------------------------------------------------------------------
@@ -168,10 +181,10 @@ def sellable_to_corporation(g: Game, pid: str) -> bool:
 
 def exchange_options(g: Game, player: str) -> list[tuple[str, str]]:
     """(private, source) exchanges the player may make now."""
-    out = []
+    out: list[tuple[str, str]] = []
     for pid in owned_by(g, player):
-        for ab in g.tables.abilities(pid, "exchange_share"):
-            for src in ab.get("from", ["ipo", "pool"]):
+        for ab in g.tables.abilities(pid, ExchangeShare):
+            for src in ab.from_:
                 if exchange_problem(g, player, pid, src) is None:
                     out.append((pid, src))
     return out
@@ -182,13 +195,13 @@ def exchange_problem(g: Game, player: str, pid: str, source: str) -> str | None:
     ps = g.state.privates.get(pid)
     if ps is None or ps.closed or ps.owner != player:
         return f"{player} does not own an open {pid}"
-    abilities = g.tables.abilities(pid, "exchange_share")
+    abilities = g.tables.abilities(pid, ExchangeShare)
     if not abilities:
         return f"{pid} has no exchange ability"
     ab = abilities[0]
-    if source not in ab.get("from", ["ipo", "pool"]):
+    if source not in ab.from_:
         return f"{pid} cannot be exchanged for a share from the {source}"
-    corp = ab["corporation"]
+    corp = ab.corporation
     certs = shares.ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)
     if not certs:
         return f"no {corp} share in the {source}"
@@ -206,7 +219,7 @@ def exchange(g: Game, player: str, pid: str, source: str) -> None:
     why = exchange_problem(g, player, pid, source)
     if why:
         raise IllegalAction(why)
-    corp = g.tables.abilities(pid, "exchange_share")[0]["corporation"]
+    corp = g.tables.abilities(pid, ExchangeShare)[0].corporation
     cert = shares.ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)[0]
     g.state.certs[cert] = player
     g.note(f"{player} exchanges {pid} for {shares.cert_percent(g, cert)}% of {corp}")
@@ -219,13 +232,13 @@ def exchange(g: Game, player: str, pid: str, source: str) -> None:
 
 
 @implements("ability", "tile_lay")
-def tile_lay_abilities(g: Game, corp: str) -> list[tuple[str, int, dict[str, Any]]]:
+def tile_lay_abilities(g: Game, corp: str) -> list[tuple[str, int, FreeTileLay]]:
     """(private, ability index, ability) tile_lay abilities the corporation may use."""
     out = []
     for pid in owned_by(g, corp):
         ps = g.state.privates[pid]
-        for i, ab in enumerate(g.tables.private(pid).get("abilities", [])):
-            if ab["type"] == "tile_lay" and i not in ps.used:
+        for i, ab in enumerate(g.tables.private(pid).abilities):
+            if isinstance(ab, FreeTileLay) and i not in ps.used:
                 out.append((pid, i, ab))
     return out
 
@@ -236,31 +249,29 @@ def tile_lay_abilities(g: Game, corp: str) -> list[tuple[str, int, dict[str, Any
 @implements("ability", "tile_lays")
 def planned_lay_abilities(
     g: Game, corp: str, this_turn: list[str]
-) -> list[tuple[str, int, dict[str, Any]]]:
+) -> list[tuple[str, int, TileLays]]:
     """(private, ability index, ability) tile_lays powers the corporation may use now:
     never used, or first used this turn (its tiles are laid in one turn)."""
     out = []
     for pid in owned_by(g, corp):
         ps = g.state.privates[pid]
-        for i, ab in enumerate(g.tables.private(pid).get("abilities", [])):
-            if ab["type"] == "tile_lays" and (i not in ps.used or pid in this_turn):
+        for i, ab in enumerate(g.tables.private(pid).abilities):
+            if isinstance(ab, TileLays) and (i not in ps.used or pid in this_turn):
                 out.append((pid, i, ab))
     return out
 
 
 @implements("ability", "restrict_corporation")
-def _restrictions(g: Game, corp: str) -> list[dict[str, Any]]:
+def _restrictions(g: Game, corp: str) -> list[RestrictCorporation]:
     """restrict_corporation powers holding ``corp`` back: their private is open and no
     corporation owns it yet."""
-    out: list[dict[str, Any]] = []
+    out: list[RestrictCorporation] = []
     for p in g.tables.privates:
-        ps = g.state.privates[p["id"]]
+        ps = g.state.privates[p.id]
         if ps.closed or (ps.owner is not None and ps.owner in g.state.corporations):
             continue
         out.extend(
-            ab
-            for ab in g.tables.abilities(p["id"], "restrict_corporation")
-            if ab["corporation"] == corp
+            ab for ab in g.tables.abilities(p.id, RestrictCorporation) if ab.corporation == corp
         )
     return out
 
@@ -269,15 +280,15 @@ def track_restricted(g: Game, corp: str) -> bool:
     """May the corporation lay no track now (a no_track_phases restriction)?"""
     from eighteen.engine import phases
 
-    ph = str(phases.current(g)["id"])
-    return any(ph in ab.get("no_track_phases", []) for ab in _restrictions(g, corp))
+    ph = phases.current(g).id
+    return any(ph in ab.no_track_phases for ab in _restrictions(g, corp))
 
 
 def routes_restricted(g: Game, corp: str) -> bool:
     """May the corporation run no route now (its no_routes_until_upgraded hex still shows
     its printed face)?"""
     for ab in _restrictions(g, corp):
-        hex_id = ab.get("no_routes_until_upgraded")
+        hex_id = ab.no_routes_until_upgraded
         if hex_id and hex_id not in g.state.map.tiles:
             return True
     return False
@@ -287,10 +298,10 @@ def routes_restricted(g: Game, corp: str) -> bool:
 
 
 @implements("ability", "virtual_station")
-def virtual_stations(g: Game, corp: str) -> list[dict[str, Any]]:
+def virtual_stations(g: Game, corp: str) -> list[VirtualStation]:
     """The virtual_station powers of the corporation's open privates: it acts as if it
     had a station on ``hex`` for laying track (``lay_track``) and running (``run``)."""
-    return [ab for pid in owned_by(g, corp) for ab in g.tables.abilities(pid, "virtual_station")]
+    return [ab for pid in owned_by(g, corp) for ab in g.tables.abilities(pid, VirtualStation)]
 
 
 @implements("ability", "exclusive_hexes")
@@ -301,9 +312,9 @@ def excluded_hexes(g: Game, corp: str) -> set[str]:
     else."""
     out: set[str] = set()
     for p in g.tables.privates:
-        ps = g.state.privates[p["id"]]
+        ps = g.state.privates[p.id]
         if ps.owner == corp:
             continue
-        for ab in g.tables.abilities(p["id"], "exclusive_hexes"):
-            out.update(ab["hexes"])
+        for ab in g.tables.abilities(p.id, ExclusiveHexes):
+            out.update(ab.hexes)
     return out

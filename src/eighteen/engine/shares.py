@@ -31,7 +31,7 @@ def cert_percent(g: Game, cert: str) -> int:
     if pct is not None:
         return pct
     corp, i = cert.rsplit("_", 1)
-    return int(g.tables.corporation(corp)["shares"][int(i)])
+    return int(g.tables.corporation(corp).shares[int(i)])
 
 
 def cert_corp(cert: str) -> str:
@@ -185,7 +185,7 @@ def check_float(g: Game, corp: str) -> None:
         return
     cs.floated = True
     if g.rules.capitalization == "full":
-        total = sum(g.tables.corporation(corp)["shares"])
+        total = sum(g.tables.corporation(corp).shares)
         pay(g, BANK, corp, cs.par * total // 10, f"{corp} capitalization")
     g.note(f"{corp} floats with ${cs.cash}")
 

@@ -12,12 +12,18 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from eighteen.compiled import CompiledTitle
-from eighteen.title.model import Rules
+from eighteen.compiled import (
+    CompiledCorporation,
+    CompiledTitle,
+    CompiledTrain,
+    CompiledVariant,
+    Reach,
+)
+from eighteen.title.model import Phase, Private, Rules, TradeIn
 
 
 class TitleNotFound(FileNotFoundError):
@@ -69,6 +75,45 @@ class MarketCell:
     withhold: tuple[int, int]
 
 
+@dataclass(frozen=True)
+class TrainType:
+    """One side of a train card: its own id, distance and price, the card's life cycle.
+    ``card`` names the card's first side, which phases, rusting and phasing out refer to."""
+
+    id: str
+    card: str
+    distance: Reach
+    price: int
+    count: int | None
+    rusts_on: str | None
+    obsolete_on: str | None
+    available_on: str | None
+    trade_in: TradeIn | None
+    events: tuple[str, ...]
+    sides: tuple[str, ...]
+
+    @classmethod
+    def of(
+        cls, card: CompiledTrain, side: CompiledTrain | CompiledVariant, sides: tuple[str, ...]
+    ) -> TrainType:
+        return cls(
+            id=side.id,
+            card=card.id,
+            distance=side.distance,
+            price=side.price,
+            count=card.count,
+            rusts_on=card.rusts_on,
+            obsolete_on=card.obsolete_on,
+            available_on=card.available_on,
+            trade_in=card.trade_in,
+            events=tuple(e.value for e in card.events),
+            sides=sides,
+        )
+
+
+A = TypeVar("A", bound=BaseModel)
+
+
 class Tables:
     """A compiled title: every table the engine needs, looked up by id.
 
@@ -80,31 +125,32 @@ class Tables:
         self.data = data
         #: the document as typed models, validated once here
         self.doc: CompiledTitle = typed_document(data)
+        doc = self.doc
         self.path = path
-        self.id: str = str(data["id"])
-        self.name: str = data.get("name", self.id)
-        self.version: str = data.get("version", "0.0.0")
-        self.hash: str = data.get("hash", "")
-        self.bank: int = int(data["bank"])
-        self.players_min: int = int(data["players"]["min"])
-        self.players_max: int = int(data["players"]["max"])
-        self.option_ids: list[str] = [o["id"] for o in data.get("options", [])]
+        self.id: str = doc.id
+        self.name: str = doc.name
+        self.version: str = doc.version
+        self.hash: str = doc.hash
+        self.bank: int = doc.bank
+        self.players_min: int = doc.players.min
+        self.players_max: int = doc.players.max
+        self.option_ids: list[str] = [o.id for o in doc.options]
         self._rules: dict[str, Any] = dict(data["rules"])  # every field, defaults filled
-        # validated once at load: a rule the model does not know, or a bad value, is refused
-        self._rules_by_options: dict[tuple[str, ...], Rules] = {(): _typed_rules(self._rules)}
-        self.privates: list[dict[str, Any]] = list(data.get("privates", []))
-        self.corporations: list[dict[str, Any]] = list(data["corporations"])
-        self.trains: list[dict[str, Any]] = list(data["trains"])
-        self.phases: list[dict[str, Any]] = list(data["phases"])
-        self._private = {p["id"]: p for p in self.privates}
-        self._corporation = {c["id"]: c for c in self.corporations}
-        self._train: dict[str, dict[str, Any]] = {}
+        self._rules_by_options: dict[tuple[str, ...], Rules] = {(): doc.rules}
+        self.privates: list[Private] = list(doc.privates)
+        self.corporations: list[CompiledCorporation] = list(doc.corporations)
+        self.trains: list[CompiledTrain] = list(doc.trains)
+        self.phases: list[Phase] = list(doc.phases)
+        self._private = {p.id: p for p in self.privates}
+        self._corporation = {c.id: c for c in self.corporations}
+        self._train: dict[str, TrainType] = {}
         for t in self.trains:
-            self._train[t["id"]] = {**t, "card": t["id"]}
-            for v in t.get("variants") or []:
+            sides = (t.id, *(v.id for v in t.variants))
+            self._train[t.id] = TrainType.of(t, t, sides)
+            for v in t.variants:
                 # the other side of a double-sided card: the card's life cycle, its own
                 # distance and price
-                self._train[v["id"]] = {**t, **v, "card": t["id"], "variants": []}
+                self._train[v.id] = TrainType.of(t, v, sides)
         self._cells: dict[tuple[int, int], MarketCell] = {}
         for r, row in enumerate(data["market"]["cells"]):
             for c, cell in enumerate(row):
@@ -155,35 +201,33 @@ class Tables:
 
     def train_counts(self, options: list[str] | tuple[str, ...] = ()) -> dict[str, int | None]:
         """Copies of each train type (None = unlimited), options applied."""
-        counts: dict[str, int | None] = {t["id"]: t["count"] for t in self.trains}
+        counts: dict[str, int | None] = {t.id: t.count for t in self.trains}
         for opt in options:
             counts.update(self._option_effect(opt).get("train_counts", {}))
         return counts
 
     def _option_effect(self, opt: str) -> dict[str, Any]:
         """An option's effects as compiled: rule overrides and train counts."""
-        for o in self.data.get("options", []):
-            if o["id"] == opt:
-                return {"rules": o.get("rules", {}), "train_counts": o.get("train_counts", {})}
+        for o in self.doc.options:
+            if o.id == opt:
+                return {"rules": dict(o.rules), "train_counts": dict(o.train_counts)}
         return {}
 
     # -- look-ups ---------------------------------------------------------------------
 
-    def private(self, pid: str) -> dict[str, Any]:
+    def private(self, pid: str) -> Private:
         return self._private[pid]
 
-    def corporation(self, cid: str) -> dict[str, Any]:
+    def corporation(self, cid: str) -> CompiledCorporation:
         return self._corporation[cid]
 
-    def train(self, tid: str) -> dict[str, Any]:
-        """A train type's row (either side of a double-sided card); ``card`` names the
-        card's first side, which phases, rusting and phasing out refer to."""
+    def train(self, tid: str) -> TrainType:
+        """A train type (either side of a double-sided card)."""
         return self._train[tid]
 
     def train_sides(self, card: str) -> list[str]:
         """The train types printed on a card: its id, then its variants."""
-        row = self._train[card]
-        return [card, *(v["id"] for v in row.get("variants") or [])]
+        return list(self._train[card].sides)
 
     def is_private(self, pid: str) -> bool:
         return pid in self._private
@@ -205,34 +249,33 @@ class Tables:
                 return p
         return None
 
-    def abilities(self, pid: str, kind: str) -> list[dict[str, Any]]:
-        """The private's abilities of one type."""
-        return [a for a in self._private[pid].get("abilities", []) if a["type"] == kind]
+    def abilities(self, pid: str, kind: type[A]) -> list[A]:
+        """The private's abilities of one type (the ability model's class)."""
+        return [a for a in self._private[pid].abilities if isinstance(a, kind)]
 
     def float_percent(self, cid: str) -> int:
-        corp = self._corporation[cid]
-        return int(corp.get("float_percent") or self._rules["float_percent"])
+        return self._corporation[cid].float_percent
 
     def phase_index(self, phase_id: str) -> int:
         for i, ph in enumerate(self.phases):
-            if ph["id"] == phase_id:
+            if ph.id == phase_id:
                 return i
         raise KeyError(phase_id)
 
     def private_min_price(self, pid: str) -> int:
         """Least a corporation pays a player for this private (factor x face, rounded up)."""
-        low = math.ceil(self._private[pid]["value"] * self._rules["private_price_min_factor"])
+        low = math.ceil(self._private[pid].value * self._rules["private_price_min_factor"])
         return max(low, int(self._rules["private_price_min"]))
 
     def private_max_price(self, pid: str) -> int:
         """Most a corporation pays a player for this private (factor x face, rounded down)."""
-        return math.floor(self._private[pid]["value"] * self._rules["private_price_max_factor"])
+        return math.floor(self._private[pid].value * self._rules["private_price_max_factor"])
 
     @cached_property
     def cert_table(self) -> dict[str, tuple[tuple[str, int], ...]]:
         """Corporation -> its certificates ``<corp>_<i>`` with their percents, in order."""
         return {
-            c["id"]: tuple((f"{c['id']}_{i}", int(p)) for i, p in enumerate(c["shares"]))
+            c.id: tuple((f"{c.id}_{i}", int(p)) for i, p in enumerate(c.shares))
             for c in self.corporations
         }
 
@@ -261,7 +304,7 @@ class Tables:
 
     @cached_property
     def train_order(self) -> list[str]:
-        return [t["id"] for t in self.trains]
+        return [t.id for t in self.trains]
 
 
 def find_title(title: str | Path) -> Path:

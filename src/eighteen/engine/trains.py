@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from eighteen.engine import phases, privates
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
+from eighteen.title.model import Distance
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
@@ -33,21 +34,21 @@ def train_type(tid: str) -> str:
 
 def card_of(g: Game, tid: str) -> str:
     """The card (first side's type) a train or train type belongs to."""
-    return str(g.tables.train(train_type(tid)).get("card") or train_type(tid))
+    return str(g.tables.train(train_type(tid)).card or train_type(tid))
 
 
 def distance(g: Game, tid: str) -> int | dict[str, int | None] | None:
     """The train's reach as the tables write it: N stops, None for unlimited, or the
     ``{"pay", "visit"}`` (N/M) / ``{"cities", "towns"}`` (N+s) forms (routes.TrainRule)."""
-    d = g.tables.train(train_type(tid))["distance"]
-    if isinstance(d, dict):
-        return dict(d)
-    return None if d is None or d == "unlimited" else int(d)
+    d = g.tables.train(train_type(tid)).distance
+    if isinstance(d, Distance):
+        return d.model_dump()
+    return d
 
 
 def is_obsolete(g: Game, tid: str) -> bool:
     """Has the train's card been phased out (its obsolete_on card bought)?"""
-    when = g.tables.train(train_type(tid)).get("obsolete_on")
+    when = g.tables.train(train_type(tid)).obsolete_on
     return bool(when) and when in g.state.bought_types
 
 
@@ -74,7 +75,7 @@ def retire_obsolete(g: Game, corp: str) -> None:
 
 
 def list_price(g: Game, tid: str) -> int:
-    return int(g.tables.train(train_type(tid))["price"])
+    return int(g.tables.train(train_type(tid)).price)
 
 
 def initial_depot(counts: dict[str, int | None], order: list[str]) -> tuple[list[str], dict]:
@@ -116,7 +117,7 @@ def on_sale_types(g: Game) -> list[str]:
             break
     for t in g.tables.train_order:
         row = g.tables.train(t)
-        avail = row.get("available_on")
+        avail = row.available_on
         if (
             avail
             and t not in out
@@ -136,12 +137,12 @@ def bank_offers(g: Game, corp: str) -> list[Offer]:
         tid = _next_copy(g, t)
         copy_no = tid.rsplit("-", 1)[1]
         for side in g.tables.train_sides(t):
-            out.append(Offer(f"{side}-{copy_no}", int(g.tables.train(side)["price"])))
-        ti = row.get("trade_in")
+            out.append(Offer(f"{side}-{copy_no}", int(g.tables.train(side).price)))
+        ti = row.trade_in
         if ti:  # any owned copy of a type it takes may be traded in
             for x in own:
-                if train_type(x) in ti["trains"]:
-                    out.append(Offer(tid, int(row["price"]) - int(ti["discount"]), x))
+                if train_type(x) in ti.trains:
+                    out.append(Offer(tid, row.price - ti.discount, x))
     seen_pool: set[str] = set()
     for x in g.state.train_pool:
         if train_type(x) not in seen_pool:
@@ -204,11 +205,11 @@ def first_purchase(g: Game, t: str) -> None:
     """Events of the first purchase of a type: phase change, rusting, train events."""
     phases.on_train_bought(g, t)
     for row in g.tables.trains:
-        if row.get("rusts_on") == t:
-            rust(g, row["id"])
-        if row.get("obsolete_on") == t:
-            g.note(f"{row['id']}-trains are phased out: they run once more")
-    for ev in g.tables.train(t).get("events", []):
+        if row.rusts_on == t:
+            rust(g, row.id)
+        if row.obsolete_on == t:
+            g.note(f"{row.id}-trains are phased out: they run once more")
+    for ev in g.tables.train(t).events:
         phases.run_event(g, ev)
 
 
@@ -236,9 +237,9 @@ def over_limit(g: Game) -> list[str]:
         return []  # no corporation holds more trains than the limit (the usual case)
     # the counted trains are some of its trains: a corporation with few trains is skipped
     return [
-        c["id"]
+        c.id
         for c in g.tables.corporations
-        if len(corps[c["id"]].trains) > limit and len(counted(g, c["id"])) > limit
+        if len(corps[c.id].trains) > limit and len(counted(g, c.id)) > limit
     ]
 
 

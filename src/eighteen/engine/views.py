@@ -26,19 +26,19 @@ def round_name(g: Game) -> str:
 
 
 def phase_name(g: Game) -> str:
-    return str(phases.current(g)["id"])
+    return str(phases.current(g).id)
 
 
 def player_value(g: Game, name: str) -> int:
     """Cash + certificates at market price + open privates at face value."""
     value = g.state.player(name).cash
     for c in g.tables.corporations:
-        pct = shares.percent_of(g, c["id"], name)
+        pct = shares.percent_of(g, c.id, name)
         if pct:
-            value += market.price(g, c["id"]) * pct // 10
+            value += market.price(g, c.id) * pct // 10
     if g.rules.private_values_count_at_end:
         for pid in privates.owned_by(g, name):
-            value += int(g.tables.private(pid)["value"])
+            value += int(g.tables.private(pid).value)
     return value
 
 
@@ -58,9 +58,9 @@ def players(g: Game) -> list[dict[str, Any]]:
                 "cash": p.cash,
                 "priority": i == s.priority,
                 "shares": {
-                    c["id"]: shares.percent_of(g, c["id"], p.name)
+                    c.id: shares.percent_of(g, c.id, p.name)
                     for c in g.tables.corporations
-                    if shares.percent_of(g, c["id"], p.name)
+                    if shares.percent_of(g, c.id, p.name)
                 },
                 "president_of": [
                     cid for cid, cs in s.corporations.items() if cs.president == p.name
@@ -78,13 +78,13 @@ def players(g: Game) -> list[dict[str, Any]]:
 def corporations(g: Game) -> list[dict[str, Any]]:
     out = []
     for c in g.tables.corporations:
-        cid = c["id"]
+        cid = c.id
         cs = g.state.corporations[cid]
         cell = market.cell(g, cid)
         out.append(
             {
                 "id": cid,
-                "name": c["name"],
+                "name": c.name,
                 "president": cs.president,
                 "par": cs.par,
                 "price": cell.price if cell else None,
@@ -94,7 +94,7 @@ def corporations(g: Game) -> list[dict[str, Any]]:
                 "treasury": cs.cash,
                 "trains": list(cs.trains),
                 "tokens_placed": cs.tokens_placed,
-                "tokens_left": len(c["tokens"]) - cs.tokens_placed,
+                "tokens_left": len(c.tokens) - cs.tokens_placed,
                 "ipo_percent": shares.percent_of(g, cid, IPO),
                 "pool_percent": shares.percent_of(g, cid, POOL),
                 "privates": privates.owned_by(g, cid),
@@ -118,7 +118,7 @@ def bank(g: Game) -> dict[str, Any]:
 
 def market_view(g: Game) -> dict[str, Any]:
     """Every started corporation's cell and price, top row first."""
-    started = [c["id"] for c in g.tables.corporations if g.state.corporations[c["id"]].cell]
+    started = [c.id for c in g.tables.corporations if g.state.corporations[c.id].cell]
     return {
         cid: {"cell": g.state.corporations[cid].cell, "price": market.price(g, cid)}
         for cid in market.operating_order(g, started)
@@ -132,16 +132,16 @@ def map_view(g: Game) -> dict[str, Any]:
 def privates_view(g: Game) -> list[dict[str, Any]]:
     out = []
     for p in g.tables.privates:
-        ps = g.state.privates[p["id"]]
+        ps = g.state.privates[p.id]
         out.append(
             {
-                "id": p["id"],
-                "name": p["name"],
-                "value": p["value"],
-                "revenue": p["revenue"],
+                "id": p.id,
+                "name": p.name,
+                "value": p.value,
+                "revenue": p.revenue,
                 "owner": ps.owner,
                 "closed": ps.closed,
-                "flipped": not ps.closed and privates.flipped(g, p["id"]),
+                "flipped": not ps.closed and privates.flipped(g, p.id),
             }
         )
     return out

@@ -572,7 +572,7 @@ class Importer:
         if (
             not self.tables.is_corporation(corp)
             or not i.isdigit()
-            or int(i) >= len(self.tables.corporation(corp)["shares"])
+            or int(i) >= len(self.tables.corporation(corp).shares)
         ):
             raise ExportError(f"action {aid} ({a['type']}): unknown certificate {cert!r}")
         return corp, str(cert)
@@ -795,7 +795,7 @@ def _place_token(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     hex_id, city = imp.city(aid, a)
     g = imp.game
     held = [i for i, c in enumerate(g.state.map.tokens.get(hex_id, [])) if corp in c]
-    home = imp.tables.corporation(corp).get("home")
+    home = imp.tables.corporation(corp).home
     if hex_id == home and held and city in held:
         return  # the home token our engine placed itself when the corporation first operated
     try:

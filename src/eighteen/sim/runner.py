@@ -72,11 +72,11 @@ class _Observer:
         self.operating_rounds = 0
         self.phase = game.state.phase
         self.phases: dict[str, dict[str, int]] = {
-            str(self.tables.phases[self.phase]["id"]): {"or": 0, "set": 0, "action": 0}
+            str(self.tables.phases[self.phase].id): {"or": 0, "set": 0, "action": 0}
         }
         self.round_key = self._round_key()
         self.private_owners: dict[str, str | None] | None = None
-        corp_ids = [c["id"] for c in self.tables.corporations]
+        corp_ids = [c.id for c in self.tables.corporations]
         self.revenue = dict.fromkeys(corp_ids, 0)
         self.ors_run = dict.fromkeys(corp_ids, 0)
         self.prices: dict[str, list[int | None]] = {c: [] for c in corp_ids}
@@ -121,7 +121,7 @@ class _Observer:
             self.round_key = key
         if state.phase != self.phase:
             for index in range(self.phase + 1, state.phase + 1):
-                pid = str(self.tables.phases[index]["id"])
+                pid = str(self.tables.phases[index].id)
                 self.phases.setdefault(
                     pid, {"or": self.operating_rounds, "set": state.stock_rounds, "action": n}
                 )

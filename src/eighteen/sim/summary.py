@@ -95,17 +95,17 @@ def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
     }
     out["privates"] = {}
     for p in tables.privates:
-        pid = p["id"]
+        pid = p.id
         owned = [r for r in done if r["private_owners"].get(pid) is not None]
         out["privates"][pid] = {
-            "name": p["name"],
+            "name": p.name,
             "sold_in": len(owned),
             "owner_rank": mean_ci([r["ranks"][r["private_owners"][pid]] for r in owned]),
             "owner_value": mean_ci([r["values"][r["private_owners"][pid]] for r in owned]),
         }
     out["corporations"] = {}
     for c in tables.corporations:
-        cid = c["id"]
+        cid = c.id
         rows = [r["corporations"][cid] for r in done]
         per_or = [x["revenue"] / x["operating_rounds"] for x in rows if x["operating_rounds"]]
         out["corporations"][cid] = {
@@ -132,7 +132,7 @@ def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
     }
     out["phases"] = {}
     for ph in tables.phases:
-        pid = str(ph["id"])
+        pid = str(ph.id)
         reached = [r["phases"][pid] for r in done if pid in r["phases"]]
         out["phases"][pid] = {
             "reached": wilson(len(reached), n),

@@ -37,9 +37,9 @@ def _r(g: Game) -> AuctionRound:
 
 def unsold(g: Game) -> list[str]:
     return [
-        p["id"]
+        p.id
         for p in g.tables.privates
-        if g.state.privates[p["id"]].owner is None and not g.state.privates[p["id"]].closed
+        if g.state.privates[p.id].owner is None and not g.state.privates[p.id].closed
     ]
 
 
@@ -47,8 +47,8 @@ def cheapest_price(g: Game) -> int:
     """Price of the cheapest unsold private: face value, less the drops after everyone
     passed (those apply to the first private only, while nothing is sold)."""
     pid = unsold(g)[0]
-    face = int(g.tables.private(pid)["value"])
-    if pid != g.tables.privates[0]["id"]:
+    face = int(g.tables.private(pid).value)
+    if pid != g.tables.privates[0].id:
         return face
     return max(0, face - _r(g).drop)
 
@@ -88,7 +88,7 @@ def min_bid(g: Game, pid: str) -> int:
     first bid with rules.auction_first_bid_at_face), and the min raise over its best bid."""
     raise_ = g.rules.auction_min_raise
     best = best_bid(g, pid)
-    face = int(g.tables.private(pid)["value"])
+    face = int(g.tables.private(pid).value)
     first = face if g.rules.auction_first_bid_at_face else face + raise_
     return max(first, (best[1] + raise_) if best else 0)
 
@@ -312,7 +312,7 @@ class Waterfall(Step):
                     r.settle = True
                     resolve(g)
                 elif len(left) == len(g.tables.privates):
-                    face = int(g.tables.private(left[0])["value"])
+                    face = int(g.tables.private(left[0]).value)
                     floor = min(face, int(g.rules.auction_forced_price))
                     r.drop = min(r.drop + g.rules.auction_price_drop, face - floor)
                     g.note(f"everyone passed: {left[0]} now costs ${cheapest_price(g)}")

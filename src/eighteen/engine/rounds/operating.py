@@ -59,7 +59,7 @@ def start(g: Game, number: int, set_size: int) -> OperatingRound:
     g.state.round = r
     g.note(f"operating round {number} of {set_size}")
     privates.pay_revenue(g)
-    floated = [c["id"] for c in g.tables.corporations if g.state.corporations[c["id"]].floated]
+    floated = [c.id for c in g.tables.corporations if g.state.corporations[c.id].floated]
     r.order = market.operating_order(g, floated)
     if (
         g.rules.operating_order == "first_ascending_then_price"

@@ -23,6 +23,7 @@ from eighteen.engine.capabilities import implements
 from eighteen.engine.map import TileLay
 from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.state import OperatingRound
+from eighteen.title.model import FreeTileLay, TileLays
 
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
@@ -220,27 +221,27 @@ def _lay_options(
     for pid, idx, ab in privates.tile_lay_abilities(g, corp):
         if pid in r.ability_lays:
             continue
-        if ab.get("only_round_bought") and pid not in r.bought_privates:
+        if ab.only_round_bought and pid not in r.bought_privates:
             continue
-        extra = ab.get("extra", True)
+        extra = ab.extra
         for lay in _options(
             g,
             corp,
             distinct,
-            hexes=set(ab["hexes"]) & hexes if hexes else set(ab["hexes"]),
-            tiles=set(ab["tiles"]) & tiles if tiles else set(ab["tiles"]),
-            connected=bool(ab.get("connected", False)),
+            hexes=set(ab.hexes) & hexes if hexes else set(ab.hexes),
+            tiles=set(ab.tiles) & tiles if tiles else set(ab.tiles),
+            connected=bool(ab.connected),
         ):
             slot = None if extra else _slot_for(g, _kind(lay))
             if not extra and slot is None:
                 continue
-            cost = 0 if ab.get("free") else lay.cost
-            if not ab.get("waives_lay_cost"):
+            cost = 0 if ab.free else lay.cost
+            if not ab.waives_lay_cost:
                 cost += _slot_fee(g, slot)
             if cost <= cash:
                 yield (lay, cost, pid, idx)
-    for pid, idx, ab in privates.planned_lay_abilities(g, corp, r.ability_lays):
-        yield from _planned(g, corp, distinct, pid, idx, ab, cash, only)
+    for pid, idx, planned in privates.planned_lay_abilities(g, corp, r.ability_lays):
+        yield from _planned(g, corp, distinct, pid, idx, planned, cash, only)
 
 
 def _planned(
@@ -249,32 +250,32 @@ def _planned(
     distinct: bool,
     pid: str,
     idx: int,
-    ab: dict[str, Any],
+    ab: TileLays,
     cash: int,
     only: tuple[str, str] | None = None,
 ) -> list[tuple[TileLay, int, str | None, int | None]]:
     """Lays of a tile_lays power (seed 003, "private companies"): each planned hex once, toward its
     ``toward`` neighbours, joined to the other planned tiles already laid when linked."""
     out: list[tuple[TileLay, int, str | None, int | None]] = []
-    laid = [p["hex"] for p in ab["lays"] if p["hex"] in g.state.map.tiles]
+    laid = [p.hex for p in ab.lays if p.hex in g.state.map.tiles]
     b = network.board(g)
-    for plan in ab["lays"]:
-        if plan["hex"] in g.state.map.tiles:
+    for plan in ab.lays:
+        if plan.hex in g.state.map.tiles:
             continue
-        if only and (plan["hex"] != only[0] or only[1] not in plan["tiles"]):
+        if only and (plan.hex != only[0] or only[1] not in plan.tiles):
             continue
-        others = [h for h in laid if h in b.neighbors[plan["hex"]]] if ab.get("linked") else []
+        others = [h for h in laid if h in b.neighbors[plan.hex]] if ab.linked else []
         for lay in _options(
             g,
             corp,
             distinct,
-            hexes={plan["hex"]},
-            tiles={only[1]} if only else set(plan["tiles"]),
-            connected=bool(ab.get("connected", False)),
+            hexes={plan.hex},
+            tiles={only[1]} if only else set(plan.tiles),
+            connected=bool(ab.connected),
         ):
-            if not _faces(g, lay, [*plan.get("toward", []), *others]):
+            if not _faces(g, lay, [*plan.toward, *others]):
                 continue
-            cost = 0 if ab.get("free", True) else lay.cost
+            cost = 0 if ab.free else lay.cost
             if cost <= cash:
                 out.append((lay, cost, pid, idx))
     return out
@@ -334,21 +335,25 @@ def lay_tile(g: Game, action: LayTile, *, anytime_only: bool = False) -> None:
     if pid is None:
         r.lays |= 1 << (_slot_for(g, _kind(lay)) or 0)
     else:
-        ab = g.tables.private(pid)["abilities"][idx]
+        assert idx is not None  # a power's lay names the power
+        ab = g.tables.private(pid).abilities[idx]
         if idx not in g.state.privates[pid].used:
-            g.state.privates[pid].used.append(idx)  # type: ignore[arg-type]
+            g.state.privates[pid].used.append(idx)
         if pid not in r.ability_lays:
             r.ability_lays.append(pid)
-        if not ab.get("extra", True):
+        if isinstance(ab, FreeTileLay | TileLays) and not ab.extra:
             r.lays |= 1 << (_slot_for(g, _kind(lay)) or 0)
-        if ab.get("token"):
+        if isinstance(ab, FreeTileLay) and ab.token:
             r.free_token = [lay.hex, pid]
     if first_tile:
         network.place_joint_tokens(g, lay.hex)
 
 
 def _anytime(g: Game, pid: str, idx: int | None) -> bool:
-    return idx is not None and bool(g.tables.private(pid)["abilities"][idx].get("anytime"))
+    if idx is None:
+        return False
+    ab = g.tables.private(pid).abilities[idx]
+    return isinstance(ab, FreeTileLay) and ab.anytime
 
 
 def _why(g: Game, a: LayTile) -> str:
@@ -377,10 +382,7 @@ class AnytimeLay(Step):
         if r.index >= len(r.order) or r.step == "track":
             return False
         corp = operating(g)
-        return any(
-            ab.get("anytime") and ab.get("extra", True)
-            for _, _, ab in privates.tile_lay_abilities(g, corp)
-        )
+        return any(ab.anytime and ab.extra for _, _, ab in privates.tile_lay_abilities(g, corp))
 
     def actor(self, g: Game) -> str | None:
         return None
@@ -407,10 +409,10 @@ def next_token_cost(g: Game, corp: str, hex_id: str | None = None) -> int | None
     entry for the hex replaces it (seed 003: a cheaper station in a reserved city)."""
     cs = g.state.corporations[corp]
     row = g.tables.corporation(corp)
-    costs = row["tokens"]
+    costs = row.tokens
     if cs.tokens_placed >= len(costs):
         return None
-    special = (row.get("station_costs") or {}).get(hex_id or "")
+    special = (row.station_costs or {}).get(hex_id or "")
     return int(special) if special is not None else int(costs[cs.tokens_placed])
 
 

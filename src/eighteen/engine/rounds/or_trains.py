@@ -116,7 +116,7 @@ def other_trains(g: Game, corp: str) -> list[str]:
     """Trains of other corporations (one per owner and type)."""
     out = []
     for c in g.tables.corporations:
-        cid = c["id"]
+        cid = c.id
         if cid == corp:
             continue
         seen: set[str] = set()
@@ -427,7 +427,7 @@ class BuyCompanies(ORStep):
         corp = operating(g)
         out: list[Action] = []
         for pid, lo, hi in company_options(g):
-            face = int(g.tables.private(pid)["value"])
+            face = int(g.tables.private(pid).value)
             for p in sorted({lo, hi, *(x for x in (face,) if lo <= x <= hi)}):
                 out.append(BuyCompany(corp, pid, p))
         if _r(g).step == "companies":

@@ -95,7 +95,7 @@ class TradePrivates(Step):
             owner = g.state.privates[pid].owner
             if owner is None or not g.state.is_player(owner):
                 continue
-            value = g.tables.private(pid)["value"]
+            value = g.tables.private(pid).value
             others = [p.name for p in g.state.players if p.name != who] if owner == who else [owner]
             for other in others:
                 if other != who and trade_problem(g, who, pid, other, value) is None:

@@ -185,7 +185,7 @@ class BuySellPar(Step):
         forced = over_limits(g, who) and out
         if not forced:
             for c in g.tables.corporations:
-                cid = c["id"]
+                cid = c.id
                 for src in ("ipo", "pool"):
                     if buy_problem(g, who, cid, src) is None:
                         out.append(BuyShares(who, cid, src))
@@ -212,7 +212,7 @@ class BuySellPar(Step):
                         return True
         prices = g.tables.par_prices()
         for c in g.tables.corporations:
-            cid = c["id"]
+            cid = c.id
             for src in ("ipo", "pool"):
                 if buy_problem(g, who, cid, src) is None:
                     return True
@@ -322,9 +322,9 @@ class StockRoundSteps(Round):
         if r.passes < len(g.state.players):
             return
         started = [
-            c["id"]
+            c.id
             for c in g.tables.corporations
-            if g.state.corporations[c["id"]].par and not g.state.corporations[c["id"]].closed
+            if g.state.corporations[c.id].par and not g.state.corporations[c.id].closed
         ]
         for corp in market.operating_order(g, started):
             in_pool = shares.percent_of(g, corp, POOL) > 0
