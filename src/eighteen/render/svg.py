@@ -10,8 +10,8 @@ The SVG is built with :mod:`xml.etree.ElementTree`, so every text and attribute 
 the result is well-formed XML.  Elements carry data attributes for tests and scripts:
 
 - ``<g class="hex" data-hex="E19" data-color=... [data-tile="57" data-rotation="1"]>``
-- ``<path class="track" data-edges="1 4" data-kind="plain|city|town|offboard">`` with
-  absolute hex edges
+- ``<path class="track" data-edges="1 4" data-kind="plain|city|town|offboard|stub">`` with
+  absolute hex edges (a stub, dead-end track, runs from its edge a short way in)
 - ``<g class="city" data-city="0" data-slots="1" data-revenue="40" data-exits="3">`` holding
   ``<g class="slot" data-slot="0">``, tokens ``<g class="token" data-corp="PRR">`` and
   reservations ``<g class="home" data-corp="NYC">``
@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from eighteen.faces import Offboard, read_face
 from eighteen.title import geometry
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -52,6 +53,8 @@ HEX_FILL = {
 VALUE_FILL = dict(HEX_FILL, white="#ffffff")
 TERRAIN_FILL = {"water": "#1e88e5", "mountain": "#8d6e63", "hill": "#a1887f", "forest": "#2e7d32"}
 TRACK_COLOR = "#111111"
+#: Where a stub (dead-end track) ends, as a fraction of the way from the centre to its edge.
+STUB_END = 0.55
 
 Point = tuple[float, float]
 
@@ -149,14 +152,16 @@ class Stop:
 
 @dataclass
 class Face:
-    """The drawable content of a hex or tile: stops, plain track and off-board, absolute edges."""
+    """The drawable content of a hex or tile: stops, plain track, stubs and off-board, in
+    absolute edges."""
 
     color: str
     label: str | None
     cities: list[Stop] = field(default_factory=list)
     towns: list[Stop] = field(default_factory=list)
     track: list[tuple[int, int]] = field(default_factory=list)
-    offboard: dict[str, Any] | None = None
+    offboard: Offboard | None = None
+    stubs: list[int] = field(default_factory=list)
 
     @property
     def stops(self) -> list[Stop]:
@@ -165,33 +170,19 @@ class Face:
 
 
 def face_of(record: Mapping[str, Any], rotation: int = 0, color: str | None = None) -> Face:
-    """Face of a compiled hex or tile record, its edges turned by ``rotation``."""
-
-    def rot(edges: Iterable[int]) -> list[int]:
-        return sorted(geometry.rotate_edges(list(edges), rotation))
-
-    cities = [
-        Stop("city", i, int(c.get("revenue") or 0), int(c.get("slots") or 1), rot(c["exits"]))
-        for i, c in enumerate(record.get("cities") or [])
-    ]
-    towns = [
-        Stop("town", i, int(t.get("revenue") or 0), 0, rot(t["exits"]))
-        for i, t in enumerate(record.get("towns") or [])
-    ]
-    track = [
-        (geometry.rotate_edge(a, rotation), geometry.rotate_edge(b, rotation))
-        for a, b in record.get("track") or []
-    ]
-    offboard = record.get("offboard")
-    if offboard:
-        offboard = dict(offboard, exits=rot(offboard.get("exits") or []))
+    """Face of a compiled hex or tile record (read by :func:`eighteen.faces.read_face`), its
+    edges turned by ``rotation``."""
+    rec = read_face(record, rotation)
     return Face(
-        color=color or record.get("color") or "white",
-        label=record.get("label"),
-        cities=cities,
-        towns=towns,
-        track=track,
-        offboard=offboard,
+        color=color or rec.color or "white",
+        label=rec.label,
+        cities=[
+            Stop("city", i, c.revenue, c.slots, list(c.exits)) for i, c in enumerate(rec.cities)
+        ],
+        towns=[Stop("town", i, t.revenue, 0, list(t.exits)) for i, t in enumerate(rec.towns)],
+        track=list(rec.track),
+        offboard=rec.offboard,
+        stubs=list(rec.stubs),
     )
 
 
@@ -569,8 +560,23 @@ def draw_face(
             )
             mid = edge_mid(e, layout, size)
             obstacles.append(((mid[0] + at[0]) / 2, (mid[1] + at[1]) / 2))
+    for e in face.stubs:
+        mid = edge_mid(e, layout, size)
+        end = scale(mid, STUB_END)
+        _el(
+            tracks,
+            "path",
+            {
+                "class": "track",
+                "data-kind": "stub",
+                "data-edges": str(e),
+                "d": f"M {fmt(mid[0])} {fmt(mid[1])} L {fmt(end[0])} {fmt(end[1])}",
+                **track_attrs,
+            },
+        )
+        obstacles.append(scale(mid, (1 + STUB_END) / 2))
     if face.offboard:
-        for e in face.offboard.get("exits") or []:
+        for e in face.offboard.exits:
             mid = edge_mid(e, layout, size)
             _el(
                 tracks,
@@ -801,14 +807,12 @@ def revenue_color(revenue: Mapping[str, int], key: str) -> str | None:
     return ranked[0] if ranked else None
 
 
-def _draw_offboard(
-    parent: ET.Element, offboard: Mapping[str, Any], size: float, marks: HexMarks
-) -> None:
+def _draw_offboard(parent: ET.Element, offboard: Offboard, size: float, marks: HexMarks) -> None:
     """Off-board values in boxes of their phase colour (none when hidden)."""
     order = list(marks.phase_colors)
     revenue: dict[str, int] = dict(
         sorted(
-            (offboard.get("revenue") or {}).items(),
+            offboard.revenue.items(),
             key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order),
         )
     )
@@ -818,11 +822,11 @@ def _draw_offboard(
         {
             "class": "offboard",
             "data-revenue": " ".join(f"{k}:{v}" for k, v in revenue.items()),
-            "data-group": offboard.get("group"),
-            "data-hidden": "true" if offboard.get("hidden") else "false",
+            "data-group": offboard.group,
+            "data-hidden": "true" if offboard.hidden else "false",
         },
     )
-    if offboard.get("hidden") or not revenue:
+    if offboard.hidden or not revenue:
         return
     w, h = size * 0.42, size * 0.3
     current = revenue_color(revenue, marks.current_revenue) if marks.current_revenue else None
