@@ -30,7 +30,7 @@ test: $(STAMP)
 	$(BIN)/eighteen validate
 	$(BIN)/eighteen compile --check
 	$(BIN)/eighteen fmt --check
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist worksteal
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,4 +1,5 @@
-"""Shared fixtures of the render tests: the compiled 1830 title and a short played game."""
+"""Shared fixtures of the render tests: the compiled 1830 and 1833NE titles and a short
+played game."""
 
 from __future__ import annotations
 
@@ -18,6 +19,17 @@ def c1830() -> dict[str, Any]:
     from eighteen.title.pipeline import load_title
 
     title, problems = load_title(ROOT / "titles" / "1830")
+    assert title is not None, problems
+    return compile_title(title)
+
+
+@pytest.fixture(scope="session")
+def c1833ne() -> dict[str, Any]:
+    """1833NE compiled in memory from titles/1833ne (the current sources)."""
+    from eighteen.title.compile import compile_title
+    from eighteen.title.pipeline import load_title
+
+    title, problems = load_title(ROOT / "titles" / "1833ne")
     assert title is not None, problems
     return compile_title(title)
 

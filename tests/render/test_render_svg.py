@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -263,13 +262,8 @@ def test_multi_slot_city_and_towns(c1830: dict[str, Any]) -> None:
     assert {r.get("data-value") for r in find_all(root, "revenue")} == {"10"}
 
 
-def test_a_costed_side_prints_its_cost_once() -> None:
-    from eighteen.title.compile import compile_title
-    from eighteen.title.pipeline import load_title
-
-    title, _ = load_title(Path(__file__).resolve().parents[2] / "titles" / "1833ne")
-    assert title is not None
-    c = compile_title(title)
+def test_a_costed_side_prints_its_cost_once(c1833ne: dict[str, Any]) -> None:
+    c = c1833ne
     sides: set[frozenset[tuple[str, int]]] = set()
     for hid, h in c["hexes"].items():
         for b in h.get("borders") or []:
@@ -279,3 +273,29 @@ def test_a_costed_side_prints_its_cost_once() -> None:
     printed = parse(map_svg(c)).iter(f"{{{NS['s']}}}text")
     costs = [t for t in printed if t.get("class") == "border-cost"]
     assert len(costs) == len(sides) == 13
+
+
+def test_a_stub_is_drawn_from_its_edge_a_short_way_in() -> None:
+    """A stub (dead-end track) on a tile is one track path from its edge towards the centre."""
+    tile = {"color": "green", "cities": [{"exits": [0], "revenue": 20}], "stubs": [2]}
+    root = parse(tile_svg({"layout": "pointy", "tiles": {"S": tile}}, "S", 1))
+    stubs = [t for t in find_all(root, "track") if t.get("data-kind") == "stub"]
+    assert [(t.get("data-edges"), t.get("d")) for t in stubs] == [
+        ("3", "M 15.59 -27 L 8.57 -14.85")
+    ]
+    assert stubs[0].get("stroke") == "#111111"
+    assert track_edges(root) == {1, 3}
+
+
+def test_printed_stubs_on_the_map(c1833ne: dict[str, Any]) -> None:
+    """Every printed stub of 1833NE is drawn on its hex: Boston's (G22) runs from edge 0."""
+    root = parse(map_svg(c1833ne))
+    drawn = {
+        (hid, int(t.get("data-edges")))
+        for hid in c1833ne["hexes"]
+        for t in find_all(hex_el(root, hid), "track")
+        if t.get("data-kind") == "stub"
+    }
+    printed = {(hid, e) for hid, h in c1833ne["hexes"].items() for e in h["stubs"]}
+    assert drawn == printed
+    assert ("G22", 0) in drawn and len(drawn) == 7

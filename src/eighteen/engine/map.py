@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
+from eighteen.faces import read_face
+
 _T = TypeVar("_T")
 
 #: Phase revenue colours in order, used when an off-board lacks the asked colour.
@@ -251,31 +253,17 @@ def _build_face(
     hex_id: str, data: Mapping[str, Any], tile: str | None, rotation: int, color: str
 ) -> Face:
     r = rotation
-    cities = tuple(
-        FaceCity(int(c.get("revenue", 0)), int(c.get("slots", 1)), _rot(c.get("exits", []), r))
-        for c in data.get("cities", [])
-    )
-    towns = tuple(
-        FaceTown(int(t.get("revenue", 0)), _rot(t.get("exits", []), r))
-        for t in data.get("towns", [])
-    )
-    track = tuple(
-        tuple(sorted(((a + r) % 6, (b + r) % 6)))  # type: ignore[misc]
-        for a, b in data.get("track", [])
-    )
-    ob = data.get("offboard")
+    rec = read_face(data, r)
+    cities = tuple(FaceCity(c.revenue, c.slots, c.exits) for c in rec.cities)
+    towns = tuple(FaceTown(t.revenue, t.exits) for t in rec.towns)
+    track = tuple((a, b) if a <= b else (b, a) for a, b in rec.track)
+    ob = rec.offboard
     offboard = (
-        FaceOffboard(
-            dict(ob.get("revenue", {})),
-            ob.get("group"),
-            _rot(ob.get("exits", []), r),
-            bool(ob.get("hidden", False)),
-            tuple(ob.get("requires_visit") or ()),
-        )
-        if ob
+        FaceOffboard(dict(ob.revenue), ob.group, ob.exits, ob.hidden, ob.requires_visit)
+        if ob is not None
         else None
     )
-    return Face(hex_id, tile, r, color, data.get("label"), cities, towns, track, offboard)  # type: ignore[arg-type]
+    return Face(hex_id, tile, r, color, rec.label, cities, towns, track, offboard)
 
 
 @dataclass(frozen=True)

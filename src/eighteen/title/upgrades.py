@@ -1,8 +1,8 @@
 """Which tile may replace which, and at which rotations (facts §8.2).
 
-A face (tile or printed hex) is summarised once as a :class:`Shape`: one 6-bit edge mask per
-city and per town, the plain track as 2-bit masks, and the union of all exits.  Rotating a
-shape is a bit rotation, so every check below is a handful of integer operations.
+A face (tile or printed hex), read by :func:`eighteen.faces.read_face`, is summarised once
+as a :class:`Shape`: one 6-bit edge mask per city and per town, the plain track as 2-bit
+masks, and the union of all exits.  Rotating a shape is a bit rotation, so every check below is a handful of integer operations.
 
 The upgrade rule, as the reference engine applies it (``upgrades_to?`` and the tracker):
 
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from eighteen.faces import FaceRecord, read_face
 from eighteen.title.model import COLOR_ORDER, Tile, TileFace
 
 ALL_EDGES = 0b111111
@@ -76,19 +77,19 @@ class Shape:
         )
 
 
-def shape_of(face: TileFace) -> Shape:
+def shape_of(face: TileFace | FaceRecord) -> Shape:
     """Summarise a tile or hex face; an off-board area's exits count as exits with track."""
-    cities = tuple(edge_mask(c.exits) for c in face.cities)
-    towns = tuple(edge_mask(t.exits) for t in face.towns)
-    track = frozenset(edge_mask(pair) for pair in face.track)
+    rec = face if isinstance(face, FaceRecord) else read_face(face)
+    cities = tuple(edge_mask(c.exits) for c in rec.cities)
+    towns = tuple(edge_mask(t.exits) for t in rec.towns)
+    track = frozenset(edge_mask(pair) for pair in rec.track)
     exits = 0
     for m in (*cities, *towns, *track):
         exits |= m
-    offboard = getattr(face, "offboard", None)
-    if offboard is not None:
-        exits |= edge_mask(offboard.exits)
-    stubs = edge_mask(face.stubs)
-    return Shape(cities, towns, track, exits | stubs, face.label, stubs)
+    if rec.offboard is not None:
+        exits |= edge_mask(rec.offboard.exits)
+    stubs = edge_mask(rec.stubs)
+    return Shape(cities, towns, track, exits | stubs, rec.label, stubs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,13 +225,14 @@ def hex_upgrade_rotations(
     return fitting_rotations(relative_rotations(hex_shape, hex_color, tile), tile, usable)
 
 
-def picture_key(face: TileFace, rotation: int) -> tuple:
+def picture_key(face: TileFace | FaceRecord, rotation: int) -> tuple:
     """Everything visible on a face at a rotation, for telling orientations apart."""
+    rec = face if isinstance(face, FaceRecord) else read_face(face)
     cities = sorted(
-        (c.revenue, c.slots, rotate_mask(edge_mask(c.exits), rotation)) for c in face.cities
+        (c.revenue, c.slots, rotate_mask(edge_mask(c.exits), rotation)) for c in rec.cities
     )
-    towns = sorted((t.revenue, rotate_mask(edge_mask(t.exits), rotation)) for t in face.towns)
-    track = sorted(rotate_mask(edge_mask(p), rotation) for p in face.track)
+    towns = sorted((t.revenue, rotate_mask(edge_mask(t.exits), rotation)) for t in rec.towns)
+    track = sorted(rotate_mask(edge_mask(p), rotation) for p in rec.track)
     return tuple(cities), tuple(towns), tuple(track)
 
 
@@ -239,10 +241,11 @@ def orientations(face: TileFace) -> list[int]:
 
     57 -> [0, 1, 2]; 63 -> [0]; 53 -> [0, 1]; 7 -> [0, 1, 2, 3, 4, 5].
     """
+    rec = read_face(face)
     seen: set[tuple] = set()
     out: list[int] = []
     for r in range(6):
-        key = picture_key(face, r)
+        key = picture_key(rec, r)
         if key not in seen:
             seen.add(key)
             out.append(r)

@@ -1,0 +1,319 @@
+"""18xx.games game exports, import: one handler per logged action type.
+
+Each handler reads one logged action of an export, maps it onto our actions
+(:mod:`eighteen.engine.actions`) and applies it through the :class:`Importer`
+(:mod:`eighteen.io.games18xx_import`), which passes optional steps until it fits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from eighteen.engine import network, phases, trains
+from eighteen.engine.actions import (
+    Bankrupt,
+    Bid,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    ExchangePrivate,
+    IllegalAction,
+    LayTile,
+    Par,
+    Pass,
+    PlaceToken,
+    RouteSpec,
+    RunRoutes,
+    SellShares,
+    TradePrivate,
+)
+from eighteen.engine.rounds.operating import STEP_NAMES
+from eighteen.engine.routes import RouteError, route_from_connections
+from eighteen.io.games18xx_log import MAX_PASSES, Divergence, ExportError, int_field
+
+if TYPE_CHECKING:
+    from eighteen.io.games18xx_import import Importer
+
+
+def _bid(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    _, player = _player(imp, aid, a)
+    private = imp.company(aid, a)
+    price = imp.number(aid, a, "price")
+    imp.apply(aid, a, lambda: Bid(player, private, price))
+
+
+def _player(imp: Importer, aid: int | str, a: dict[str, Any]) -> tuple[str, str]:
+    kind, who = imp.entity(aid, a)
+    if kind != "player":
+        raise ExportError(f"action {aid} ({a['type']}): the entity must be a player, not {who}")
+    return kind, who
+
+
+def _corp_entity(imp: Importer, aid: int | str, a: dict[str, Any]) -> str:
+    kind, who = imp.entity(aid, a)
+    if kind != "corporation":
+        raise ExportError(
+            f"action {aid} ({a['type']}): the entity must be a corporation, not {who}"
+        )
+    return who
+
+
+def _par(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    _, player = _player(imp, aid, a)
+    corp = imp.corporation(aid, a)
+    cell = str(imp.field(aid, a, "share_price")).split(",")
+    try:
+        price = int(cell[0])
+    except ValueError:
+        raise ExportError(f"action {aid} (par): bad share_price {a['share_price']!r}") from None
+    imp.out_of_ipo.add(f"{corp}_0")
+    imp.apply(aid, a, lambda: Par(player, corp, price))
+
+
+def _buy_shares(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    kind, who = imp.entity(aid, a)
+    shares = imp.field(aid, a, "shares")
+    if not isinstance(shares, list) or not shares:
+        raise ExportError(f"action {aid} (buy_shares): 'shares' is not a list of certificates")
+    certs = [imp.certificate(aid, a, c) for c in shares]
+    for corp, cert in certs:
+        # a certificate that has left the IPO can only be bought from the pool (§4)
+        source = "pool" if cert in imp.out_of_ipo else "ipo"
+        imp.out_of_ipo.add(cert)
+        if kind == "company":
+            owner = imp.owner(aid, a, who)
+            imp.apply(aid, a, partial(ExchangePrivate, owner, who, source))
+        elif kind == "player":
+            imp.apply(aid, a, partial(BuyShares, who, corp, source))
+        else:
+            raise ExportError(f"action {aid} (buy_shares): a corporation cannot buy shares")
+
+
+def _sell_shares(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    _, player = _player(imp, aid, a)
+    shares = imp.field(aid, a, "shares")
+    if not isinstance(shares, list) or not shares:
+        raise ExportError(f"action {aid} (sell_shares): 'shares' is not a list of certificates")
+    certs = [imp.certificate(aid, a, c) for c in shares]
+    corps = {c for c, _ in certs}
+    if len(corps) != 1:
+        raise ExportError(f"action {aid} (sell_shares): certificates of several corporations")
+    corp = corps.pop()
+    percent = imp.number(aid, a, "percent")
+    imp.out_of_ipo.update(c for _, c in certs)
+    imp.apply(aid, a, lambda: SellShares(player, corp, percent))
+
+
+def _pass(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    kind, who = imp.entity(aid, a)
+    g = imp.game
+    if kind == "corporation":
+        imp.trailing_passes.append((aid, a))
+        return
+    if kind != "player":
+        return  # a company declines its ability: nothing to do
+    imp.trailing_passes = []
+    for _ in range(MAX_PASSES):
+        acting = g.acting()
+        if acting == who:
+            try:
+                g.apply(Pass(who))
+            except IllegalAction as exc:
+                raise Divergence(aid, a, str(exc)) from None
+            return
+        if acting is None or g.state.is_player(acting):
+            return  # our engine has already passed this player (nothing to do)
+        if not imp.pass_step():
+            raise Divergence(aid, a, f"{acting} must act first in our engine")
+    raise Divergence(aid, a, f"{g.acting()} must act first in our engine")
+
+
+def _lay_tile(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    kind, who = imp.entity(aid, a)
+    tile, copy = imp.tile_copy(aid, a)
+    hex_id = str(imp.field(aid, a, "hex"))
+    if hex_id not in imp.hexes:
+        raise ExportError(f"action {aid} (lay_tile): unknown hex {hex_id!r}")
+    rotation = imp.number(aid, a, "rotation")
+    if kind == "company":
+        owner = imp.owner(aid, a, who)
+        imp.apply(aid, a, lambda: LayTile(owner, hex_id, tile, rotation, who))
+    elif kind == "corporation":
+        imp.apply(aid, a, lambda: LayTile(who, hex_id, tile, rotation))
+    else:
+        raise ExportError(f"action {aid} (lay_tile): a player cannot lay tiles")
+    imp.copies[copy] = hex_id
+
+
+def _place_token(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    kind, who = imp.entity(aid, a)
+    if kind == "company":
+        corp = str(a.get("tokener") or imp.owner(aid, a, who))
+        if not imp.tables.is_corporation(corp):
+            raise Divergence(aid, a, f"{who} is not owned by a corporation")
+    elif kind == "corporation":
+        corp = str(a.get("tokener") or who)
+    else:
+        raise ExportError(f"action {aid} (place_token): a player cannot place tokens")
+    hex_id, city = imp.city(aid, a)
+    g = imp.game
+    held = [i for i, c in enumerate(g.state.map.tokens.get(hex_id, [])) if corp in c]
+    home = imp.tables.corporation(corp).home
+    if hex_id == home and held and city in held:
+        return  # the home token our engine placed itself when the corporation first operated
+    try:
+        imp.apply(aid, a, lambda: PlaceToken(corp, hex_id, city))
+    except Divergence as d:
+        if hex_id == home and held:
+            d.reason += f" (our engine put {corp}'s home token in city {held[0]})"
+        raise
+
+
+def _run_routes(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    corp = _corp_entity(imp, aid, a)
+    routes = imp.field(aid, a, "routes")
+    if not isinstance(routes, list):
+        raise ExportError(f"action {aid} (run_routes): 'routes' is not a list")
+    for i, rt in enumerate(routes):
+        if not isinstance(rt, dict):
+            raise ExportError(f"action {aid} (run_routes): route {i + 1} is not an object")
+    # reach the corporation's route step (passing earlier optional steps); our engine
+    # skips that step when the corporation has nothing to run
+    g = imp.game
+    routes_at = STEP_NAMES.index("routes")
+    while True:
+        r = g.state.round
+        mine = r.kind == "operating" and g.acting() == corp
+        if mine and STEP_NAMES.index(r.step) >= routes_at:
+            break
+        if not imp.pass_step():
+            break
+    r = g.state.round
+    at_routes = r.kind == "operating" and g.acting() == corp and r.step == "routes"
+    if not at_routes:
+        imp.last_revenue[corp] = 0
+        if not any(rt.get("revenue", 1) for rt in routes):
+            return  # our engine had nothing to run either
+        raise Divergence(aid, a, f"{corp} has no route to run in our engine")
+    specs = [_route_spec(imp, aid, a, corp, i, rt) for i, rt in enumerate(routes)]
+    imp.last_revenue[corp] = sum(s.revenue for s in specs)
+    if imp.optimal_routes:
+        best = network.optimal_revenue(g, corp)
+        imp.route_report.append((aid, corp, imp.last_revenue[corp], best.total, bool(best.optimal)))
+    imp.apply(aid, a, lambda: RunRoutes(corp, tuple(specs)))
+
+
+def _route_spec(
+    imp: Importer, aid: int | str, a: dict[str, Any], corp: str, i: int, rt: dict[str, Any]
+) -> RouteSpec:
+    g = imp.game
+    train = imp.train(aid, rt | {"type": a["type"]}, "train")
+    conns = rt.get("connections")
+    if not isinstance(conns, list) or not all(isinstance(c, list) for c in conns):
+        raise ExportError(f"action {aid} (run_routes): route {i + 1} has no connections")
+    for conn in conns:
+        for h in conn:
+            hex_id = str(h).split(" ")[0]
+            if hex_id not in imp.hexes:
+                raise ExportError(f"action {aid} (run_routes): unknown hex {h!r}")
+    if train not in g.state.corporations[corp].trains:
+        raise Divergence(aid, a, f"{corp} does not own train {train} in our engine")
+    nodes = rt.get("nodes") if isinstance(rt.get("nodes"), list) else None
+    try:
+        route = route_from_connections(
+            imp.board,
+            g.state.map,
+            corp,
+            train,
+            trains.distance(g, train),
+            [[str(h).split(" ")[0] for h in c] for c in conns],
+            phases.revenue_key(g),
+            nodes=[str(n) for n in nodes] if nodes else None,
+        )
+    except RouteError as exc:
+        raise Divergence(aid, a, f"train {train}: {exc.reason}") from None
+    imp.routes_checked += 1
+    if "revenue" in rt:
+        logged = int_field(rt["revenue"], a, "revenue")
+        if route.revenue != logged:
+            raise Divergence(
+                aid,
+                a,
+                f"train {train} ({'-'.join(route.hexes)}) earns ${route.revenue} in our "
+                f"engine, the log says ${logged}",
+            )
+    return network.spec(route)
+
+
+def _dividend(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    corp = _corp_entity(imp, aid, a)
+    kind = str(imp.field(aid, a, "kind"))
+    if kind not in ("payout", "withhold"):
+        raise ExportError(f"action {aid} (dividend): unknown kind {kind!r}")
+    if imp.last_revenue.get(corp, 0) == 0:
+        return  # no revenue: our engine withholds (price left) by itself, as 18xx.games does
+    imp.apply(aid, a, lambda: Dividend(corp, kind))
+
+
+def _buy_train(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    corp = _corp_entity(imp, aid, a)
+    train = imp.train(aid, a)
+    price = imp.number(aid, a, "price")
+    exchange = imp.train(aid, a, "exchange") if a.get("exchange") is not None else None
+    variant = a.get("variant")
+    if variant is not None and str(variant) != trains.train_type(train):
+        raise ExportError(f"action {aid} (buy_train): unknown variant {variant!r} of {train}")
+    imp.apply(aid, a, lambda: BuyTrain(corp, train, price, exchange))
+
+
+def _discard_train(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    corp = _corp_entity(imp, aid, a)
+    train = imp.train(aid, a)
+    imp.apply(aid, a, lambda: DiscardTrain(corp, train))
+
+
+def _buy_company(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    kind, _ = imp.entity(aid, a)
+    if kind == "player":  # a player buys a private from another player (stock round)
+        _, buyer = _player(imp, aid, a)
+        private = imp.company(aid, a)
+        price = imp.number(aid, a, "price")
+
+        def trade() -> TradePrivate:  # built when applied: the acting player may change
+            seller = imp.game.state.privates[private].owner or ""
+            acting = imp.game.acting() or buyer
+            return TradePrivate(acting, private, seller if acting == buyer else buyer, price)
+
+        imp.apply(aid, a, trade)
+        return
+    corp = _corp_entity(imp, aid, a)
+    private = imp.company(aid, a)
+    price = imp.number(aid, a, "price")
+    imp.apply(aid, a, lambda: BuyCompany(corp, private, price))
+
+
+def _bankrupt(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    corp = _corp_entity(imp, aid, a)
+    imp.apply(aid, a, lambda: Bankrupt(corp))
+
+
+#: The handler of each logged action type.
+HANDLERS: dict[str, Callable[[Importer, int | str, dict[str, Any]], None]] = {
+    "bid": _bid,
+    "par": _par,
+    "buy_shares": _buy_shares,
+    "sell_shares": _sell_shares,
+    "pass": _pass,
+    "lay_tile": _lay_tile,
+    "place_token": _place_token,
+    "run_routes": _run_routes,
+    "dividend": _dividend,
+    "buy_train": _buy_train,
+    "discard_train": _discard_train,
+    "buy_company": _buy_company,
+    "bankrupt": _bankrupt,
+}

@@ -1,0 +1,201 @@
+"""18xx.games game exports, export: one of our games in the 18xx.games format.
+
+Importing the export gives the same state (same :meth:`~eighteen.engine.game.Game.state_hash`).
+Players get ids 1..n in seating order; the game is replayed from its log to name what our
+actions leave implicit (certificates, tile copies, city ids, route connections).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eighteen.engine import network, trains, views
+from eighteen.engine.actions import (
+    Action,
+    Bid,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    ExchangePrivate,
+    LayTile,
+    Par,
+    PlaceToken,
+    RunRoutes,
+    SellShares,
+    TradePrivate,
+)
+from eighteen.engine.game import Game
+from eighteen.engine.map import Path as TrackPath
+from eighteen.engine.routes import Route, route_connections
+from eighteen.engine.shares import cert_percent
+from eighteen.engine.state import IPO, POOL
+from eighteen.io.games18xx_log import END_REASONS
+
+
+def export_game(game: Game, *, game_id: int | str = 0) -> dict[str, Any]:
+    """Our game in the 18xx.games export format (players get ids 1..n in seating order).
+
+    The game is replayed from its log to name what our actions leave implicit: the
+    certificates bought or sold, tile copies, city ids and route connections.
+    """
+    exp = _Exporter(game)
+    return exp.run(game_id)
+
+
+class _Exporter:
+    def __init__(self, game: Game) -> None:
+        self.src = game
+        self.tables = game.tables
+        self.ids = {p: i for i, p in enumerate(game.players, 1)}
+        mapping = self.tables.data.get("import_18xx") or {}
+        self.implicit = set(mapping.get("options", [])) | {
+            o for dated in mapping.get("dated_options", []) for o in dated["options"]
+        }
+        self.preprinted: dict[str, str] = dict(mapping.get("preprinted") or {})
+        self.on_map: dict[str, str] = {}  # hex -> laid tile copy id
+
+    def run(self, game_id: int | str) -> dict[str, Any]:
+        src = self.src
+        g = Game(self.tables, list(src.players), seed=src.seed, options=list(src.options))
+        self.g = g
+        self.board = network.board(g)
+        actions = []
+        for n, action in enumerate(src.log, 1):
+            out = self.action(action)
+            out["id"] = n
+            actions.append(out)
+        values = dict(views.ranking(g))
+        reason = {v: k for k, v in END_REASONS.items()}.get(g.state.end_reason or "")
+        doc: dict[str, Any] = {
+            "id": game_id,
+            "title": self.tables.id,
+            "description": "",
+            "user": {"id": 0, "name": "You"},
+            "players": [{"id": self.ids[p], "name": p} for p in src.players],
+            "min_players": self.tables.players_min,
+            "max_players": self.tables.players_max,
+            "settings": {
+                "seed": src.seed,
+                "optional_rules": [o for o in src.options if o not in self.implicit],
+                # our own key: the exact options, so that a re-import plays the same game
+                "eighteen_options": list(src.options),
+            },
+            "user_settings": None,
+            "status": "finished" if g.is_over else "active",
+            "turn": g.state.stock_rounds,
+            "round": views.round_name(g),
+            "acting": [self.ids[x] for x in [g.acting()] if x in self.ids],
+            "result": {
+                str(self.ids[p]): v
+                for p, v in sorted(values.items(), key=lambda kv: -kv[1])  # highest first
+            },
+            "loaded": True,
+            "actions": actions,
+        }
+        if g.is_over:
+            doc["game_end_reason"] = reason or g.state.end_reason
+        return doc
+
+    # -- one action -------------------------------------------------------------------
+
+    def entity(self, who: str) -> dict[str, Any]:
+        if who in self.ids:
+            return {"entity": self.ids[who], "entity_type": "player"}
+        if self.tables.is_corporation(who):
+            return {"entity": who, "entity_type": "corporation"}
+        return {"entity": who, "entity_type": "company"}
+
+    def action(self, action: Action) -> dict[str, Any]:
+        g = self.g
+        before = g.state
+        extra: dict[str, Any] = {}
+        if isinstance(action, RunRoutes):
+            extra["routes"] = [self.route(r) for r in network.check(g, action.actor, action.routes)]
+        elif isinstance(action, BuyTrain):
+            owned = any(action.train in c.trains for c in before.corporations.values())
+            if not owned:
+                extra["variant"] = trains.train_type(action.train)
+        g.apply(action)
+        after = g.state
+        a: dict[str, Any] = {"type": action.type if action.type != "exchange" else "buy_shares"}
+        who = action.actor
+        if isinstance(action, Bid):
+            a |= {"company": action.private, "price": action.price}
+        elif isinstance(action, Par):
+            cell = after.corporations[action.corporation].cell or [0, 0]
+            price = self.tables.cell(cell).price
+            a |= {"corporation": action.corporation, "share_price": f"{price},{cell[0]},{cell[1]}"}
+        elif isinstance(action, BuyShares | ExchangePrivate):
+            if isinstance(action, ExchangePrivate):
+                who = action.private
+            # the certificate that left the IPO or the pool (a presidency swap may then
+            # hand it on to the former president)
+            moved = [
+                c
+                for c, o in after.certs.items()
+                if before.certs[c] in (IPO, POOL) and o not in (IPO, POOL)
+            ]
+            a |= {"shares": moved, "percent": sum(cert_percent(g, c) for c in moved)}
+        elif isinstance(action, SellShares):
+            moved = [c for c, o in after.certs.items() if o == POOL and before.certs[c] != POOL]
+            a |= {"shares": moved, "percent": action.percent}
+        elif isinstance(action, LayTile):
+            if action.private is not None:
+                who = action.private
+            copy = self.lay(action.hex, action.tile)
+            a |= {"hex": action.hex, "tile": copy, "rotation": action.rotation % 6}
+        elif isinstance(action, PlaceToken):
+            tile_id = self.on_map.get(action.hex) or self.preprinted.get(
+                action.hex, f"{action.hex}-0"
+            )
+            slot = after.map.city_tokens(action.hex, action.city).index(action.actor)
+            a |= {"city": f"{tile_id}-{action.city}", "slot": slot}
+        elif isinstance(action, RunRoutes):
+            a |= extra
+        elif isinstance(action, Dividend):
+            a["kind"] = action.kind
+        elif isinstance(action, BuyTrain):
+            a |= {"train": action.train, "price": action.price} | extra
+            if action.exchange:
+                a["exchange"] = action.exchange
+        elif isinstance(action, DiscardTrain):
+            a["train"] = action.train
+        elif isinstance(action, BuyCompany):
+            a |= {"company": action.private, "price": action.price}
+        elif isinstance(action, TradePrivate):
+            # a player buying a private from another player: buy_company by the buyer
+            a = {"type": "buy_company", "company": action.private, "price": action.price}
+            seller = before.privates[action.private].owner
+            who = action.counterparty if seller == action.actor else action.actor
+        return {**a, **self.entity(who)}
+
+    def lay(self, hex_id: str, tile: str) -> str:
+        """The copy id of a laid tile: the lowest copy not on the map (upgraded-away
+        copies come back to the supply)."""
+        self.on_map.pop(hex_id, None)
+        used = set(self.on_map.values())
+        n = 0
+        while f"{tile}-{n}" in used:
+            n += 1
+        self.on_map[hex_id] = f"{tile}-{n}"
+        return f"{tile}-{n}"
+
+    def route(self, route: Route) -> dict[str, Any]:
+        hexes = route.hexes
+        nodes = []
+        for s in route.stops:
+            face = self.board.face(self.g.state.map, s.hex)
+            part = s.index + (len(face.cities) if s.kind == "town" else 0)
+            nodes.append(f"{s.hex}-{part if s.kind != 'offboard' else 0}")
+        return {
+            "train": route.train,
+            "connections": route_connections(
+                [p if isinstance(p, TrackPath) else TrackPath.parse(p) for p in route.paths]
+            ),
+            "hexes": hexes,
+            "revenue": route.revenue,
+            "revenue_str": "-".join(hexes),
+            "nodes": nodes,
+        }

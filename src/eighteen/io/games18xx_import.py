@@ -1,0 +1,475 @@
+"""18xx.games game exports, import: replay an export in our engine, exactly.
+
+(See :mod:`eighteen.io.games18xx` for the whole story.)  :func:`import_game` runs an
+:class:`Importer` over the effective actions of an export; each action type is mapped onto
+our actions by its handler in :mod:`eighteen.io.games18xx_actions`.  The first action our
+engine refuses, or whose logged revenue differs, stops the replay: a :class:`Divergence`
+names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from eighteen.engine import bank, network, views
+from eighteen.engine.actions import Action, IllegalAction, Pass
+from eighteen.engine.game import Game
+from eighteen.engine.map import MapError
+from eighteen.engine.routes import RouteError
+from eighteen.engine.state import IPO, POOL
+from eighteen.engine.tables import Tables, TitleNotFound, load_title
+from eighteen.io.games18xx_actions import HANDLERS
+from eighteen.io.games18xx_log import (
+    END_REASONS,
+    MAX_PASSES,
+    NO_STATE,
+    PROGRAM_PREFIX,
+    Divergence,
+    ExportError,
+    action_list,
+    filter_actions,
+    int_field,
+    with_autos,
+)
+
+
+@dataclass
+class ImportResult:
+    """What an import produced: our game, and the file's claims to compare with."""
+
+    game: Game
+    players: dict[str, str]  # our player name -> the file's result key (id as a string)
+    expected: dict[str, int]  # the file's result, by our player name (may be partial)
+    expected_reason: str | None  # the file's game_end_reason
+    status: str | None
+    raw_count: int
+    kept_count: int
+    applied: int  # logged actions processed (auto actions included)
+    routes_checked: int
+    divergence: Divergence | None = None
+    stopped_at: int | None = None  # the replay stopped after this action id (--at)
+    notes: list[str] = field(default_factory=list)
+    #: with ``optimal_routes``: (action id, corporation, logged revenue, optimal, proven)
+    route_report: list[tuple[int | str, str, int, int, bool]] = field(default_factory=list)
+
+    def values(self) -> dict[str, int]:
+        """Our value of each player (name -> value)."""
+        return dict(views.ranking(self.game))
+
+    def reason_matches(self) -> bool:
+        """Does our end reason equal the file's?  A file that records none (older exports)
+        matches any end: only the values are compared then."""
+        ours = self.game.state.end_reason if self.game.is_over else None
+        if self.expected_reason is None:
+            return True
+        return ours == END_REASONS.get(self.expected_reason, self.expected_reason)
+
+    def mismatches(self) -> list[str]:
+        """Every difference from the file's result, empty when the replay is exact (with
+        ``stopped_at``: only a divergence and the money count)."""
+        out = []
+        if self.divergence is not None:
+            out.append(str(self.divergence))
+        if self.stopped_at is not None:
+            money = bank.total_money(self.game)
+            if money != self.game.tables.bank:
+                out.append(f"money: ${money} in the game, ${self.game.tables.bank} at the start")
+            return out
+        values = self.values()
+        for name, want in self.expected.items():
+            if values.get(name) != want:
+                out.append(f"{name}: ours {values.get(name)}, file {want}")
+        missing = [n for n in values if n not in self.expected]
+        if missing and self.expected:
+            out.append(f"the file's result lacks {', '.join(missing)}")
+        if not self.reason_matches():
+            ours = self.game.state.end_reason if self.game.is_over else "not over"
+            out.append(f"end: ours {ours}, file {self.expected_reason}")
+        if self.status in ("finished", "active") and (self.status == "finished") != (
+            self.game.is_over
+        ):
+            out.append(f"status: file {self.status}, ours {'over' if self.game.is_over else 'on'}")
+        money = bank.total_money(self.game)
+        if money != self.game.tables.bank:
+            out.append(f"money: ${money} in the game, ${self.game.tables.bank} at the start")
+        return out
+
+
+def import_game(
+    data: dict[str, Any],
+    tables: Tables | None = None,
+    *,
+    check_routes: bool = True,
+    optimal_routes: bool = False,
+    stop_at: int | None = None,
+) -> ImportResult:
+    """Replay an export (a parsed JSON object) in our engine.
+
+    Raises :class:`ExportError` for bad input.  A divergence does not raise: the replay
+    stops there and ``result.divergence`` says where and why (the game is left after the
+    last action that applied).  With ``optimal_routes`` the route optimiser runs at every
+    logged run_routes and ``result.route_report`` compares logged and optimal revenue.
+    With ``stop_at`` the replay stops after the kept action of that id (and its
+    auto_actions); ``result.stopped_at`` records it and the file's final result is not
+    compared (:meth:`ImportResult.mismatches` checks only the replay and the money).
+    """
+    imp = Importer(data, tables)
+    imp.optimal_routes = optimal_routes
+    res = imp.run(check_routes=check_routes, stop_at=stop_at)
+    res.route_report = imp.route_report
+    return res
+
+
+def _created_day(value: Any) -> str | None:
+    """The export's ``created_at`` as a UTC day "YYYY-MM-DD" (epoch seconds, or a date
+    string in hotseat exports); None when absent or unreadable."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        try:
+            return datetime.fromtimestamp(value, tz=UTC).strftime("%Y-%m-%d")
+        except (OverflowError, OSError, ValueError):
+            return None
+    if isinstance(value, str) and len(value) >= 10 and value[4] == "-" and value[7] == "-":
+        return value[:10]
+    return None
+
+
+def _settings(data: dict[str, Any]) -> dict[str, Any]:
+    s = data.get("settings")
+    return s if isinstance(s, dict) else {}
+
+
+class Importer:
+    """Maps one export onto a new game of ours, action by action."""
+
+    def __init__(self, data: dict[str, Any], tables: Tables | None = None) -> None:
+        self.data = data
+        if tables is None:
+            title = data.get("title")
+            if not isinstance(title, str | int) or not str(title):
+                raise ExportError("the export names no title ('title')")
+            try:
+                tables = load_title(str(title))
+            except TitleNotFound:
+                raise ExportError(f"unknown title {title!r}: no compiled tables") from None
+        self.tables = tables
+        self.optimal_routes = False
+        self.route_report: list[tuple[int | str, str, int, int, bool]] = []
+        self.mapping: dict[str, Any] = tables.data.get("import_18xx") or {}
+        self.raw = action_list(data)
+        self.names, self.result_keys = self._players()
+        options = self._options()
+        settings = _settings(data)
+        seed = settings.get("seed", 0)
+        try:
+            seed = int(seed)
+        except (TypeError, ValueError):
+            seed = 0
+        try:
+            self.game = Game(tables, list(self.names.values()), seed=seed, options=options)
+        except ValueError as exc:
+            raise ExportError(str(exc)) from None
+        self.board = network.board(self.game)
+        self.hexes: dict[str, Any] = tables.data.get("hexes", {})
+        self.tile_defs: dict[str, Any] = tables.data.get("tiles", {})
+        self.preprinted = {v: k for k, v in (self.mapping.get("preprinted") or {}).items()}
+        self.copies: dict[str, str] = {}  # laid tile copy id -> hex it was last laid on
+        self.out_of_ipo: set[str] = set()  # certificate ids that left the IPO (18xx view)
+        self.trailing_passes: list[tuple[int | str, dict[str, Any]]] = []
+        self.last_revenue: dict[str, int] = {}
+        self.routes_checked = 0
+        self.applied = 0
+
+    # -- setup ------------------------------------------------------------------------
+
+    def _players(self) -> tuple[dict[str, str], dict[str, str]]:
+        """(file player key -> our name, our name -> file result key)."""
+        players = self.data.get("players")
+        if not isinstance(players, list) or not players:
+            raise ExportError("the export has no players")
+        keys: list[str] = []
+        wanted: list[str] = []
+        for i, p in enumerate(players):
+            if not isinstance(p, dict) or ("id" not in p and "name" not in p):
+                raise ExportError(f"player #{i + 1} has neither id nor name")
+            key = str(p["id"]) if p.get("id") is not None else str(p["name"])
+            keys.append(key)
+            wanted.append(str(p.get("name") or key))
+        if len(set(keys)) != len(keys):
+            raise ExportError("two players have the same id")
+        names: list[str] = []
+        for key, name in zip(keys, wanted, strict=True):
+            ok = (
+                name
+                and name not in ("bank", IPO, POOL)
+                and not self.tables.is_corporation(name)
+                and not self.tables.is_private(name)
+                and name not in names
+                and wanted.count(name) == 1
+            )
+            names.append(name if ok else f"player {key}")
+        by_key = dict(zip(keys, names, strict=True))
+        by_name = {str(p.get("name")): n for p, n in zip(players, names, strict=True)}
+        self._player_lookup = {**by_name, **by_key}
+        result = self.data.get("result")
+        result = result if isinstance(result, dict) else {}
+        result_keys = {}
+        for key, p, n in zip(keys, players, names, strict=True):
+            # old exports key the result by player name
+            old = str(p.get("name"))
+            result_keys[n] = old if key not in result and old in result else key
+        return by_key, result_keys
+
+    def _options(self) -> list[str]:
+        rules = _settings(self.data).get("optional_rules") or []
+        if not isinstance(rules, list):
+            raise ExportError("settings.optional_rules is not a list")
+        out: list[str] = []
+        for r in rules:
+            rid = r.get("id") if isinstance(r, dict) else r
+            if str(rid) not in self.tables.option_ids:
+                raise ExportError(
+                    f"unknown optional rule {rid!r} for {self.tables.id} "
+                    f"(known: {', '.join(self.tables.option_ids) or 'none'})"
+                )
+            out.append(str(rid))
+        exact = _settings(self.data).get("eighteen_options")
+        if isinstance(exact, list):  # written by our exporter: exactly these options
+            for o in exact:
+                if str(o) not in self.tables.option_ids:
+                    raise ExportError(f"unknown option {o!r} in settings.eighteen_options")
+            return [str(o) for o in exact]
+        wanted = list(self.mapping.get("options", []))
+        created = _created_day(self.data.get("created_at"))
+        for dated in self.mapping.get("dated_options", []):
+            if created is not None and created < dated["before"]:
+                wanted += dated["options"]
+        for o in wanted:
+            if o not in self.tables.option_ids:
+                raise ExportError(f"title {self.tables.id}: import_18xx names unknown option {o!r}")
+            if o not in out:
+                out.append(o)
+        return out
+
+    # -- the replay -------------------------------------------------------------------
+
+    def run(self, *, check_routes: bool = True, stop_at: int | None = None) -> ImportResult:
+        """Process every effective action (up to the one with id ``stop_at``); stop at the
+        first divergence."""
+        self.check_routes = check_routes
+        kept = filter_actions(self.raw)
+        if stop_at is not None:
+            kept = [a for a in kept if int_field(a["id"], a, "id") <= stop_at]
+        divergence = None
+        aid: int | str = "-"
+        a: dict[str, Any] = {}
+        try:
+            for aid, a in with_autos(kept):
+                if self.game.is_over:
+                    if a.get("type") in NO_STATE or a.get("type") == "pass":
+                        continue
+                    raise Divergence(aid, a, "the game is already over in our engine")
+                self.step(aid, a)
+                self.applied += 1
+            self.flush_passes()
+        except Divergence as d:
+            divergence = d
+        except (ExportError, TitleNotFound):
+            raise
+        except Exception as exc:
+            # a malformed field that no check above anticipated (or an engine failure):
+            # still one line naming the action; the cause stays chained for debugging
+            raise ExportError(
+                f"action {aid} ({a.get('type')}): cannot be processed: {type(exc).__name__}: {exc}"
+            ) from exc
+        expected = {}
+        result = self.data.get("result")
+        if isinstance(result, dict):
+            for name, key in self.result_keys.items():
+                if key in result:
+                    expected[name] = int_field(result[key], {"id": "result"}, key)
+        reason = self.data.get("game_end_reason")
+        return ImportResult(
+            game=self.game,
+            players=self.result_keys,
+            expected=expected,
+            expected_reason=str(reason) if reason is not None else None,
+            status=self.data.get("status"),
+            raw_count=len(self.raw)
+            if stop_at is None
+            else sum(1 for x in self.raw if int_field(x["id"], x, "id") <= stop_at),
+            kept_count=len(kept),
+            applied=self.applied,
+            routes_checked=self.routes_checked,
+            divergence=divergence,
+            stopped_at=stop_at,
+        )
+
+    def step(self, aid: int | str, a: dict[str, Any]) -> None:
+        """Map one logged action and apply it (or the passes it implies)."""
+        t = a["type"]
+        if t in NO_STATE or str(t).startswith(PROGRAM_PREFIX):
+            return
+        handler = HANDLERS.get(t)
+        if handler is None:
+            raise ExportError(f"action {aid}: unknown action type {t!r}")
+        if t != "pass":
+            self.trailing_passes = []
+        auction = self.game.state.round.kind == "auction"
+        handler(self, aid, a)
+        if auction:
+            # a private sold with a share (grant_share; by a bid or by the pass that
+            # settles it) takes that certificate out of the IPO: a later purchase of it
+            # is from the pool (both engines grant the first certificate)
+            self.out_of_ipo.update(c for c, o in self.game.state.certs.items() if o != IPO)
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def field(self, aid: int | str, a: dict[str, Any], name: str) -> Any:
+        """A required field of a logged action (ExportError naming it when missing)."""
+        if name not in a or a[name] is None:
+            raise ExportError(f"action {aid} ({a['type']}): missing field {name!r}")
+        return a[name]
+
+    def number(self, aid: int | str, a: dict[str, Any], name: str) -> int:
+        return int_field(self.field(aid, a, name), {"id": aid, "type": a["type"]}, name)
+
+    def entity(self, aid: int | str, a: dict[str, Any]) -> tuple[str, str]:
+        """(kind, our id) of the acting entity: kind is player, corporation or company."""
+        e = self.field(aid, a, "entity")
+        kind = a.get("entity_type")
+        key = str(e)
+        if kind in (None, "player") and key in self._player_lookup:
+            return "player", self._player_lookup[key]
+        if kind in (None, "corporation") and self.tables.is_corporation(key):
+            return "corporation", key
+        if kind in (None, "company") and self.tables.is_private(key):
+            return "company", key
+        what = {"player": "player", "corporation": "corporation", "company": "company"}.get(
+            str(kind), f"entity ({kind})" if kind else "entity"
+        )
+        raise ExportError(f"action {aid} ({a['type']}): unknown {what} {e!r}")
+
+    def corporation(self, aid: int | str, a: dict[str, Any], name: str = "corporation") -> str:
+        c = str(self.field(aid, a, name))
+        if not self.tables.is_corporation(c):
+            raise ExportError(f"action {aid} ({a['type']}): unknown corporation {c!r}")
+        return c
+
+    def company(self, aid: int | str, a: dict[str, Any], name: str = "company") -> str:
+        c = str(self.field(aid, a, name))
+        if not self.tables.is_private(c):
+            raise ExportError(f"action {aid} ({a['type']}): unknown company {c!r}")
+        return c
+
+    def train(self, aid: int | str, a: dict[str, Any], name: str = "train") -> str:
+        tid = str(self.field(aid, a, name))
+        ttype, _, n = tid.rpartition("-")
+        if not ttype or not n.isdigit() or ttype not in self.tables.train_order:
+            raise ExportError(f"action {aid} ({a['type']}): unknown train {tid!r}")
+        return tid
+
+    def certificate(self, aid: int | str, a: dict[str, Any], cert: Any) -> tuple[str, str]:
+        """(corporation, certificate id) of a logged certificate id ``<corp>_<i>``."""
+        corp, _, i = str(cert).rpartition("_")
+        if (
+            not self.tables.is_corporation(corp)
+            or not i.isdigit()
+            or int(i) >= len(self.tables.corporation(corp).shares)
+        ):
+            raise ExportError(f"action {aid} ({a['type']}): unknown certificate {cert!r}")
+        return corp, str(cert)
+
+    def owner(self, aid: int | str, a: dict[str, Any], private: str) -> str:
+        owner = self.game.state.privates[private].owner
+        if owner is None or self.game.state.privates[private].closed:
+            raise Divergence(aid, a, f"{private} is not owned (or closed) in our engine")
+        return owner
+
+    def apply(self, aid: int | str, a: dict[str, Any], build: Callable[[], Action]) -> None:
+        """Apply ``build()``; if it does not fit, pass optional operating steps of the
+        acting corporation until it does (see the module doc).  Divergence otherwise."""
+        g = self.game
+        first: IllegalAction | MapError | RouteError | None = None
+        passes = 0
+        while True:
+            action = build()
+            try:
+                g.apply(action)
+                return
+            except (IllegalAction, MapError, RouteError) as exc:
+                first = first or exc
+            if passes >= MAX_PASSES or not self.pass_step():
+                for _ in range(passes):
+                    g.undo()
+                raise Divergence(aid, a, str(first))
+            passes += 1
+
+    def pass_step(self) -> bool:
+        """Pass the acting corporation's current optional step (False when it has none)."""
+        g = self.game
+        acting = g.acting()
+        if (
+            g.state.round.kind != "operating"
+            or acting is None
+            or not g.tables.is_corporation(acting)
+        ):
+            return False
+        try:
+            g.apply(Pass(acting))
+        except IllegalAction:
+            return False
+        return True
+
+    def flush_passes(self) -> None:
+        """At the end of the log, replay the corporation passes logged after the last
+        other action.  In a finished game they ended the turns of their corporations (our
+        engine may need more passes for them than 18xx.games logged, or fewer); in a game
+        still on, each ends one step."""
+        g = self.game
+        finished = self.data.get("status") == "finished"
+        for aid, a in self.trailing_passes:
+            corp = str(a["entity"])
+            for _ in range(MAX_PASSES if finished else 1):
+                if g.is_over or g.acting() != corp:
+                    break
+                if not self.pass_step():
+                    raise Divergence(aid, a, f"{corp} cannot pass now in our engine")
+        self.trailing_passes = []
+
+    # -- tiles and cities -------------------------------------------------------------
+
+    def tile_copy(self, aid: int | str, a: dict[str, Any]) -> tuple[str, str]:
+        """(tile id, copy id) of a logged laid-tile id ``<tile>-<copy>``."""
+        copy = str(self.field(aid, a, "tile"))
+        tile, _, n = copy.rpartition("-")
+        if not tile or not n.isdigit() or tile not in self.tile_defs:
+            raise ExportError(f"action {aid} ({a['type']}): unknown tile {copy!r}")
+        return tile, copy
+
+    def city(self, aid: int | str, a: dict[str, Any]) -> tuple[str, int]:
+        """(hex, our city index) of a logged city id ``<tile id>-<part index>``."""
+        cid = str(self.field(aid, a, "city"))
+        tile_id, _, part = cid.rpartition("-")
+        name, _, n = tile_id.rpartition("-")
+        if not name or not n.isdigit() or not part.isdigit():
+            raise ExportError(f"action {aid} ({a['type']}): unknown city {cid!r}")
+        state = self.game.state.map
+        if tile_id in self.preprinted or name in self.hexes:
+            hex_id = self.preprinted.get(tile_id, name)
+            if hex_id in state.tiles:
+                raise Divergence(aid, a, f"{cid}: {hex_id} no longer shows its printed tile")
+        elif name in self.tile_defs:
+            hex_id = self.copies.get(tile_id, "")
+            if not hex_id or state.tiles.get(hex_id, (None,))[0] != name:
+                raise Divergence(aid, a, f"{cid}: tile {tile_id} is not on the map")
+        else:
+            raise ExportError(f"action {aid} ({a['type']}): unknown tile in city id {cid!r}")
+        face = self.board.face(state, hex_id)
+        if int(part) >= len(face.cities):
+            raise Divergence(aid, a, f"{cid}: {hex_id} has no city {part}")
+        return hex_id, int(part)

@@ -1,0 +1,51 @@
+"""The one face reader: the same record from a title's models and from its compiled tables."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from eighteen.faces import City, FaceRecord, Offboard, Town, read_face
+from eighteen.title.pipeline import load_title
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("title_id", ["1830", "1833ne"])
+def test_models_and_compiled_tables_read_alike(title_id: str) -> None:
+    title, problems = load_title(ROOT / "titles" / title_id)
+    assert title is not None, problems
+    compiled = json.loads((ROOT / "generated" / f"{title_id}.json").read_text(encoding="utf-8"))
+    assert compiled["tiles"], title_id
+    for tid, rec in compiled["tiles"].items():
+        assert read_face(title.tile_defs[tid]) == read_face(rec), tid
+        for r in range(6):
+            assert read_face(title.tile_defs[tid], r) == read_face(rec, r), (tid, r)
+
+
+def test_a_face_turns_with_its_stubs_and_offboard() -> None:
+    rec = {
+        "color": "green",
+        "label": "B",
+        "cities": [{"exits": [0, 1, 5], "revenue": 50, "slots": 2}],
+        "towns": [{"exits": [3], "revenue": 10}],
+        "track": [[2, 4]],
+        "stubs": [2],
+        "offboard": {"exits": [4], "revenue": {"yellow": 30}, "group": "W"},
+    }
+    assert read_face(rec, 1) == FaceRecord(
+        color="green",
+        label="B",
+        cities=(City(50, 2, (0, 1, 2)),),
+        towns=(Town(10, (4,)),),
+        track=((3, 5),),
+        stubs=(3,),
+        offboard=Offboard({"yellow": 30}, "W", (5,)),
+    )
+    assert read_face(rec, 1).exits == (0, 1, 2, 3, 4, 5)
+    assert read_face(rec, 7) == read_face(rec, 1)
+    assert read_face({"offboard": {}, "cities": [{"exits": [3, 0]}]}) == FaceRecord(
+        color=None, label=None, cities=(City(0, 1, (0, 3)),)
+    )
