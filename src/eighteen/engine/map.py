@@ -243,6 +243,12 @@ class Face:
         return tuple(out)
 
 
+def _path_count(data: Mapping[str, Any]) -> int:
+    """How many paths a face of this hex or tile table row has (at any rotation)."""
+    n = sum(len(c.get("exits", [])) for c in (*data.get("cities", []), *data.get("towns", [])))
+    return n + len((data.get("offboard") or {}).get("exits", [])) + len(data.get("track", []))
+
+
 def _rot(edges: Iterable[int], r: int) -> tuple[int, ...]:
     return tuple(sorted((e + r) % 6 for e in edges))
 
@@ -322,12 +328,20 @@ class _Fragment:
     paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int], ...]
 
 
+#: The path of the ids no path holds (see :class:`TrackGraph`), and its ends.
+_NO_PATH = Path("", "-", "-")
+_NO_ENDS = ((False, -1), (False, -1))
+
+
 class TrackGraph:
     """The track of one board position as a graph.
 
     Nodes are stops (``stops[i] = (hex, kind, index)``, sorted) and hex sides (the Board's
     global side ids). Each path of each face is an arc between its two ends. ``ends[p]``
-    gives, for path ``p``, two ends ``(is_stop, id)``. ``side_paths[side]`` lists
+    gives, for path ``p``, two ends ``(is_stop, id)``. Path ids run in board order: the
+    hex numbered ``k`` in ``Board.hex_ids`` owns the ids from ``k * Board.path_stride``
+    (the ids it does not use hold a placeholder path no end names), so laying a tile
+    renumbers nothing (:meth:`patched`). ``side_paths[side]`` lists
     ``(hex, path)`` for the paths touching a side, so a walk arriving at a side from one
     hex continues only with the paths of the other hex.
 
@@ -340,42 +354,110 @@ class TrackGraph:
     def __init__(self, board: Board, state: MapState) -> None:
         self.board = board
         self.state = state
+        self.tiles = dict(state.tiles)  # the layout this graph is of (see :meth:`patched`)
+        stride = board.path_stride
         self.faces: dict[str, Face] = {}
         stops: list[tuple[str, str, int]] = []
-        frags: list[tuple[str, _Fragment, int]] = []
+        #: per hex (board order), the first of its stop ids; a last entry closes the list
+        self.stop_start: list[int] = []
+        n = len(board.hex_ids) * stride
+        self.paths: list[Path] = [_NO_PATH] * n
+        self.path_id: dict[Path, int] = {}
+        self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = [_NO_ENDS] * n
+        self.path_sides: list[int] = [0] * n  # bitmask of the sides each path touches
+        self.side_paths: dict[int, list[tuple[str, int]]] = {}
+        frags: list[_Fragment] = []
         for h in board.hex_ids:  # sorted: the stops come out sorted, hex by hex
             f = board.face(state, h)
             self.faces[h] = f
             frag = board.fragment(f)
-            frags.append((h, frag, len(stops)))
+            frags.append(frag)
+            self.stop_start.append(len(stops))
             stops.extend(frag.stops)
+        self.stop_start.append(len(stops))
         self.stops = stops
         self.stop_id = {s: i for i, s in enumerate(stops)}
-        self.paths: list[Path] = []
-        self.path_id: dict[Path, int] = {}
-        self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = []
-        self.path_sides: list[int] = []  # bitmask of the sides each path touches
         self.stop_paths: list[list[int]] = [[] for _ in stops]
-        self.side_paths: dict[int, list[tuple[str, int]]] = {}
+        for k, frag in enumerate(frags):
+            if frag.paths:
+                self._add(k, frag)
+
+    def _add(self, k: int, frag: _Fragment) -> None:
+        """Enter the paths of the fragment of hex number ``k`` (its stops are numbered):
+        path ids ``k * stride`` on, so each hex keeps its own range of ids and the ids
+        run in board order whatever the lays that led to the graph."""
+        h = self.board.hex_ids[k]
+        offset = self.stop_start[k]
         paths, path_id, all_ends = self.paths, self.path_id, self.ends
         stop_paths, side_paths, path_sides = self.stop_paths, self.side_paths, self.path_sides
-        for h, frag, offset in frags:
-            for p, ((sa, na), (sb, nb)), mask in frag.paths:  # a path has two ends
-                pid = len(paths)
-                paths.append(p)
-                path_id[p] = pid
-                if sa:
-                    na += offset
-                    stop_paths[na].append(pid)
+        pid = k * self.board.path_stride
+        for p, ((sa, na), (sb, nb)), mask in frag.paths:  # a path has two ends
+            paths[pid] = p
+            path_id[p] = pid
+            if sa:
+                na += offset
+                stop_paths[na].append(pid)
+            else:
+                side_paths.setdefault(na, []).append((h, pid))
+            if sb:
+                nb += offset
+                stop_paths[nb].append(pid)
+            else:
+                side_paths.setdefault(nb, []).append((h, pid))
+            all_ends[pid] = ((sa, na), (sb, nb))
+            path_sides[pid] = mask
+            pid += 1
+
+    def patched(self, state: MapState, changed: Iterable[str]) -> TrackGraph | None:
+        """The graph of ``state``, whose layout differs from this graph's on the
+        ``changed`` hexes only: this graph's tables copied, those hexes' paths replaced
+        (the same graph :class:`TrackGraph` builds, in a fraction of the time).  None when
+        a changed hex shows other stops than before (the stop ids would move)."""
+        board = self.board
+        g = copy.copy(self)
+        g.state = state
+        g.tiles = dict(state.tiles)
+        g.faces = dict(self.faces)
+        g.paths = list(self.paths)
+        g.path_id = dict(self.path_id)
+        g.ends = list(self.ends)
+        g.path_sides = list(self.path_sides)
+        g.side_paths = dict(self.side_paths)
+        g.stop_paths = list(self.stop_paths)
+        stride = board.path_stride
+        for h in changed:
+            k = board.hex_index[h]
+            face = board.face(state, h)
+            frag = board.fragment(face)
+            if frag.stops != board.fragment(self.faces[h]).stops:
+                return None
+            g.faces[h] = face
+            touched: set[int] = set()
+            for pid in range(k * stride, (k + 1) * stride):
+                p = g.paths[pid]
+                if p is _NO_PATH:
+                    break
+                del g.path_id[p]
+                g.paths[pid] = _NO_PATH
+                g.ends[pid] = _NO_ENDS
+                g.path_sides[pid] = 0
+                touched.update(n for is_stop, n in self.ends[pid] if not is_stop)
+            for s in range(g.stop_start[k], g.stop_start[k + 1]):
+                g.stop_paths[s] = []
+            for _, ends, _ in frag.paths:
+                touched.update(n for is_stop, n in ends if not is_stop)
+            for side in touched:  # the other hex's paths stay, in their order
+                kept = [x for x in g.side_paths.get(side, ()) if x[0] != h]
+                if kept:
+                    g.side_paths[side] = kept
                 else:
-                    side_paths.setdefault(na, []).append((h, pid))
-                if sb:
-                    nb += offset
-                    stop_paths[nb].append(pid)
-                else:
-                    side_paths.setdefault(nb, []).append((h, pid))
-                all_ends.append(((sa, na), (sb, nb)))
-                path_sides.append(mask)
+                    g.side_paths.pop(side, None)
+            g._add(k, frag)
+            for side in touched:
+                got = g.side_paths.get(side)
+                if got is not None and len(got) > 1:
+                    got.sort(key=lambda x: x[1])
+        return g
 
     def bind(self, state: MapState) -> TrackGraph:
         """This graph's track with the tokens of ``state`` (a shallow copy; shares tables)."""
@@ -574,6 +656,12 @@ class Board:
                     self.side_cost[sid] = max(self.side_cost.get(sid, 0), int(b["cost"]))
         self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
         self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
+        self.hex_index: dict[str, int] = {h: k for k, h in enumerate(self.hex_ids)}
+        #: path ids each hex owns in a track graph: the most paths a face may have
+        self.path_stride = max(
+            1, *(_path_count(d) for d in (*self.hexes.values(), *self.tiles.values()))
+        )
+        self._last_graph: TrackGraph | None = None
 
     # -- caches -----------------------------------------------------------------------
 
@@ -583,6 +671,7 @@ class Board:
     def clear_caches(self) -> None:
         """Forget every cached graph, reach and route search (benchmarks, tests)."""
         self._caches.clear()
+        self._last_graph = None
 
     def cached(self, cache: str, key: Hashable, compute: Callable[[], _T]) -> _T:
         """Memoise ``compute()`` under ``key`` in the named bounded cache of this board.
@@ -661,10 +750,28 @@ class Board:
         """The track graph of a position (see :class:`TrackGraph`).
 
         Built once per tile layout (cached by :meth:`MapState.track_key`) and bound to
-        ``state`` for its tokens.
+        ``state`` for its tokens.  A new layout is the last graph made with its changed
+        hexes replaced, when few hexes changed (:meth:`TrackGraph.patched`).
         """
-        g = self.cached("graph", state.track_key(), lambda: TrackGraph(self, state))
+        g = self.cached("graph", state.track_key(), lambda: self._new_graph(state))
         return g.bind(state)
+
+    #: Most hexes a layout may differ by from the last graph made to be patched from it.
+    PATCH_LIMIT = 4
+
+    def _new_graph(self, state: MapState) -> TrackGraph:
+        last = self._last_graph
+        g = None
+        if last is not None:
+            old, new = last.tiles, state.tiles
+            changed = [h for h, v in new.items() if old.get(h) != v]
+            changed += [h for h in old if h not in new]  # a laid tile gone (test setups)
+            if len(changed) <= self.PATCH_LIMIT:
+                g = last.patched(state, changed)
+        if g is None:
+            g = TrackGraph(self, state)
+        self._last_graph = g
+        return g
 
     def reach(self, state: MapState, corp: str, stations: Iterable[str] = ()) -> Reach:
         """What ``corp``'s network reaches now (see :meth:`TrackGraph.reach`; ``stations``:
