@@ -21,7 +21,7 @@ Vocabulary (rules: seed 002 "routes" and "tokens"; reference facts §7-§9):
 from __future__ import annotations
 
 import copy
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -316,6 +316,31 @@ class Reach:
     cities: set[tuple[str, int]]
     stops: set[tuple[str, str, int]]
     joined: set[tuple[str, str, int]] = field(default_factory=set)
+    #: the walk that found it, to walk on from (:meth:`TrackGraph.extend`); not part of
+    #: the value
+    walk: _Walk | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class _Walk:
+    """A walk of :meth:`TrackGraph.reach`: the graph and tokens it walked on, its stations
+    (stop ids), the stops whose paths it followed, the stops it reached along track, the
+    paths it followed and the sides it entered (``~(side << 16 | hex number)``)."""
+
+    graph: TrackGraph
+    corp: str
+    stations: frozenset[str]
+    starts: set[int]
+    queued: set[int]
+    joined: set[int]
+    done: set[int]
+    seen: set[int]
+    tokens: dict[str, tuple[tuple[str, ...], ...]]
+
+
+def _tokens(state: MapState) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """A snapshot of the station tokens of a position, hex by hex."""
+    return {h: tuple(map(tuple, cs)) for h, cs in state.tokens.items() if any(cs)}
 
 
 @dataclass(frozen=True)
@@ -550,60 +575,201 @@ class TrackGraph:
         traversed path reaches its edges on its hex and the opposite edges on the
         neighbours.
         """
-        board = self.board
+        extra = frozenset(stations)
+        starts = self.station_stops(corp, extra)
+        w = _Walk(
+            self, corp, extra, set(starts), set(starts), set(), set(), set(), _tokens(self.state)
+        )
+        new_done, new_joined = self._follow(w, list(starts))
         edges: dict[str, set[int]] = {}
-        cities: set[tuple[str, int]] = set()
-        stops: set[tuple[str, str, int]] = set()
-        joined: set[tuple[str, str, int]] = set()
-        queue: deque[tuple[bool, int, str]] = deque()
-        seen: set[tuple[bool, int, str]] = set()
-        for s in self.station_stops(corp, stations):
-            h, kind, i = self.stops[s]
-            edges.setdefault(h, set()).update(range(6))
-            if kind == "city":
-                cities.add((h, i))
-            stops.add(self.stops[s])
-            st = (True, s, "")
-            if st not in seen:
-                seen.add(st)
-                queue.append(st)
-        paths_done: set[int] = set()
+        self._add_edges(edges, set(), new_done, starts)
+        found = {self.stops[s] for s in new_joined}
+        stops = found | {self.stops[s] for s in starts}
+        cities = {(h, i) for h, kind, i in stops if kind == "city"}
+        return Reach(edges, cities, stops, found, w)
 
-        def traverse(pid: int, frm: tuple[bool, int]) -> None:
-            p = self.paths[pid]
-            if pid not in paths_done:
-                paths_done.add(pid)
-                for e in p.edges:
-                    edges.setdefault(p.hex, set()).add(e)
-                    nb = board.neighbors[p.hex][e]
-                    if nb is not None:
-                        edges.setdefault(nb, set()).add((e + 3) % 6)
-            is_stop, nid = self.other_end(pid, frm)
-            if is_stop:
-                stops.add(self.stops[nid])
-                joined.add(self.stops[nid])
-                h, kind, i = self.stops[nid]
+    def extend(self, prev: Reach, corp: str, stations: frozenset[str]) -> Reach | None:
+        """The reach of ``corp`` on this graph's position, found by walking on from
+        ``prev`` (its reach on an earlier position, with the same ``stations``) where the
+        board changed: the same as :meth:`reach` when the change only adds to the network
+        (tiles keeping their old track and stops, its own new stations, cities it could
+        not pass that it now may); None when the walk must start over (a city it went
+        through is now blocked, a station or a piece of track is gone)."""
+        w = prev.walk
+        if w is None or w.corp != corp or w.stations != stations:
+            return None
+        board, old = self.board, w.graph
+        stride = board.path_stride
+        changed = [h for h, v in self.tiles.items() if old.tiles.get(h) != v]
+        changed += [h for h in old.tiles if h not in self.tiles]
+        if len(changed) > board.PATCH_LIMIT:
+            return None
+        remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
+        for h in changed:
+            if board.fragment(old.faces[h]).stops != board.fragment(self.faces[h]).stops:
+                return None
+            k = board.hex_index[h]
+            for pid in range(k * stride, (k + 1) * stride):
+                p = old.paths[pid]
+                if p is _NO_PATH:
+                    break
+                new = self.path_id.get(p)
+                if new is None:
+                    return None
+                remap[pid] = new
+        starts = self.station_stops(corp, stations)
+        if not w.starts.issubset(starts):
+            return None  # a station is gone
+        tokens = _tokens(self.state)
+        moved = {h for h in (*tokens, *w.tokens) if tokens.get(h) != w.tokens.get(h)}
+        done = set(w.done)
+        gone = [p for p in remap if p in done]
+        done.difference_update(gone)
+        done.update(remap[p] for p in gone)
+        nw = _Walk(
+            self,
+            corp,
+            stations,
+            set(starts),
+            set(w.queued),
+            set(w.joined),
+            done,
+            set(w.seen),
+            tokens,
+        )
+        todo: list[int] = []
+        for h in moved.union(changed):
+            k = board.hex_index[h]
+            for s in range(self.stop_start[k], self.stop_start[k + 1]):
+                if s in nw.starts:
+                    continue
+                through = self._passable(s, corp)
+                if s in nw.queued and not through:
+                    return None  # the walk went through a city now blocked
+                if through and s in nw.joined and s not in nw.queued:
+                    nw.queued.add(s)
+                    todo.append(s)
+        for h in changed:  # walk again from where the walk entered the changed hexes
+            k = board.hex_index[h]
+            todo.extend(
+                s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in nw.queued
+            )
+            for e, nb in enumerate(board.neighbors[h]):
+                if nb is not None:
+                    y = ~(board.side_id[(h, e)] << 16 | board.hex_index[nb])
+                    if y in nw.seen:
+                        todo.append(y)
+        fresh = [s for s in starts if s not in w.starts]
+        for s in fresh:
+            if s not in nw.queued:
+                nw.queued.add(s)
+                todo.append(s)
+        new_done, new_joined = self._follow(nw, todo)
+        edges = dict(prev.edges)
+        self._add_edges(edges, set(), new_done, fresh)
+        found = set(prev.joined)
+        found.update(self.stops[s] for s in new_joined)
+        stops = set(prev.stops)
+        stops.update(self.stops[s] for s in new_joined)
+        stops.update(self.stops[s] for s in fresh)
+        cities = set(prev.cities)
+        cities.update(
+            (h, i)
+            for h, kind, i in map(self.stops.__getitem__, (*new_joined, *fresh))
+            if kind == "city"
+        )
+        return Reach(edges, cities, stops, found, nw)
+
+    def _passable(self, stop: int, corp: str) -> bool:
+        """:meth:`passable` (its tokens read off the graph's state)."""
+        h, kind, i = self.stops[stop]
+        if kind == "offboard":
+            return False
+        if kind == "town":
+            return True
+        cities = self.state.tokens.get(h)
+        toks = cities[i] if cities is not None and i < len(cities) else ()
+        return corp in toks or len(toks) < self.faces[h].cities[i].slots
+
+    def _follow(self, w: _Walk, todo: list[int]) -> tuple[list[int], list[int]]:
+        """Walk on from the states in ``todo`` (stop ids, or sides entered from a hex:
+        ``~(side << 16 | hex number)``), adding to ``w``; returns the paths and the stops
+        the walk reached for the first time."""
+        stride = self.board.path_stride
+        ends, stop_paths, side_paths = self.ends, self.stop_paths, self.side_paths
+        all_stops, faces, tokens = self.stops, self.faces, self.state.tokens
+        corp, queued, joined, done, seen = w.corp, w.queued, w.joined, w.done, w.seen
+        new_done: list[int] = []
+        new_joined: list[int] = []
+        while todo:
+            x = todo.pop()
+            if x >= 0:
+                frm = (True, x)
+                pids = stop_paths[x]
+            else:
+                sid = ~x >> 16
+                came = ~x & 0xFFFF
+                frm = (False, sid)
+                pids = [pid for _, pid in side_paths.get(sid, ()) if pid // stride != came]
+            for pid in pids:
+                if pid not in done:
+                    done.add(pid)
+                    new_done.append(pid)
+                a, b = ends[pid]
+                is_stop, n = b if a == frm else a
+                if not is_stop:
+                    y = ~(n << 16 | pid // stride)
+                    if y not in seen:
+                        seen.add(y)
+                        todo.append(y)
+                    continue
+                if n in joined:
+                    continue  # followed or blocked already
+                joined.add(n)
+                new_joined.append(n)
+                if n in queued:
+                    continue
+                h, kind, i = all_stops[n]
+                if kind == "offboard":
+                    continue
                 if kind == "city":
-                    cities.add((h, i))
-                if not self.passable(nid, corp):
-                    return
-                st = (True, nid, "")
-            else:
-                st = (False, nid, p.hex)
-            if st not in seen:
-                seen.add(st)
-                queue.append(st)
+                    cities = tokens.get(h)
+                    toks = cities[i] if cities is not None and i < len(cities) else ()
+                    if corp not in toks and len(toks) >= faces[h].cities[i].slots:
+                        continue  # blocked: the walk ends here
+                queued.add(n)
+                todo.append(n)
+        return new_done, new_joined
 
-        while queue:
-            is_stop, nid, side_hex = queue.popleft()
-            if is_stop:
-                for pid in self.stop_paths[nid]:
-                    traverse(pid, (True, nid))
-            else:
-                for h, pid in self.side_paths.get(nid, []):
-                    if h != side_hex:
-                        traverse(pid, (False, nid))
-        return Reach(edges, cities, stops, joined)
+    def _add_edges(
+        self, edges: dict[str, set[int]], own: set[str], pids: list[int], starts: Iterable[int]
+    ) -> None:
+        """Add to ``edges`` the edges of these paths (and the opposite edges on the
+        neighbours) and every edge of the hexes of these stations.  The sets of ``edges``
+        not named in ``own`` are shared with another reach: copied before they change."""
+        neighbors = self.board.neighbors
+        paths = self.paths
+
+        def add(h: str, e: int) -> None:
+            es = edges.get(h)
+            if es is None:
+                es = edges[h] = set()
+                own.add(h)
+            elif h not in own:
+                es = edges[h] = set(es)
+                own.add(h)
+            es.add(e)
+
+        for pid in pids:
+            p = paths[pid]
+            for e in p.edges:
+                add(p.hex, e)
+                nb = neighbors[p.hex][e]
+                if nb is not None:
+                    add(nb, (e + 3) % 6)
+        for s in starts:
+            for e in range(6):
+                add(self.stops[s][0], e)
 
 
 # ---------------------------------------------------------------------------------------
@@ -662,6 +828,7 @@ class Board:
             1, *(_path_count(d) for d in (*self.hexes.values(), *self.tiles.values()))
         )
         self._last_graph: TrackGraph | None = None
+        self._last_reach: dict[tuple[str, frozenset[str]], Reach] = {}
 
     # -- caches -----------------------------------------------------------------------
 
@@ -672,6 +839,7 @@ class Board:
         """Forget every cached graph, reach and route search (benchmarks, tests)."""
         self._caches.clear()
         self._last_graph = None
+        self._last_reach.clear()
 
     def cached(self, cache: str, key: Hashable, compute: Callable[[], _T]) -> _T:
         """Memoise ``compute()`` under ``key`` in the named bounded cache of this board.
@@ -782,7 +950,18 @@ class Board:
         """
         extra = frozenset(stations)
         key = (state.track_key(), state.token_key(), corp, extra)
-        return self.cached("reach", key, lambda: self.graph(state).reach(corp, extra))
+        return self.cached("reach", key, lambda: self._new_reach(state, corp, extra))
+
+    def _new_reach(self, state: MapState, corp: str, stations: frozenset[str]) -> Reach:
+        """The reach walked on from the last one found for the corporation when the board
+        only grew for it since (:meth:`TrackGraph.extend`), else walked afresh."""
+        g = self.graph(state)
+        prev = self._last_reach.get((corp, stations))
+        r = g.extend(prev, corp, stations) if prev is not None else None
+        if r is None:
+            r = g.reach(corp, stations)
+        self._last_reach[(corp, stations)] = r
+        return r
 
     # -- tiles ------------------------------------------------------------------------
 
