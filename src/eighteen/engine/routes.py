@@ -739,9 +739,9 @@ def _chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[in
             if nxt == hexes[idx + 1]:
                 walk(end, idx + 1, [*chain, pid], sides | 1 << end[1])
 
-    for s, (h, _, _) in enumerate(g.stops):
-        if h != hexes[0] or len(hexes) < 2:
-            continue
+    k = board.hex_index.get(hexes[0]) if len(hexes) >= 2 else None
+    first = range(g.stop_start[k], g.stop_start[k + 1]) if k is not None else range(0)
+    for s in first:  # the stops of hexes[0]
         before = len(out)
         for pid in g.stop_paths[s]:
             end = g.other_end(pid, (True, s))
