@@ -523,7 +523,10 @@ class TrackGraph:
     def has_token(self, stop: int, corp: str) -> bool:
         """Is ``stop`` a city holding a token of ``corp``?"""
         h, kind, i = self.stops[stop]
-        return kind == "city" and corp in self.state.city_tokens(h, i)
+        if kind != "city":
+            return False
+        cities = self.state.tokens.get(h)
+        return cities is not None and i < len(cities) and corp in cities[i]
 
     def passable(self, stop: int, corp: str | None) -> bool:
         """May a route of ``corp`` run THROUGH this stop (not just end there)?
@@ -536,10 +539,9 @@ class TrackGraph:
             return False
         if kind == "town":
             return True
-        toks = self.state.city_tokens(h, i)
-        if corp is not None and corp in toks:
-            return True
-        return len(toks) < self.faces[h].cities[i].slots
+        cities = self.state.tokens.get(h)
+        toks = cities[i] if cities is not None and i < len(cities) else ()
+        return (corp is not None and corp in toks) or len(toks) < self.faces[h].cities[i].slots
 
     def other_end(self, pid: int, node: tuple[bool, int]) -> tuple[bool, int]:
         """The end of path ``pid`` that is not ``node``."""
@@ -643,7 +645,7 @@ class TrackGraph:
             for s in range(self.stop_start[k], self.stop_start[k + 1]):
                 if s in nw.starts:
                     continue
-                through = self._passable(s, corp)
+                through = self.passable(s, corp)
                 if s in nw.queued and not through:
                     return None  # the walk went through a city now blocked
                 if through and s in nw.joined and s not in nw.queued:
@@ -679,17 +681,6 @@ class TrackGraph:
             if kind == "city"
         )
         return Reach(edges, cities, stops, found, nw)
-
-    def _passable(self, stop: int, corp: str) -> bool:
-        """:meth:`passable` (its tokens read off the graph's state)."""
-        h, kind, i = self.stops[stop]
-        if kind == "offboard":
-            return False
-        if kind == "town":
-            return True
-        cities = self.state.tokens.get(h)
-        toks = cities[i] if cities is not None and i < len(cities) else ()
-        return corp in toks or len(toks) < self.faces[h].cities[i].slots
 
     def _follow(self, w: _Walk, todo: list[int]) -> tuple[list[int], list[int]]:
         """Walk on from the states in ``todo`` (stop ids, or sides entered from a hex:
@@ -1024,7 +1015,9 @@ class Board:
         if require_connection and corp is None:
             raise ValueError("lay_options: a connection needs a corporation")
         reach = self.reach(state, corp, stations).edges if require_connection and corp else None
-        for h in sorted(hexes if hexes is not None else self.hex_ids):
+        # the hexes the network reaches, not the whole board, when a connection is needed
+        pool = hexes if hexes is not None else reach if reach is not None else self.hex_ids
+        for h in sorted(pool):
             if h in blocked or h not in self.hexes:
                 continue
             usable = self.usable[h]
