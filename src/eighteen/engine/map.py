@@ -440,6 +440,7 @@ class TrackGraph:
         a changed hex shows other stops than before (the stop ids would move)."""
         board = self.board
         g = copy.copy(self)
+        g.__dict__.pop("track_key", None)  # of this graph's layout
         g.state = state
         g.tiles = dict(state.tiles)
         g.faces = dict(self.faces)
@@ -483,6 +484,11 @@ class TrackGraph:
                 if got is not None and len(got) > 1:
                     got.sort(key=lambda x: x[1])
         return g
+
+    @cached_property
+    def track_key(self) -> frozenset[tuple[str, tuple[str, int]]]:
+        """:meth:`MapState.track_key` of the layout of this graph."""
+        return frozenset(self.tiles.items())
 
     def bind(self, state: MapState) -> TrackGraph:
         """This graph's track with the tokens of ``state`` (a shallow copy; shares tables)."""
