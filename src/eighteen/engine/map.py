@@ -611,7 +611,7 @@ class TrackGraph:
         stride = board.path_stride
         changed = [h for h, v in self.tiles.items() if old.tiles.get(h) != v]
         changed += [h for h in old.tiles if h not in self.tiles]
-        if len(changed) > board.PATCH_LIMIT:
+        if len(changed) > board.EXTEND_LIMIT:
             return None
         remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
         for h in changed:
@@ -924,6 +924,9 @@ class Board:
 
     #: Most hexes a layout may differ by from the last graph made to be patched from it.
     PATCH_LIMIT = 4
+    #: Most hexes a layout may differ by from a corporation's last reach to be walked on
+    #: from it (:meth:`TrackGraph.extend`; a corporation's turns are some lays apart).
+    EXTEND_LIMIT = 16
 
     def _new_graph(self, state: MapState) -> TrackGraph:
         last = self._last_graph
