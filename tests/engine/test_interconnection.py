@@ -278,7 +278,7 @@ def test_a_route_visiting_both_ends_earns_no_interconnection() -> None:
     board, _ = line()
     free = MapState()
     board.place_token(free, "X", "B4", 0)
-    whole = [p for p in board.graph(free).paths]
+    whole = list(board.graph(free).path_id)  # every path of the graph
     whole.sort(key=lambda p: (int(p.hex[1:]), str(p)))
     (route,) = check_routes(board, free, "X", [("D", None, whole)], "yellow", (W_E,))
     assert len(route.stops) == 6 and route.bonuses == () and route.revenue == 160

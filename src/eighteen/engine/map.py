@@ -21,7 +21,7 @@ Vocabulary (rules: seed 002 "routes" and "tokens"; reference facts §7-§9):
 from __future__ import annotations
 
 import copy
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -87,7 +87,7 @@ class MapState:
 
     def token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
         """Fingerprint of the station tokens: equal keys mean equal tokens (cache key)."""
-        return frozenset((h, tuple(tuple(c) for c in cs)) for h, cs in self.tokens.items())
+        return frozenset([(h, tuple(map(tuple, cs))) for h, cs in self.tokens.items()])
 
     def city_tokens(self, hex_id: str, city: int) -> list[str]:
         """Corporations in the slots of one city (empty list when none)."""
@@ -245,6 +245,12 @@ class Face:
         return tuple(out)
 
 
+def _path_count(data: Mapping[str, Any]) -> int:
+    """How many paths a face of this hex or tile table row has (at any rotation)."""
+    n = sum(len(c.get("exits", [])) for c in (*data.get("cities", []), *data.get("towns", [])))
+    return n + len((data.get("offboard") or {}).get("exits", [])) + len(data.get("track", []))
+
+
 def _rot(edges: Iterable[int], r: int) -> tuple[int, ...]:
     return tuple(sorted((e + r) % 6 for e in edges))
 
@@ -298,6 +304,31 @@ class Reach:
     cities: set[tuple[str, int]]
     stops: set[tuple[str, str, int]]
     joined: set[tuple[str, str, int]] = field(default_factory=set)
+    #: the walk that found it, to walk on from (:meth:`TrackGraph.extend`); not part of
+    #: the value
+    walk: _Walk | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class _Walk:
+    """A walk of :meth:`TrackGraph.reach`: the graph and tokens it walked on, its stations
+    (stop ids), the stops whose paths it followed, the stops it reached along track, the
+    paths it followed and the sides it entered (``~(side << 16 | hex number)``)."""
+
+    graph: TrackGraph
+    corp: str
+    stations: frozenset[str]
+    starts: set[int]
+    queued: set[int]
+    joined: set[int]
+    done: set[int]
+    seen: set[int]
+    tokens: dict[str, tuple[tuple[str, ...], ...]]
+
+
+def _tokens(state: MapState) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """A snapshot of the station tokens of a position, hex by hex."""
+    return {h: tuple(map(tuple, cs)) for h, cs in state.tokens.items() if any(cs)}
 
 
 @dataclass(frozen=True)
@@ -310,12 +341,20 @@ class _Fragment:
     paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int], ...]
 
 
+#: The path of the ids no path holds (see :class:`TrackGraph`), and its ends.
+_NO_PATH = Path("", "-", "-")
+_NO_ENDS = ((False, -1), (False, -1))
+
+
 class TrackGraph:
     """The track of one board position as a graph.
 
     Nodes are stops (``stops[i] = (hex, kind, index)``, sorted) and hex sides (the Board's
     global side ids). Each path of each face is an arc between its two ends. ``ends[p]``
-    gives, for path ``p``, two ends ``(is_stop, id)``. ``side_paths[side]`` lists
+    gives, for path ``p``, two ends ``(is_stop, id)``. Path ids run in board order: the
+    hex numbered ``k`` in ``Board.hex_ids`` owns the ids from ``k * Board.path_stride``
+    (the ids it does not use hold a placeholder path no end names), so laying a tile
+    renumbers nothing (:meth:`patched`). ``side_paths[side]`` lists
     ``(hex, path)`` for the paths touching a side, so a walk arriving at a side from one
     hex continues only with the paths of the other hex.
 
@@ -328,48 +367,123 @@ class TrackGraph:
     def __init__(self, board: Board, state: MapState) -> None:
         self.board = board
         self.state = state
+        self.tiles = dict(state.tiles)  # the layout this graph is of (see :meth:`patched`)
+        stride = board.path_stride
         self.faces: dict[str, Face] = {}
         stops: list[tuple[str, str, int]] = []
-        frags: list[tuple[str, _Fragment, int]] = []
+        #: per hex (board order), the first of its stop ids; a last entry closes the list
+        self.stop_start: list[int] = []
+        n = len(board.hex_ids) * stride
+        self.paths: list[Path] = [_NO_PATH] * n
+        self.path_id: dict[Path, int] = {}
+        self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = [_NO_ENDS] * n
+        self.path_sides: list[int] = [0] * n  # bitmask of the sides each path touches
+        self.side_paths: dict[int, list[tuple[str, int]]] = {}
+        frags: list[_Fragment] = []
         for h in board.hex_ids:  # sorted: the stops come out sorted, hex by hex
             f = board.face(state, h)
             self.faces[h] = f
             frag = board.fragment(f)
-            frags.append((h, frag, len(stops)))
+            frags.append(frag)
+            self.stop_start.append(len(stops))
             stops.extend(frag.stops)
+        self.stop_start.append(len(stops))
         self.stops = stops
         self.stop_id = {s: i for i, s in enumerate(stops)}
-        self.paths: list[Path] = []
-        self.path_id: dict[Path, int] = {}
-        self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = []
-        self.path_sides: list[int] = []  # bitmask of the sides each path touches
         self.stop_paths: list[list[int]] = [[] for _ in stops]
-        self.side_paths: dict[int, list[tuple[str, int]]] = {}
+        for k, frag in enumerate(frags):
+            if frag.paths:
+                self._add(k, frag)
+
+    def _add(self, k: int, frag: _Fragment) -> None:
+        """Enter the paths of the fragment of hex number ``k`` (its stops are numbered):
+        path ids ``k * stride`` on, so each hex keeps its own range of ids and the ids
+        run in board order whatever the lays that led to the graph."""
+        h = self.board.hex_ids[k]
+        offset = self.stop_start[k]
         paths, path_id, all_ends = self.paths, self.path_id, self.ends
         stop_paths, side_paths, path_sides = self.stop_paths, self.side_paths, self.path_sides
-        for h, frag, offset in frags:
-            for p, ((sa, na), (sb, nb)), mask in frag.paths:  # a path has two ends
-                pid = len(paths)
-                paths.append(p)
-                path_id[p] = pid
-                if sa:
-                    na += offset
-                    stop_paths[na].append(pid)
+        pid = k * self.board.path_stride
+        for p, ((sa, na), (sb, nb)), mask in frag.paths:  # a path has two ends
+            paths[pid] = p
+            path_id[p] = pid
+            if sa:
+                na += offset
+                stop_paths[na].append(pid)
+            else:
+                side_paths.setdefault(na, []).append((h, pid))
+            if sb:
+                nb += offset
+                stop_paths[nb].append(pid)
+            else:
+                side_paths.setdefault(nb, []).append((h, pid))
+            all_ends[pid] = ((sa, na), (sb, nb))
+            path_sides[pid] = mask
+            pid += 1
+
+    def patched(self, state: MapState, changed: Iterable[str]) -> TrackGraph | None:
+        """The graph of ``state``, whose layout differs from this graph's on the
+        ``changed`` hexes only: this graph's tables copied, those hexes' paths replaced
+        (the same graph :class:`TrackGraph` builds, in a fraction of the time).  None when
+        a changed hex shows other stops than before (the stop ids would move)."""
+        board = self.board
+        g = copy.copy(self)
+        g.__dict__.pop("track_key", None)  # of this graph's layout
+        g.state = state
+        g.tiles = dict(state.tiles)
+        g.faces = dict(self.faces)
+        g.paths = list(self.paths)
+        g.path_id = dict(self.path_id)
+        g.ends = list(self.ends)
+        g.path_sides = list(self.path_sides)
+        g.side_paths = dict(self.side_paths)
+        g.stop_paths = list(self.stop_paths)
+        stride = board.path_stride
+        for h in changed:
+            k = board.hex_index[h]
+            face = board.face(state, h)
+            frag = board.fragment(face)
+            if frag.stops != board.fragment(self.faces[h]).stops:
+                return None
+            g.faces[h] = face
+            touched: set[int] = set()
+            for pid in range(k * stride, (k + 1) * stride):
+                p = g.paths[pid]
+                if p is _NO_PATH:
+                    break
+                del g.path_id[p]
+                g.paths[pid] = _NO_PATH
+                g.ends[pid] = _NO_ENDS
+                g.path_sides[pid] = 0
+                touched.update(n for is_stop, n in self.ends[pid] if not is_stop)
+            for s in range(g.stop_start[k], g.stop_start[k + 1]):
+                g.stop_paths[s] = []
+            for _, ends, _ in frag.paths:
+                touched.update(n for is_stop, n in ends if not is_stop)
+            for side in touched:  # the other hex's paths stay, in their order
+                kept = [x for x in g.side_paths.get(side, ()) if x[0] != h]
+                if kept:
+                    g.side_paths[side] = kept
                 else:
-                    side_paths.setdefault(na, []).append((h, pid))
-                if sb:
-                    nb += offset
-                    stop_paths[nb].append(pid)
-                else:
-                    side_paths.setdefault(nb, []).append((h, pid))
-                all_ends.append(((sa, na), (sb, nb)))
-                path_sides.append(mask)
+                    g.side_paths.pop(side, None)
+            g._add(k, frag)
+            for side in touched:
+                got = g.side_paths.get(side)
+                if got is not None and len(got) > 1:
+                    got.sort(key=lambda x: x[1])
+        return g
+
+    @cached_property
+    def track_key(self) -> frozenset[tuple[str, tuple[str, int]]]:
+        """:meth:`MapState.track_key` of the layout of this graph."""
+        return frozenset(self.tiles.items())
 
     def bind(self, state: MapState) -> TrackGraph:
         """This graph's track with the tokens of ``state`` (a shallow copy; shares tables)."""
         if state is self.state:
             return self
-        g = copy.copy(self)
+        g = object.__new__(TrackGraph)
+        g.__dict__ = self.__dict__.copy()  # as copy.copy, faster
         g.state = state
         return g
 
@@ -404,7 +518,10 @@ class TrackGraph:
     def has_token(self, stop: int, corp: str) -> bool:
         """Is ``stop`` a city holding a token of ``corp``?"""
         h, kind, i = self.stops[stop]
-        return kind == "city" and corp in self.state.city_tokens(h, i)
+        if kind != "city":
+            return False
+        cities = self.state.tokens.get(h)
+        return cities is not None and i < len(cities) and corp in cities[i]
 
     def passable(self, stop: int, corp: str | None) -> bool:
         """May a route of ``corp`` run THROUGH this stop (not just end there)?
@@ -417,10 +534,9 @@ class TrackGraph:
             return False
         if kind == "town":
             return True
-        toks = self.state.city_tokens(h, i)
-        if corp is not None and corp in toks:
-            return True
-        return len(toks) < self.faces[h].cities[i].slots
+        cities = self.state.tokens.get(h)
+        toks = cities[i] if cities is not None and i < len(cities) else ()
+        return (corp is not None and corp in toks) or len(toks) < self.faces[h].cities[i].slots
 
     def other_end(self, pid: int, node: tuple[bool, int]) -> tuple[bool, int]:
         """The end of path ``pid`` that is not ``node``."""
@@ -456,60 +572,190 @@ class TrackGraph:
         traversed path reaches its edges on its hex and the opposite edges on the
         neighbours.
         """
-        board = self.board
+        extra = frozenset(stations)
+        starts = self.station_stops(corp, extra)
+        w = _Walk(
+            self, corp, extra, set(starts), set(starts), set(), set(), set(), _tokens(self.state)
+        )
+        new_done, new_joined = self._follow(w, list(starts))
         edges: dict[str, set[int]] = {}
-        cities: set[tuple[str, int]] = set()
-        stops: set[tuple[str, str, int]] = set()
-        joined: set[tuple[str, str, int]] = set()
-        queue: deque[tuple[bool, int, str]] = deque()
-        seen: set[tuple[bool, int, str]] = set()
-        for s in self.station_stops(corp, stations):
-            h, kind, i = self.stops[s]
-            edges.setdefault(h, set()).update(range(6))
-            if kind == "city":
-                cities.add((h, i))
-            stops.add(self.stops[s])
-            st = (True, s, "")
-            if st not in seen:
-                seen.add(st)
-                queue.append(st)
-        paths_done: set[int] = set()
+        self._add_edges(edges, set(), new_done, starts)
+        found = {self.stops[s] for s in new_joined}
+        stops = found | {self.stops[s] for s in starts}
+        cities = {(h, i) for h, kind, i in stops if kind == "city"}
+        return Reach(edges, cities, stops, found, w)
 
-        def traverse(pid: int, frm: tuple[bool, int]) -> None:
-            p = self.paths[pid]
-            if pid not in paths_done:
-                paths_done.add(pid)
-                for e in p.edges:
-                    edges.setdefault(p.hex, set()).add(e)
-                    nb = board.neighbors[p.hex][e]
-                    if nb is not None:
-                        edges.setdefault(nb, set()).add((e + 3) % 6)
-            is_stop, nid = self.other_end(pid, frm)
-            if is_stop:
-                stops.add(self.stops[nid])
-                joined.add(self.stops[nid])
-                h, kind, i = self.stops[nid]
+    def extend(self, prev: Reach, corp: str, stations: frozenset[str]) -> Reach | None:
+        """The reach of ``corp`` on this graph's position, found by walking on from
+        ``prev`` (its reach on an earlier position, with the same ``stations``) where the
+        board changed: the same as :meth:`reach` when the change only adds to the network
+        (tiles keeping their old track and stops, its own new stations, cities it could
+        not pass that it now may); None when the walk must start over (a city it went
+        through is now blocked, a station or a piece of track is gone)."""
+        w = prev.walk
+        if w is None or w.corp != corp or w.stations != stations:
+            return None
+        board, old = self.board, w.graph
+        stride = board.path_stride
+        changed = [h for h, v in self.tiles.items() if old.tiles.get(h) != v]
+        changed += [h for h in old.tiles if h not in self.tiles]
+        if len(changed) > board.EXTEND_LIMIT:
+            return None
+        remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
+        for h in changed:
+            if board.fragment(old.faces[h]).stops != board.fragment(self.faces[h]).stops:
+                return None
+            k = board.hex_index[h]
+            for pid in range(k * stride, (k + 1) * stride):
+                p = old.paths[pid]
+                if p is _NO_PATH:
+                    break
+                new = self.path_id.get(p)
+                if new is None:
+                    return None
+                remap[pid] = new
+        starts = self.station_stops(corp, stations)
+        if not w.starts.issubset(starts):
+            return None  # a station is gone
+        tokens = _tokens(self.state)
+        moved = {h for h in (*tokens, *w.tokens) if tokens.get(h) != w.tokens.get(h)}
+        done = set(w.done)
+        gone = [p for p in remap if p in done]
+        done.difference_update(gone)
+        done.update(remap[p] for p in gone)
+        nw = _Walk(
+            self,
+            corp,
+            stations,
+            set(starts),
+            set(w.queued),
+            set(w.joined),
+            done,
+            set(w.seen),
+            tokens,
+        )
+        todo: list[int] = []
+        for h in moved.union(changed):
+            k = board.hex_index[h]
+            for s in range(self.stop_start[k], self.stop_start[k + 1]):
+                if s in nw.starts:
+                    continue
+                through = self.passable(s, corp)
+                if s in nw.queued and not through:
+                    return None  # the walk went through a city now blocked
+                if through and s in nw.joined and s not in nw.queued:
+                    nw.queued.add(s)
+                    todo.append(s)
+        for h in changed:  # walk again from where the walk entered the changed hexes
+            k = board.hex_index[h]
+            todo.extend(
+                s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in nw.queued
+            )
+            for e, nb in enumerate(board.neighbors[h]):
+                if nb is not None:
+                    y = ~(board.side_id[(h, e)] << 16 | board.hex_index[nb])
+                    if y in nw.seen:
+                        todo.append(y)
+        fresh = [s for s in starts if s not in w.starts]
+        for s in fresh:
+            if s not in nw.queued:
+                nw.queued.add(s)
+                todo.append(s)
+        new_done, new_joined = self._follow(nw, todo)
+        edges = dict(prev.edges)
+        self._add_edges(edges, set(), new_done, fresh)
+        found = set(prev.joined)
+        found.update(self.stops[s] for s in new_joined)
+        stops = set(prev.stops)
+        stops.update(self.stops[s] for s in new_joined)
+        stops.update(self.stops[s] for s in fresh)
+        cities = set(prev.cities)
+        cities.update(
+            (h, i)
+            for h, kind, i in map(self.stops.__getitem__, (*new_joined, *fresh))
+            if kind == "city"
+        )
+        return Reach(edges, cities, stops, found, nw)
+
+    def _follow(self, w: _Walk, todo: list[int]) -> tuple[list[int], list[int]]:
+        """Walk on from the states in ``todo`` (stop ids, or sides entered from a hex:
+        ``~(side << 16 | hex number)``), adding to ``w``; returns the paths and the stops
+        the walk reached for the first time."""
+        stride = self.board.path_stride
+        ends, stop_paths, side_paths = self.ends, self.stop_paths, self.side_paths
+        all_stops, faces, tokens = self.stops, self.faces, self.state.tokens
+        corp, queued, joined, done, seen = w.corp, w.queued, w.joined, w.done, w.seen
+        new_done: list[int] = []
+        new_joined: list[int] = []
+        while todo:
+            x = todo.pop()
+            if x >= 0:
+                frm = (True, x)
+                pids = stop_paths[x]
+            else:
+                sid = ~x >> 16
+                came = ~x & 0xFFFF
+                frm = (False, sid)
+                pids = [pid for _, pid in side_paths.get(sid, ()) if pid // stride != came]
+            for pid in pids:
+                if pid not in done:
+                    done.add(pid)
+                    new_done.append(pid)
+                a, b = ends[pid]
+                is_stop, n = b if a == frm else a
+                if not is_stop:
+                    y = ~(n << 16 | pid // stride)
+                    if y not in seen:
+                        seen.add(y)
+                        todo.append(y)
+                    continue
+                if n in joined:
+                    continue  # followed or blocked already
+                joined.add(n)
+                new_joined.append(n)
+                if n in queued:
+                    continue
+                h, kind, i = all_stops[n]
+                if kind == "offboard":
+                    continue
                 if kind == "city":
-                    cities.add((h, i))
-                if not self.passable(nid, corp):
-                    return
-                st = (True, nid, "")
-            else:
-                st = (False, nid, p.hex)
-            if st not in seen:
-                seen.add(st)
-                queue.append(st)
+                    cities = tokens.get(h)
+                    toks = cities[i] if cities is not None and i < len(cities) else ()
+                    if corp not in toks and len(toks) >= faces[h].cities[i].slots:
+                        continue  # blocked: the walk ends here
+                queued.add(n)
+                todo.append(n)
+        return new_done, new_joined
 
-        while queue:
-            is_stop, nid, side_hex = queue.popleft()
-            if is_stop:
-                for pid in self.stop_paths[nid]:
-                    traverse(pid, (True, nid))
-            else:
-                for h, pid in self.side_paths.get(nid, []):
-                    if h != side_hex:
-                        traverse(pid, (False, nid))
-        return Reach(edges, cities, stops, joined)
+    def _add_edges(
+        self, edges: dict[str, set[int]], own: set[str], pids: list[int], starts: Iterable[int]
+    ) -> None:
+        """Add to ``edges`` the edges of these paths (and the opposite edges on the
+        neighbours) and every edge of the hexes of these stations.  The sets of ``edges``
+        not named in ``own`` are shared with another reach: copied before they change."""
+        neighbors = self.board.neighbors
+        paths = self.paths
+
+        def add(h: str, e: int) -> None:
+            es = edges.get(h)
+            if es is None:
+                es = edges[h] = set()
+                own.add(h)
+            elif h not in own:
+                es = edges[h] = set(es)
+                own.add(h)
+            es.add(e)
+
+        for pid in pids:
+            p = paths[pid]
+            for e in p.edges:
+                add(p.hex, e)
+                nb = neighbors[p.hex][e]
+                if nb is not None:
+                    add(nb, (e + 3) % 6)
+        for s in starts:
+            for e in range(6):
+                add(self.stops[s][0], e)
 
 
 # ---------------------------------------------------------------------------------------
@@ -562,6 +808,13 @@ class Board:
                     self.side_cost[sid] = max(self.side_cost.get(sid, 0), int(b["cost"]))
         self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
         self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
+        self.hex_index: dict[str, int] = {h: k for k, h in enumerate(self.hex_ids)}
+        #: path ids each hex owns in a track graph: the most paths a face may have
+        self.path_stride = max(
+            1, *(_path_count(d) for d in (*self.hexes.values(), *self.tiles.values()))
+        )
+        self._last_graph: TrackGraph | None = None
+        self._last_reach: dict[tuple[str, frozenset[str]], Reach] = {}
 
     # -- caches -----------------------------------------------------------------------
 
@@ -571,6 +824,8 @@ class Board:
     def clear_caches(self) -> None:
         """Forget every cached graph, reach and route search (benchmarks, tests)."""
         self._caches.clear()
+        self._last_graph = None
+        self._last_reach.clear()
 
     def cached(self, cache: str, key: Hashable, compute: Callable[[], _T]) -> _T:
         """Memoise ``compute()`` under ``key`` in the named bounded cache of this board.
@@ -649,10 +904,31 @@ class Board:
         """The track graph of a position (see :class:`TrackGraph`).
 
         Built once per tile layout (cached by :meth:`MapState.track_key`) and bound to
-        ``state`` for its tokens.
+        ``state`` for its tokens.  A new layout is the last graph made with its changed
+        hexes replaced, when few hexes changed (:meth:`TrackGraph.patched`).
         """
-        g = self.cached("graph", state.track_key(), lambda: TrackGraph(self, state))
+        g = self.cached("graph", state.track_key(), lambda: self._new_graph(state))
         return g.bind(state)
+
+    #: Most hexes a layout may differ by from the last graph made to be patched from it.
+    PATCH_LIMIT = 4
+    #: Most hexes a layout may differ by from a corporation's last reach to be walked on
+    #: from it (:meth:`TrackGraph.extend`; a corporation's turns are some lays apart).
+    EXTEND_LIMIT = 16
+
+    def _new_graph(self, state: MapState) -> TrackGraph:
+        last = self._last_graph
+        g = None
+        if last is not None:
+            old, new = last.tiles, state.tiles
+            changed = [h for h, v in new.items() if old.get(h) != v]
+            changed += [h for h in old if h not in new]  # a laid tile gone (test setups)
+            if len(changed) <= self.PATCH_LIMIT:
+                g = last.patched(state, changed)
+        if g is None:
+            g = TrackGraph(self, state)
+        self._last_graph = g
+        return g
 
     def reach(self, state: MapState, corp: str, stations: Iterable[str] = ()) -> Reach:
         """What ``corp``'s network reaches now (see :meth:`TrackGraph.reach`; ``stations``:
@@ -663,7 +939,18 @@ class Board:
         """
         extra = frozenset(stations)
         key = (state.track_key(), state.token_key(), corp, extra)
-        return self.cached("reach", key, lambda: self.graph(state).reach(corp, extra))
+        return self.cached("reach", key, lambda: self._new_reach(state, corp, extra))
+
+    def _new_reach(self, state: MapState, corp: str, stations: frozenset[str]) -> Reach:
+        """The reach walked on from the last one found for the corporation when the board
+        only grew for it since (:meth:`TrackGraph.extend`), else walked afresh."""
+        g = self.graph(state)
+        prev = self._last_reach.get((corp, stations))
+        r = g.extend(prev, corp, stations) if prev is not None else None
+        if r is None:
+            r = g.reach(corp, stations)
+        self._last_reach[(corp, stations)] = r
+        return r
 
     # -- tiles ------------------------------------------------------------------------
 
@@ -726,7 +1013,9 @@ class Board:
         if require_connection and corp is None:
             raise ValueError("lay_options: a connection needs a corporation")
         reach = self.reach(state, corp, stations).edges if require_connection and corp else None
-        for h in sorted(hexes if hexes is not None else self.hex_ids):
+        # the hexes the network reaches, not the whole board, when a connection is needed
+        pool = hexes if hexes is not None else reach if reach is not None else self.hex_ids
+        for h in sorted(pool):
             if h in blocked or h not in self.hexes:
                 continue
             usable = self.usable[h]

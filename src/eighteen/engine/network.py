@@ -42,7 +42,12 @@ def new_map() -> MapState:
 
 
 def tile_supply(g: Game) -> dict[str, int | None]:
-    """Tiles left in the supply (None = unlimited): the manifest minus tiles on the map."""
+    """Tiles left in the supply (None = unlimited): the manifest minus tiles on the map
+    (counted once per tile layout: do not mutate the result)."""
+    return board(g).cached("tile_supply", g.state.map.track_key(), lambda: _tile_supply(g))
+
+
+def _tile_supply(g: Game) -> dict[str, int | None]:
     on_map = Counter(t for t, _ in g.state.map.tiles.values())
     out: dict[str, int | None] = {}
     for tid, tile in g.tables.doc.tiles.items():

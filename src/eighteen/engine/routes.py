@@ -475,8 +475,43 @@ def _check(
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
 ) -> tuple[Route, int]:
-    """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses."""
+    """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses.
+
+    The answer is kept by the board for the position (tiles and tokens) and the arguments:
+    a logged route read by an importer is checked again, the same, when it is run."""
     rule = TrainRule.of(distance)
+    args = (corp, train, rule, paths, revenue_key, bonuses, stations, excluded)
+    track = tuple(map(str, paths))
+    try:
+        key = (
+            g.track_key,
+            g.state.token_key(),
+            corp,
+            train,
+            rule,
+            min(track, track[::-1]),  # a route checks the same both ways
+            revenue_key,
+            tuple(bonuses),
+            frozenset(stations),
+            frozenset(excluded),
+        )
+        hash(key)
+    except TypeError:  # an argument that cannot be a key: no keeping
+        return _check_route(g, *args)
+    return g.board.cached("check", key, lambda: _check_route(g, *args))
+
+
+def _check_route(
+    g: TrackGraph,
+    corp: str,
+    train: str,
+    rule: TrainRule,
+    paths: Sequence[Path | str],
+    revenue_key: str,
+    bonuses: Sequence[Bonus],
+    stations: Collection[str],
+    excluded: Collection[str],
+) -> tuple[Route, int]:
     if not paths:
         raise RouteError("a route needs track")
     pids = _path_ids(g, paths)
@@ -741,9 +776,9 @@ def _chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[in
             if nxt == hexes[idx + 1]:
                 walk(end, idx + 1, [*chain, pid], sides | 1 << end[1])
 
-    for s, (h, _, _) in enumerate(g.stops):
-        if h != hexes[0] or len(hexes) < 2:
-            continue
+    k = board.hex_index.get(hexes[0]) if len(hexes) >= 2 else None
+    first = range(g.stop_start[k], g.stop_start[k + 1]) if k is not None else range(0)
+    for s in first:  # the stops of hexes[0]
         before = len(out)
         for pid in g.stop_paths[s]:
             end = g.other_end(pid, (True, s))
