@@ -494,7 +494,11 @@ class Rules(Strict):
         None, description="Forced share issue when a corporation must buy a train."
     )
     emergency_money: list[EmergencySource] | None = Field(
-        None, description="Money sources for a compulsory train, in order of use."
+        None,
+        description="Money sources for a compulsory train, in order of use; a president "
+        "may declare bankruptcy only once every source is spent (absent: the classic "
+        "treasury, president's cash and shares, and bankruptcy as soon as they cannot "
+        "suffice).",
     )
     president_may_fund_dearer_variant: bool | None = Field(
         None,
