@@ -76,6 +76,7 @@ RULES: dict[str, set[Any] | None] = {
     "must_own_train_always": None,
     "bank_reserve": None,
     "lay_cost_rule": {"add", None},
+    "turn_any_order": None,
 }
 
 #: Private abilities the engine plays.

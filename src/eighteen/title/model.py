@@ -353,6 +353,20 @@ class PrivateSeller(str, Enum):
     president = "president"
 
 
+class TurnStep(str, Enum):
+    """A step of a corporation's operating turn, in the engine's turn order."""
+
+    home = "home"
+    issue = "issue"
+    track = "track"
+    token = "token"
+    ferry = "ferry"
+    routes = "routes"
+    dividend = "dividend"
+    trains = "trains"
+    companies = "companies"
+
+
 class LayCostRule(str, Enum):
     """How a tile lay's fee combines with the hex's terrain cost."""
 
@@ -569,6 +583,12 @@ class Rules(Strict):
     )
     lay_cost_rule: LayCostRule | None = Field(
         None, description="How a lay's fee combines with terrain cost; absent: add."
+    )
+    turn_any_order: list[list[TurnStep]] | None = Field(
+        None,
+        description="Groups of operating-turn steps taken in any order: while one step of "
+        "a group is being served, the steps after it in the group take their actions too; "
+        "a pass ends only the step served (absent: every step in turn order).",
     )
 
 
