@@ -77,6 +77,7 @@ RULES: dict[str, set[Any] | None] = {
     "bank_reserve": None,
     "lay_cost_rule": {"add", None},
     "turn_any_order": None,
+    "stall_ends_game": None,
 }
 
 #: Private abilities the engine plays.

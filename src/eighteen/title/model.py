@@ -584,6 +584,12 @@ class Rules(Strict):
     lay_cost_rule: LayCostRule | None = Field(
         None, description="How a lay's fee combines with terrain cost; absent: add."
     )
+    stall_ends_game: bool | None = Field(
+        None,
+        description="When no one can act for twenty whole sets of rounds, the game ends "
+        '("no one can act any more"); false: the title has no such end and the game is '
+        "stuck instead (not over, no action possible). Absent: true.",
+    )
     turn_any_order: list[list[TurnStep]] | None = Field(
         None,
         description="Groups of operating-turn steps taken in any order: while one step of "
