@@ -17,6 +17,7 @@ from eighteen.engine.actions import (
     IssueShares,
     Pass,
     RunRoutes,
+    SellShares,
 )
 from eighteen.engine.state import POOL
 
@@ -104,10 +105,10 @@ def test_emergency_issue_only_as_needed() -> None:
     _set_cash(g, "B&W", 20)
     _set_price(g, "B&W", 80)
     # the cheapest card's sides cost $75 and $100: the treasury ($20) first, then an issue
-    # on worse terms: each share drops the price a cell and all sell a cell below the
-    # lowered price (1 share: $80 -> $70, sold at $60; 2: $80 -> $60, 2 x $50)
+    # on worse terms: each share drops the price a cell and sells a cell below the price
+    # it drops to (1 share: $80 -> $70, sold at $60; 2: then $70 -> $60, sold at $50)
     assert finance.emergency_yield(g, "B&W", 1) == 60
-    assert finance.emergency_yield(g, "B&W", 2) == 100
+    assert finance.emergency_yield(g, "B&W", 2) == 60 + 50
     assert g.legal_actions() == [IssueShares("B&W", 1), IssueShares("B&W", 2)]
     with pytest.raises(IllegalAction, match="must first issue"):
         g.apply(BuyTrain("B&W", "2-0", 75))
@@ -117,6 +118,85 @@ def test_emergency_issue_only_as_needed() -> None:
     # $80: the cheaper side only, and nobody adds money for the dearer one
     buys = [a for a in g.legal_actions() if isinstance(a, BuyTrain)]
     assert buys == [BuyTrain("B&W", "2-0", 75)]
+
+
+def test_emergency_issue_each_share_a_step_lower() -> None:
+    g = opening()
+    _to_forced_purchase(g)
+    _set_cash(g, "B&W", 0)
+    _set_price(g, "B&W", 80)
+    # nothing in the treasury: one share ($60) is short of the $75 train, two reach both
+    # sides of the card ($60 + $50 = $110 >= $100)
+    assert g.legal_actions() == [IssueShares("B&W", 2)]
+    act(g, IssueShares("B&W", 2))
+    assert market.price(g, "B&W") == 60
+    assert g.state.corporations["B&W"].cash == 110
+    assert shares.percent_of(g, "B&W", POOL) == 20
+    buys = [a for a in g.legal_actions() if isinstance(a, BuyTrain)]
+    assert buys == [BuyTrain("B&W", "2-0", 75), BuyTrain("B&W", "2+1-0", 100)]
+
+
+def _a_holds_rr(g, price: int) -> None:  # type: ignore[no-untyped-def]
+    """A holds 10% of RR (operated, at ``price``) and nothing else but B&W's certificate."""
+    g.state.certs["RR_1"] = "A"
+    g.state.corporations["RR"].operated = True
+    _set_price(g, "RR", price)
+
+
+def test_emergency_money_in_order_then_bankruptcy() -> None:
+    g = opening()
+    _to_forced_purchase(g)
+    _set_cash(g, "B&W", 0)
+    _set_price(g, "B&W", 30)
+    a = g.state.player("A")
+    g.state.bank += a.cash
+    a.cash = 0
+    _a_holds_rr(g, 30)
+    for cert in ("B&W_1", "B&W_2", "B&W_3"):
+        g.state.certs[cert] = "B"
+    # B&W $0 + issue $10 + A's $0 + A's RR share $30 = $40 < $75: he is bankrupt in the
+    # end, but only after the treasury, the issue and his shares are spent
+    assert g.legal_actions() == [IssueShares("B&W", 1)]
+    with pytest.raises(IllegalAction, match="can still raise money"):
+        g.apply(Bankrupt("B&W"))
+    act(g, IssueShares("B&W", 1))  # $30 -> $20, sold at $10
+    assert g.state.corporations["B&W"].cash == 10 and market.price(g, "B&W") == 20
+    acts = g.legal_actions()
+    assert Bankrupt("B&W") not in acts
+    assert [x for x in acts if not isinstance(x, BuyTrain)] == [SellShares("A", "RR", 10)]
+    with pytest.raises(IllegalAction, match="can still raise money"):
+        g.apply(Bankrupt("B&W"))
+    g.apply(SellShares("A", "RR", 10))  # not RR's president: its price stays
+    assert g.state.player("A").cash == 30 and market.price(g, "RR") == 30
+    assert g.legal_actions() == [Bankrupt("B&W")]
+    act(g, Bankrupt("B&W"))
+    # the money raised goes to the corporation; A leaves, the game goes on and B, the new
+    # president, must buy the train
+    assert g.state.corporations["B&W"].cash == 40
+    assert g.state.eliminated == ["A"] and not g.is_over
+    assert g.state.corporations["B&W"].president == "B" and g.acting() == "B&W"
+
+
+def test_president_cash_then_his_shares_pay_for_the_train() -> None:
+    g = opening()
+    _to_forced_purchase(g)
+    _set_cash(g, "B&W", 0)
+    _set_price(g, "B&W", 30)
+    a = g.state.player("A")
+    g.state.bank += a.cash - 30
+    a.cash = 30
+    _a_holds_rr(g, 100)
+    act(g, IssueShares("B&W", 1))  # $10 raised
+    # B&W $10 + A's $30 is short of $75 by $35: A must sell, and no bankruptcy is offered
+    acts = g.legal_actions()
+    assert Bankrupt("B&W") not in acts and SellShares("A", "RR", 10) in acts
+    with pytest.raises(IllegalAction, match="sell shares or go bankrupt"):
+        g.apply(BuyTrain("B&W", "2-0", 75))
+    g.apply(SellShares("A", "RR", 10))
+    assert g.state.player("A").cash == 130
+    act(g, BuyTrain("B&W", "2-0", 75))
+    assert g.state.player("A").cash == 130 - 65 and g.state.corporations["B&W"].cash == 0
+    assert g.state.corporations["B&W"].trains == ["2-0"]
 
 
 def test_president_pays_for_the_cheaper_side_after_the_issue() -> None:

@@ -117,6 +117,42 @@ def test_champlain_two_free_tiles_toward_montreal() -> None:
     act(g, lay(g, "B&W", "F23", "58", ["G22", "E22"]))  # the normal lays remain
 
 
+def test_champlain_second_tile_lapses_after_the_turn_of_the_first() -> None:
+    g = opening()
+    act(g, BuyCompany("B&W", "P3", 50))
+    act(g, Pass("B&W"))  # no issue
+    c4 = next(
+        a
+        for a in g.legal_actions()
+        if isinstance(a, LayTile) and a.private == "P3" and a.hex == "C4"
+    )
+    act(g, c4)
+    act(g, Pass("B&W"))  # the track step ends without the C6 tile
+    while not (g.acting() == "B&W" and g.state.round.step == "track"):
+        acts = g.legal_actions()
+        passes = [a for a in acts if isinstance(a, Pass)]
+        g.apply(passes[0] if passes else acts[0])
+    # next turn: the power was used in the turn of the first tile; C6 lapsed
+    assert not any(isinstance(a, LayTile) and a.private == "P3" for a in g.legal_actions())
+    assert "C6" not in g.state.map.tiles
+
+
+def test_luxury_bought_with_two_ferries_doubles_the_first_bought() -> None:
+    g = opening()
+    for port in ("C26", "B27"):  # RR bought New Haven's ferry, then Bridgeport's
+        g.state.ferries[port] = "RR"
+        g.state.ferry_order.append(port)
+    _give(g, "P5", "RR")
+    ferries.bind_boosts(g)
+    assert g.state.ferry_boost == {"P5": "C26"}
+    # New Haven $20 doubled; Bridgeport carries the new-ferry bonus: $20 + $20
+    assert ferries.value(g, "C26") == 40 and ferries.value(g, "B27") == 40
+    g.state.ferries["E26"] = "RR"  # a third ferry: the assignment never moves
+    g.state.ferry_order.append("E26")
+    ferries.bind_boosts(g)
+    assert g.state.ferry_boost == {"P5": "C26"}
+
+
 def test_ferries_new_bonus_moves_and_luxury_doubles() -> None:
     g = opening()
     act(g, Pass("B&W"))

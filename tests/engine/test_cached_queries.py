@@ -24,7 +24,7 @@ def test_queried_and_unqueried_games_stay_identical(title: str, seed: int) -> No
     plain = Game.new(tables, players, seed=seed)
     rng = random.Random(seed)
     for k in range(600):
-        if asked.is_over:
+        if asked.is_over or asked.stuck:
             break
         actions = asked.legal_actions()
         acting = asked.acting()

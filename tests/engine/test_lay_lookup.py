@@ -17,7 +17,7 @@ def test_the_lays_of_one_hex_and_tile_are_those_of_the_full_list(title: str, see
     g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
     checked = 0
     for _ in range(1500):
-        if g.is_over:
+        if g.is_over or g.stuck:
             break
         r = g.state.round
         if r.kind == "operating" and r.step == "track" and not g.pending_discard():

@@ -123,7 +123,7 @@ def test_rule_choices(c: dict[str, Any]) -> None:
     assert r["emergency_issue"] == {
         "drop_per_share": 1,
         "sale_offset": -1,
-        "pricing": "bundle",
+        "pricing": "per_share",
         "min_price": 20,
         "only_as_needed": True,
     }
@@ -185,10 +185,12 @@ def test_seed_price_moves(c: dict[str, Any]) -> None:
     ir = c["rules"]["issue_redeem"]
     assert PRICES[_cell(80) + ir["issue_offset"]] == 70
     assert PRICES[_cell(10) + ir["redeem_offset"]] == 20
-    # emergency issue of 2 at $80: price to $60, each share at $50 (facts §2.4)
+    # emergency issue of 2 at $80, share by share (the seed's wording): $80 -> $70, sold at
+    # $60; $70 -> $60, sold at $50
     em = c["rules"]["emergency_issue"]
-    after = _cell(80) - 2 * em["drop_per_share"]
-    assert (PRICES[after], PRICES[after + em["sale_offset"]]) == (60, 50)
+    drops = [_cell(80) - k * em["drop_per_share"] for k in (1, 2)]
+    assert [PRICES[d + em["sale_offset"]] for d in drops] == [60, 50]
+    assert PRICES[drops[-1]] == 60
 
 
 # ---------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from eighteen.engine.actions import (
     SellShares,
     TradePrivate,
 )
+from eighteen.engine.game import STUCK
 from eighteen.engine.rounds import auction
 from eighteen.engine.trains import train_type
 from eighteen.title.model import ExchangeShare
@@ -52,10 +53,18 @@ def pointless(game: Game, action: Action) -> bool:
     private in a normal auction turn (seed 000: "bidding twice on one company is of no
     use").  Left to bots, such raises could go on for ever while the privates pay out.
     Likewise trading a private that has changed hands already in this stock round: bots
-    could pass one back and forth for ever."""
+    could pass one back and forth for ever.  And any bid above twice the most a
+    corporation may ever pay for the private (its face value times
+    rules.private_price_max_factor, at least its face): money its owner never sees again;
+    in random play such bids drain the players until no one can start a corporation."""
     if isinstance(action, TradePrivate):
         return action.private in getattr(game.state.round, "traded", ())
-    if not isinstance(action, Bid) or game.state.round.kind != "auction":
+    if not isinstance(action, Bid):
+        return False
+    face = float(game.tables.private(action.private).value)
+    if action.price > 2 * face * max(1.0, game.rules.private_price_max_factor):
+        return True
+    if game.state.round.kind != "auction":
         return False
     if getattr(game.state.round, "bidoff", None) is not None:
         return False
@@ -283,6 +292,8 @@ def play(
     for _ in range(max_actions):
         if game.is_over:
             return
+        if game.stuck:
+            raise RuntimeError(f"the game is stuck: {STUCK}")
         actor = game.acting()
         assert actor is not None
         owner = actor

@@ -19,8 +19,9 @@ classic behaviour of seed 000/002:
   its size) minus those already in the market.
 - ``rules.emergency_issue``: shares a corporation must issue before its president pays for a
   compulsory train; every share drops the price ``drop_per_share`` cells and, with bundle
-  pricing, every share sells ``sale_offset`` cells from the price after the whole drop; no
-  share is issued at a price below ``min_price`` or for nothing.
+  pricing, every share sells ``sale_offset`` cells from the price after the whole drop
+  (per-share pricing: from the price after its own drop, each a cell lower than the last);
+  no share is issued at a price below ``min_price`` or for nothing.
 - A market cell with ``closes`` closes the corporation: its cash goes to the bank, its
   trains, stations, privates and ferries leave the game, its certificates are worthless
   (they return to the IPO, and it never starts again).
@@ -215,8 +216,9 @@ def emergency_yield(g: Game, corp: str, n: int) -> int | None:
     if ei.pricing == "bundle":
         unit = price_at(g, corp, -drop * n + offset)
         total = unit * n if unit > 0 else 0
-    else:
-        total = sum(price_at(g, corp, -drop * (k + 1) + offset) for k in range(n))
+    else:  # per share: the k-th share sells from the price after its own drop
+        units = [price_at(g, corp, -drop * (k + 1) + offset) for k in range(n)]
+        total = sum(units) if min(units) > 0 else 0
     return total or None
 
 

@@ -41,6 +41,7 @@ from eighteen.engine.state import (
 from eighteen.engine.tables import Tables, load_title
 
 SAVE_FORMAT = 1
+STUCK = "no one can act any more, and no rule of the title ends the game"
 _ROUNDS: dict[str, Round] = {
     "auction": AuctionRoundSteps(),
     "stock": StockRoundSteps(),
@@ -83,6 +84,9 @@ class Game:
         self.events: list[tuple[int, str]] = []
         self._pending_events: list[str] = []
         self._memo: dict[Any, Any] | None = None
+        #: no one can act any more and the title has no end for it (rules.stall_ends_game
+        #: false): the game is not over, but no action is possible
+        self.stuck = False
         self.state = self._initial_state()
         self._snapshots: dict[int, State] = {}
         self._advance()
@@ -147,14 +151,14 @@ class Game:
 
     def acting(self) -> str | None:
         """The player name or corporation id that must act now (None when over)."""
-        if self.state.game_over:
+        if self.state.game_over or self.stuck:
             return None
         return self._round().acting(self)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the acting entity (continuous amounts are sampled; any
         amount in range is accepted by :meth:`apply`)."""
-        if self.state.game_over:
+        if self.state.game_over or self.stuck:
             return []
         return self._round().legal(self)
 
@@ -206,6 +210,8 @@ class Game:
         action.check()  # types and ranges, before any rule runs
         if self.state.game_over:
             raise IllegalAction("the game is over")
+        if self.stuck:
+            raise IllegalAction(STUCK)
         self._pending_events = []
         # finding the step only asks queries: refused there, the action leaves no trace
         step = self._round().handler(self, action)
@@ -240,6 +246,7 @@ class Game:
         actions = self.log[:n]
         self.state = self._snapshots[base].copy()
         self._memo = {}  # the cached queries were about the state before the rebuild
+        self.stuck = False
         self.log = self.log[:base]
         self.events = [(i, m) for i, m in self.events if i <= base]
         for k in [k for k in self._snapshots if k > n]:
@@ -308,7 +315,8 @@ class Game:
 
     #: Whole sets of rounds that may pass without anyone acting before the game is
     #: declared stalled (broke players and corporations that can do nothing; privates
-    #: paying revenue may still make a later set playable).
+    #: paying revenue may still make a later set playable): it ends, or with
+    #: rules.stall_ends_game false it is stuck (:attr:`stuck`).
     STALL_SETS = 20
 
     def _advance(self) -> None:
@@ -318,7 +326,11 @@ class Game:
             if self.state.game_over:
                 return
             if self.state.stock_rounds - first > self.STALL_SETS:
-                self.end_game("no one can act any more")
+                if not self.rules.stall_ends_game:
+                    self.stuck = True
+                    self.note(STUCK)
+                else:
+                    self.end_game("no one can act any more")
                 return
             before = self.state.round
             self._round().advance(self)

@@ -124,7 +124,7 @@ def play_check(
                 except IllegalAction as exc:
                     return f"refused its own offer {action}: {exc}"
     except RuntimeError as exc:
-        if "did not end" not in str(exc):
+        if "did not end" not in str(exc) and not game.stuck:  # stuck: random play ruined all
             return f"{type(exc).__name__}: {exc}"
     except IllegalAction as exc:
         return f"a bot's choice was refused: {exc}"

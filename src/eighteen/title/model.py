@@ -365,6 +365,20 @@ class PrivateSeller(str, Enum):
     president = "president"
 
 
+class TurnStep(str, Enum):
+    """A step of a corporation's operating turn, in the engine's turn order."""
+
+    home = "home"
+    issue = "issue"
+    track = "track"
+    token = "token"
+    ferry = "ferry"
+    routes = "routes"
+    dividend = "dividend"
+    trains = "trains"
+    companies = "companies"
+
+
 class Rules(Strict):
     """Every rule choice that differs between titles: a named mechanic or a parameter.
 
@@ -568,6 +582,23 @@ class Rules(Strict):
         False,
         description="With must_own_train: a corporation must own a train even when it has "
         "no route (false: only with a route).",
+    )
+    bankruptcy_only_when_spent: bool = Field(
+        False,
+        description="A president may declare bankruptcy only once every emergency_money "
+        "source is spent (false: as soon as they cannot suffice).",
+    )
+    stall_ends_game: bool = Field(
+        True,
+        description="When no one can act for twenty whole sets of rounds, the game ends "
+        '("no one can act any more"); false: the title has no such end and the game is '
+        "stuck instead (not over, no action possible).",
+    )
+    turn_any_order: list[list[TurnStep]] = Field(
+        default_factory=list,
+        description="Groups of operating-turn steps taken in any order: while one step of "
+        "a group is being served, the steps after it in the group take their actions too; "
+        "a pass ends only the step served (empty: every step in turn order).",
     )
 
 

@@ -63,11 +63,17 @@ class Round:
         the sequential steps after the served one."""
         out: list[Step] = []
         for st in self.steps(g):
-            if out and not st.anytime:
+            if out and not self.concurrent(g, st):
                 continue
             if st.is_active(g):
                 out.append(st)
         return out
+
+    def concurrent(self, g: Game, st: Step) -> bool:
+        """Does ``st`` accept its actions while an earlier step is served?  (Its
+        ``anytime``; a round may open more steps, as the operating round's steps taken in
+        any order.)"""
+        return st.anytime
 
     def served(self, g: Game) -> Step | None:
         """The first active step (``active_steps(g)[0]``, without asking the others)."""
@@ -97,7 +103,9 @@ class Round:
         active)."""
         served: Step | None = None
         for st in self.steps(g):
-            if served is not None and not (st.anytime and isinstance(action, st.actions)):
+            if served is not None and not (
+                isinstance(action, st.actions) and self.concurrent(g, st)
+            ):
                 continue
             if not st.is_active(g):
                 continue

@@ -37,7 +37,8 @@ from eighteen.engine.state import OperatingRound
 if TYPE_CHECKING:
     from eighteen.engine.game import Game
 
-#: A corporation's turn, in order.
+#: A corporation's turn, in order (rules.turn_any_order groups steps taken in any order:
+#: while the first of a group is served, the later ones take their actions too).
 TURN: list[ORStep] = [
     HomeToken(),
     IssueRedeem(),
@@ -112,6 +113,10 @@ def end_turn(g: Game) -> None:
 
 class OperatingRoundSteps(Round):
     kind = "operating"
+
+    def concurrent(self, g: Game, st: Step) -> bool:
+        return st.anytime or (isinstance(st, ORStep) and st.opened(g))
+
     _steps: ClassVar[list[Step]] = [
         DiscardTrains(),
         PendingHome(),

@@ -42,8 +42,35 @@ class ORStep(Step):
     """A sequential step of a corporation's turn (active only while it is current)."""
 
     def is_current(self, g: Game) -> bool:
+        """The step being served, or one opened with it (:meth:`opened`)."""
         r = _r(g)
-        return r.index < len(r.order) and r.step == self.name and not g.pending_discard()
+        return (
+            r.index < len(r.order)
+            and (r.step == self.name or self.opened(g))
+            and not g.pending_discard()
+        )
+
+    @implements(
+        "turn_any_order[][]",
+        "home",
+        "issue",
+        "track",
+        "token",
+        "ferry",
+        "routes",
+        "dividend",
+        "trains",
+        "companies",
+    )
+    def opened(self, g: Game) -> bool:
+        """Does this step take its actions while an earlier step of its group in
+        rules.turn_any_order is served (the steps of a group come in any order)?"""
+        step = _r(g).step
+        for steps in g.rules.turn_any_order:
+            group = [str(s) for s in steps]  # plain step names (the rules hold enum values)
+            if self.name in group and step in group:
+                return group.index(step) < group.index(self.name)
+        return False
 
     def actor(self, g: Game) -> str | None:
         return operating(g)
@@ -52,8 +79,10 @@ class ORStep(Step):
         """Automatic effects when the step is passed over without an action."""
 
     def done(self, g: Game) -> None:
-        """Leave this step: the next one becomes current."""
-        g.next_or_step()
+        """Leave this step: the next one becomes current (a step opened while an earlier
+        one is served leaves nothing: the served step goes on)."""
+        if _r(g).step == self.name:
+            g.next_or_step()
 
 
 # -- home token -------------------------------------------------------------------------

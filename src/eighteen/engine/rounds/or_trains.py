@@ -13,7 +13,9 @@ corporation, at most its list price), and may sell shares first, only as many as
 and never giving away this corporation's presidency; if that cannot raise the money, he is
 bankrupt (rules.bankruptcy).  With rules.emergency_money naming ``issue_shares`` (seed 003)
 the corporation must first make an emergency issue (finance.emergency_issue); the
-president's money buys only the cheapest side on sale; with
+president's money buys only the cheapest side on sale; with rules.emergency_money the
+sources are spent in its order and bankruptcy comes only after the last (classic titles:
+a president who cannot raise enough may declare it before selling); with
 rules.emergency_buy_from_bank_only the compulsory train comes from the bank.
 """
 
@@ -183,6 +185,26 @@ def hopeless(g: Game, corp: str) -> bool:
     return budget < low
 
 
+def may_declare_bankruptcy(g: Game, corp: str) -> bool:
+    """May the president of the corporation declare bankruptcy now?  Classic titles: as
+    soon as he is :func:`hopeless` (even before selling).  With rules.emergency_money
+    (its sources in order of use, seed 003): only once every source is spent - no
+    emergency issue is left, no share sale is open to him and his cash with the
+    treasury still cannot pay for the cheapest bank train."""
+    if not hopeless(g, corp):
+        return False
+    if not g.rules.bankruptcy_only_when_spent:
+        return True
+    if emergency_issue_options(g, corp):
+        return False
+    pres = g.state.corporations[corp].president
+    assert pres is not None  # hopeless() checked it
+    return not (
+        g.rules.president_may_sell_for_train
+        and shares.sale_options(g, pres, emergency_sale_problem)
+    )
+
+
 def reorder_rest(g: Game) -> None:
     """The corporations still to operate this round, sorted again by rules.operating_order
     (their prices may have moved with a president's emergency sales)."""
@@ -213,10 +235,7 @@ class BuyTrains(ORStep):
         cs = g.state.corporations[corp]
         em = emergency(g, corp)
         issue = emergency_issue_options(g, corp)
-        if issue:
-            if hopeless(g, corp):
-                yield Bankrupt(corp)
-                return
+        if issue:  # the issue comes before the president's money (and bankruptcy)
             yield from [IssueShares(corp, n) for n in issue]
             return
         pres_cash = president_funds(g, corp) if em else 0
@@ -240,7 +259,7 @@ class BuyTrains(ORStep):
                     yield BuyTrain(corp, t, p)
         if em and cs.president:
             yield from shares.sale_options(g, cs.president, emergency_sale_problem)
-            if hopeless(g, corp):
+            if may_declare_bankruptcy(g, corp):
                 yield Bankrupt(corp)
         if not must_buy(g, corp):
             yield Pass(corp)
@@ -274,7 +293,7 @@ class BuyTrains(ORStep):
             self.done(g)
             return
         if isinstance(action, Bankrupt):
-            if not hopeless(g, corp):
+            if not may_declare_bankruptcy(g, corp):
                 raise IllegalAction(f"{corp}'s president can still raise money for a train")
             g.declare_bankruptcy(corp)
             return
