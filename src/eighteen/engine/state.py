@@ -135,6 +135,7 @@ class State:
     ferry_boost: dict[str, str] = field(default_factory=dict)  # private -> port it doubles
     # corporations whose home city choice waits for the first tile with track on their home
     home_waiting: list[str] = field(default_factory=list)
+    absorbed: dict[str, str] = field(default_factory=dict)  # taken over -> acquirer
 
     # -- look-ups ---------------------------------------------------------------------
 
@@ -170,6 +171,7 @@ class State:
         d["ferry_order"] = list(self.ferry_order)
         d["ferry_boost"] = dict(self.ferry_boost)
         d["home_waiting"] = list(self.home_waiting)
+        d["absorbed"] = dict(self.absorbed)
         d["round"] = _deep(self.round)
         m = self.map
         d["map"] = m.copy() if hasattr(m, "copy") else copy.deepcopy(m)
@@ -323,6 +325,7 @@ def asdict_shallow(state: State) -> dict[str, Any]:
         "ferries": dict(state.ferries),
         "ferry_order": list(state.ferry_order),
         "ferry_boost": dict(state.ferry_boost),
+        "absorbed": dict(state.absorbed),
         "map": None,
     }
 

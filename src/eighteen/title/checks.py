@@ -801,6 +801,16 @@ def private_ids_unique(title: Title, s: Sources) -> Iterator[Problem]:
 
 
 @check
+def takeover_train_exists(title: Title, s: Sources) -> Iterator[Problem]:
+    """E122: rules.takeovers.leaving_train names a train of the title."""
+    tk = title.title.rules.takeovers
+    known = {t.id for t in title.trains.trains}
+    if tk is not None and tk.leaving_train is not None and tk.leaving_train not in known:
+        msg = f"unknown train '{tk.leaving_train}'"
+        yield s.locate("title", ("rules", "takeovers", "leaving_train"), "E122", msg)
+
+
+@check
 def private_price_ranges(title: Title, s: Sources) -> Iterator[Problem]:
     """E165: a corporation can buy each private for some price: from value x
     private_price_min_factor (at least private_price_min) to value x private_price_max_factor
@@ -998,6 +1008,9 @@ def _phase_refs(title: Title) -> Iterator[tuple[str, tuple[str | int, ...], str,
             if r.ends_on is not None:
                 path = ("corporations", i, "reservations", j, "ends_on")
                 yield "corporations", path, r.ends_on, False
+    tk = title.title.rules.takeovers
+    if tk is not None:
+        yield "title", ("rules", "takeovers", "from_phase"), tk.from_phase, False
 
 
 @check

@@ -365,6 +365,40 @@ class PrivateSeller(str, Enum):
     president = "president"
 
 
+class TakeoverPrice(str, Enum):
+    """What an acquirer pays for each issued share of the corporation it takes over."""
+
+    # the target's market price, in cash or in the acquirer's treasury shares, each worth
+    # the acquirer's market price
+    market = "market"
+
+
+class TakeoverConsent(str, Enum):
+    """Who may refuse a takeover."""
+
+    # the target's president, unless the target has no train or only obsolete ones (or
+    # he is also the acquirer's president: he accepts)
+    refuse_unless_no_live_trains = "refuse_unless_no_live_trains"
+
+
+class Takeovers(Strict):
+    """A takeover round after the last operating round of each set: a corporation with a
+    train that is not obsolete, connected by track to another corporation's station, buys
+    back every issued share of that corporation and absorbs it."""
+
+    from_phase: EntityId = Field(description="Phase from whose start the rounds are held.")
+    price: TakeoverPrice = Field(TakeoverPrice.market, description="How the shares are paid.")
+    consent: TakeoverConsent = Field(
+        TakeoverConsent.refuse_unless_no_live_trains, description="Who may refuse."
+    )
+    train_limit_bonus: int = Field(
+        1, ge=0, le=5, description="Trains added to the acquirer's limit per takeover."
+    )
+    leaving_train: EntityId | None = Field(
+        None, description="A train type one unsold copy of which leaves at the first takeover."
+    )
+
+
 class Rules(Strict):
     """Every rule choice that differs between titles: a named mechanic or a parameter.
 
@@ -499,6 +533,9 @@ class Rules(Strict):
     )
     issue_redeem: IssueRedeem | None = Field(
         None, description="Corporations may issue and redeem their own shares (absent: never)."
+    )
+    takeovers: Takeovers | None = Field(
+        None, description="Corporations may take each other over (absent: never)."
     )
     emergency_issue: EmergencyIssue | None = Field(
         None,
