@@ -5,12 +5,12 @@ and short bot games that take over and end."""
 from __future__ import annotations
 
 import pytest
-from ne_scenario import PLAYERS, act, numbers
+from ne_scenario import PLAYERS, act, auction, numbers
 from test_1833ne_example import play_to_step_16
 
 from eighteen import Game, load_title
 from eighteen.engine import shares, takeovers
-from eighteen.engine.actions import AnswerTakeover, IllegalAction, Pass, TakeOver
+from eighteen.engine.actions import AnswerTakeover, IllegalAction, Par, Pass, TakeOver
 from eighteen.engine.bots import make_bots, play
 
 
@@ -104,5 +104,23 @@ def test_bot_games_take_over_and_end(players: int, seed: int) -> None:
     g = Game.new(load_title("1833ne-takeover"), names, seed=seed)
     for _ in play(g, make_bots("greedy", names, seed)):
         pass
-    assert g.is_over and g.state.end_reason in {"bank broken", "no one can act any more"}
+    # the bank breaks, or one player is left after bankruptcies (rules.bankruptcy)
+    assert g.is_over and g.state.end_reason in {"bank broken", "bankruptcy"}
     assert g.state.absorbed
+
+
+def test_the_five_start_from_phase_ii_at_60_or_more() -> None:
+    g = Game.new(load_title("1833ne-takeover"), PLAYERS)
+    auction(g)
+    who = g.acting()
+    assert who == "A" and g.state.phase == 0
+    with pytest.raises(IllegalAction, match="B&M may be started from phase II on"):
+        g.apply(Par("A", "B&M", 60))
+    assert not any(isinstance(a, Par) and a.corporation == "B&M" for a in g.legal_actions())
+    g = example_takeover_round()
+    act(g, TakeOver("B&W", "HR", 1))
+    assert g.acting() == "B"
+    with pytest.raises(IllegalAction, match=r"B&M starts at \$60 or more"):
+        g.apply(Par("B", "B&M", 50))
+    act(g, Par("B", "B&M", 60))
+    assert g.state.corporations["B&M"].cash == 120

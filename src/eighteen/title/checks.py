@@ -1011,6 +1011,10 @@ def _phase_refs(title: Title) -> Iterator[tuple[str, tuple[str | int, ...], str,
     tk = title.title.rules.takeovers
     if tk is not None:
         yield "title", ("rules", "takeovers", "from_phase"), tk.from_phase, False
+    for i, c in enumerate(title.corporations.corporations):
+        if c.available_from is not None:
+            where = ("corporations", i, "available_from")
+            yield "corporations", where, c.available_from, False
 
 
 @check

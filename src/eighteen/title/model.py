@@ -1202,6 +1202,12 @@ class Corporation(Strict):
     joint_token: JointToken | None = Field(
         None, description="A station shared with another corporation."
     )
+    available_from: EntityId | None = Field(
+        None, description="Phase from whose start it may be started (absent: from the start)."
+    )
+    min_par: Money | None = Field(
+        None, description="Lowest price it may start at (absent: any par price)."
+    )
 
 
 class CorporationsFile(Strict):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from eighteen.engine import finance, market, privates, shares
+from eighteen.engine import finance, market, phases, privates, shares
 from eighteen.engine.actions import (
     Action,
     BuyShares,
@@ -122,6 +122,9 @@ def start_problem(g: Game, player: str, corp: str) -> str | None:
         return f"{corp} has closed"
     if cs.par is not None:
         return f"{corp} is already started"
+    available = g.tables.corporation(corp).get("available_from")
+    if available and not phases.reached(g, available):
+        return f"{corp} may be started from phase {available} on"
     if g.state.certs[shares.president_cert(corp)] != IPO:
         return f"the president's certificate of {corp} is not for sale"
     if _r(g).bought:
@@ -137,6 +140,9 @@ def par_problem(g: Game, player: str, corp: str, price: int) -> str | None:
     cell = g.tables.par_cell(price)
     if cell is None:
         return f"${price} is not a par price ({g.tables.par_prices()})"
+    least = g.tables.corporation(corp).get("min_par")
+    if least and price < least:
+        return f"{corp} starts at ${least} or more"
     pct = shares.cert_percent(g, shares.president_cert(corp))
     cost = price * pct // 10
     if g.state.player(player).cash < cost:
