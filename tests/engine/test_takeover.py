@@ -9,8 +9,15 @@ from ne_scenario import PLAYERS, act, auction, numbers
 from test_1833ne_example import play_to_step_16
 
 from eighteen import Game, load_title
-from eighteen.engine import shares, takeovers
-from eighteen.engine.actions import AnswerTakeover, IllegalAction, Par, Pass, TakeOver
+from eighteen.engine import homes, shares, takeovers
+from eighteen.engine.actions import (
+    AnswerTakeover,
+    IllegalAction,
+    Par,
+    Pass,
+    PlaceToken,
+    TakeOver,
+)
 from eighteen.engine.bots import make_bots, play
 
 
@@ -124,3 +131,39 @@ def test_the_five_start_from_phase_ii_at_60_or_more() -> None:
         g.apply(Par("B", "B&M", 50))
     act(g, Par("B", "B&M", 60))
     assert g.state.corporations["B&M"].cash == 120
+
+
+def test_a_variable_home_is_chosen_at_the_start_and_paid_by_the_treasury() -> None:
+    g = example_takeover_round()
+    act(g, TakeOver("B&W", "HR", 1))
+    act(g, Par("B", "B&M", 60))
+    # B's turn is over, but B&M's founder picks its home before C acts
+    assert g.acting() == "B&M"
+    # empty cities that are no home of another corporation, reserved by none and not the
+    # joint station's Sherbrooke: $80 in a gray hex or one without track, else $120
+    spots = [(h, i, homes.cost(g, "B&M", h)) for h, i in homes.options(g, "B&M")]
+    assert spots == [
+        ("C26", 0, 120),  # New Haven: Hartford's track
+        ("E26", 0, 80),
+        ("F17", 0, 120),  # Manchester: a preprinted yellow tile
+        ("F19", 0, 80),
+        ("G20", 0, 80),
+        ("H17", 0, 80),
+        ("H25", 0, 80),  # New Bedford & Plymouth: gray
+        ("H25", 1, 80),
+    ]
+    with pytest.raises(IllegalAction, match="G22 city 0 is not an empty, unreserved city"):
+        g.apply(PlaceToken("B&M", "G22", 0))
+    with pytest.raises(IllegalAction, match="the variable home step expects place_token"):
+        g.apply(Pass("C"))
+    act(g, PlaceToken("B&M", "G20", 0))
+    s = g.state
+    assert s.corporations["B&M"].cash == 40 and s.corporations["B&M"].home_placed
+    assert s.map.city_tokens("G20", 0) == ["B&M"]
+    assert s.chosen_homes == {"B&M": "G20"}
+    assert g.acting() == "C"
+    # Lowell is B&M's now: the next of the five may not start there
+    act(g, Par("C", "N&W", 60))
+    assert ("G20", 0) not in homes.options(g, "N&W")
+    act(g, PlaceToken("N&W", "C26", 0))
+    assert s.corporations["N&W"].cash == 0

@@ -678,9 +678,20 @@ def corporation_ids_unique(title: Title, s: Sources) -> Iterator[Problem]:
 
 @check
 def corporation_homes(title: Title, s: Sources) -> Iterator[Problem]:
-    """E141: home hex exists; E142: it has a city; E143: city index in range."""
+    """E141: home hex exists (or, instead, variable_home); E142: it has a city; E143: city
+    index in range."""
     idx = hex_index(title)
     for i, c in enumerate(title.corporations.corporations):
+        if (c.home is None) == (c.variable_home is None):
+            msg = (
+                "give either a home or variable_home"
+                if c.home is None
+                else ("a corporation with variable_home has no home")
+            )
+            yield s.locate("corporations", ("corporations", i, "id"), "E141", msg)
+            continue
+        if c.home is None:
+            continue
         if c.home not in idx:
             yield s.locate(
                 "corporations", ("corporations", i, "home"), "E141", f"no hex {c.home} on the map"

@@ -1168,12 +1168,26 @@ class JointToken(Strict):
     when: JointTokenTrigger = Field(description="What places it.")
 
 
+class VariableHome(Strict):
+    """The corporation has no fixed home: when it is started its founder picks any city
+    with no station that is not reserved and is no home of another corporation still in
+    the game; the treasury pays for the home station."""
+
+    cost_untracked: Money = Field(
+        80, description="Home station price in a gray hex or a hex without track."
+    )
+    cost: Money = Field(120, description="Home station price anywhere else.")
+
+
 class Corporation(Strict):
     """A public corporation (railroad)."""
 
     id: EntityId = Field(description="Short name, e.g. PRR.")
     name: str = Field(min_length=1)
-    home: HexId = Field(description="Home hex.")
+    home: HexId | None = Field(None, description="Home hex (absent only with variable_home).")
+    variable_home: VariableHome | None = Field(
+        None, description="No fixed home: the founder picks one (instead of home)."
+    )
     city: int | None = Field(
         None,
         ge=0,
