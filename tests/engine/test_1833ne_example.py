@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ne_scenario import PLAYERS, act, auction, finish, lay, new_game, numbers, pass_to
 
+from eighteen import Game
 from eighteen.engine import ferries
 from eighteen.engine.actions import (
     BuyCompany,
@@ -34,6 +35,16 @@ from eighteen.engine.actions import (
 
 def test_seed_worked_example() -> None:
     g = new_game(PLAYERS)
+    play_to_step_16(g)
+    # 17. on to stock round 2: A has $126, 40% of B&W and 20% of Hartford
+    act(g, Pass("HR"))
+    assert g.state.round.kind == "stock" and g.state.round.number == 2
+    assert numbers(g) == (126, 40, 80, 30)
+
+
+def play_to_step_16(g: Game) -> None:
+    """Steps 1-16 of the example, from a new game of four players (in the standard or the
+    Takeover game: they play alike until the second operating round ends)."""
     assert numbers(g) == (450, None, None, None)
 
     # 1. private auction: A gets C&StL (P3) for $50
@@ -152,10 +163,6 @@ def test_seed_worked_example() -> None:
     act(g, Pass("HR"))  # no train
     act(g, BuyCompany("HR", "P3", 50))
     assert g.state.privates["P3"].owner == "HR"
-    assert numbers(g) == (126, 40, 80, 30)
-    # 17. on to stock round 2: A has $126, 40% of B&W and 20% of Hartford
-    act(g, Pass("HR"))
-    assert g.state.round.kind == "stock" and g.state.round.number == 2
     assert numbers(g) == (126, 40, 80, 30)
 
 

@@ -5,7 +5,7 @@ Every action a player or corporation takes is one of these.  ``actor`` is a play
 corporation id (operating round).  The names follow the 18xx.games log vocabulary so real
 games map onto them: bid, par, buy_shares, sell_shares, pass, lay_tile, place_token,
 run_routes, dividend, buy_train, discard_train, buy_company, issue_shares, redeem_shares,
-buy_ferry, bankrupt.
+buy_ferry, bankrupt (and take_over, answer_takeover for takeover rounds).
 
 >>> a = Bid("Ann", "SV", 20)
 >>> action_from_json(a.to_json()) == a
@@ -82,6 +82,8 @@ class Action:
                 _check_text(name, field_name, v, optional=True)
             elif kind == "int":
                 _check_int(name, field_name, v)
+            elif kind == "bool" and not isinstance(v, bool):
+                raise IllegalAction(f"{name}.{field_name} must be true or false, not {v!r:.40}")
             elif field_name == "routes":
                 if not isinstance(v, tuple) or not all(isinstance(r, RouteSpec) for r in v):
                     raise IllegalAction(f"{name}.routes must be a list of routes")
@@ -338,6 +340,24 @@ class TradePrivate(Action):
     price: int
 
 
+@dataclass(frozen=True)
+class TakeOver(Action):
+    """Takeover round: the acting corporation takes ``target`` over, giving up to
+    ``shares`` of its treasury shares and cash for the rest (rules.takeovers)."""
+
+    type: ClassVar[str] = "take_over"
+    target: str
+    shares: int = 0
+
+
+@dataclass(frozen=True)
+class AnswerTakeover(Action):
+    """Takeover round: the target of a takeover offer accepts or refuses it."""
+
+    type: ClassVar[str] = "answer_takeover"
+    accept: bool
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (
@@ -359,6 +379,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
         BuyFerry,
         TradePrivate,
         Bankrupt,
+        TakeOver,
+        AnswerTakeover,
     )
 }
 

@@ -17,9 +17,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from eighteen.engine import market, phases, trains
+from eighteen.engine import market, takeovers, trains
 from eighteen.engine.actions import (
     Action,
+    AnswerTakeover,
     Bankrupt,
     Bid,
     BuyCompany,
@@ -37,6 +38,7 @@ from eighteen.engine.actions import (
     RedeemShares,
     RunRoutes,
     SellShares,
+    TakeOver,
     TradePrivate,
 )
 from eighteen.engine.game import STUCK
@@ -206,7 +208,23 @@ class GreedyBot(Bot):
             return 1.0 - game.tables.train(train_type(a.train)).price / 10_000
         if isinstance(a, BuyCompany):
             return self.company_score(game, a)
+        if isinstance(a, TakeOver):
+            # absorb whenever it can: more stations, trains and cash for the same president;
+            # the offer that costs the least cash first
+            pay = takeovers.payment(game, a.actor, a.target, a.shares)
+            return 2.5 - pay.cash_total / 10_000
+        if isinstance(a, AnswerTakeover):
+            return 1.0 if a.accept == self.should_sell_out(game, a.actor) else -1.0
         return 0.0
+
+    def should_sell_out(self, game: Game, corp_id: str) -> bool:
+        """Accept a takeover when the corporation could not buy the cheapest train on sale
+        with its treasury: its shares are then worth more as cash."""
+        on_sale = trains.on_sale_types(game)
+        if not on_sale:
+            return True
+        cheapest = min(game.tables.train(t).price for t in on_sale)
+        return game.state.corporations[corp_id].cash < cheapest
 
     def share_score(self, game: Game, a: BuyShares) -> float:
         """Own corporations first; others only with money to spare and some appetite
@@ -261,7 +279,7 @@ class GreedyBot(Bot):
         """Keep the money when the corporation has room for a train it cannot afford yet."""
         corp = game.state.corporations[corp_id]
         on_sale = trains.on_sale_types(game)
-        if not on_sale or len(corp.trains) >= phases.train_limit(game):
+        if not on_sale or len(corp.trains) >= takeovers.train_limit(game, corp_id):
             return False
         cheapest = min(game.tables.train(t).price for t in on_sale)
         wanted = 2 if self.personality.risk > 0.6 else 1  # a bold bot saves for a second

@@ -29,6 +29,9 @@ from eighteen.engine.rounds.operating import OperatingRoundSteps
 from eighteen.engine.rounds.operating import next_step as _or_next_step
 from eighteen.engine.rounds.operating import start as _start_or
 from eighteen.engine.rounds.stock import StockRoundSteps
+from eighteen.engine.rounds.takeover import TakeoverRoundSteps
+from eighteen.engine.rounds.takeover import due as _takeover_due
+from eighteen.engine.rounds.takeover import start as _start_takeover
 from eighteen.engine.state import (
     IPO,
     AuctionRound,
@@ -46,6 +49,7 @@ _ROUNDS: dict[str, Round] = {
     "auction": AuctionRoundSteps(),
     "stock": StockRoundSteps(),
     "operating": OperatingRoundSteps(),
+    "takeover": TakeoverRoundSteps(),
 }
 _RESERVED_NAMES = {"bank", IPO, "pool"}
 _SNAPSHOT_EVERY = 32
@@ -361,6 +365,8 @@ class Game:
                 _start_or(self, r.number + 1, r.set_size)
             elif s.bank_broken:
                 self.end_game("bank broken")
+            elif _takeover_due(self):
+                _start_takeover(self)  # rules.takeovers: before the next stock round
             else:
                 self.start_stock_round()
         else:

@@ -136,8 +136,9 @@ def iter_lay_options(
     that allow laying track (privates' virtual_station ``lay_track``) and at its home hex
     while its home choice waits for track there (seed 002)."""
     stations = [ab.hex for ab in privates.virtual_stations(g, corp) if ab.lay_track]
-    if corp in g.state.home_waiting:
-        stations.append(g.tables.corporation(corp).home)
+    home = g.tables.corporation(corp).home
+    if corp in g.state.home_waiting and home:
+        stations.append(home)
     return board(g).iter_lay_options(
         g.state.map,
         corp,

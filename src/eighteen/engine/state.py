@@ -135,6 +135,10 @@ class State:
     ferry_boost: dict[str, str] = field(default_factory=dict)  # private -> port it doubles
     # corporations whose home city choice waits for the first tile with track on their home
     home_waiting: list[str] = field(default_factory=list)
+    absorbed: dict[str, str] = field(default_factory=dict)  # taken over -> acquirer
+    # corporations with a variable home: the hex chosen; the one whose founder picks now
+    chosen_homes: dict[str, str] = field(default_factory=dict)
+    home_choice: str | None = None
 
     # -- look-ups ---------------------------------------------------------------------
 
@@ -170,6 +174,8 @@ class State:
         d["ferry_order"] = list(self.ferry_order)
         d["ferry_boost"] = dict(self.ferry_boost)
         d["home_waiting"] = list(self.home_waiting)
+        d["absorbed"] = dict(self.absorbed)
+        d["chosen_homes"] = dict(self.chosen_homes)
         d["round"] = _deep(self.round)
         m = self.map
         d["map"] = m.copy() if hasattr(m, "copy") else copy.deepcopy(m)
@@ -323,6 +329,9 @@ def asdict_shallow(state: State) -> dict[str, Any]:
         "ferries": dict(state.ferries),
         "ferry_order": list(state.ferry_order),
         "ferry_boost": dict(state.ferry_boost),
+        "absorbed": dict(state.absorbed),
+        "chosen_homes": dict(state.chosen_homes),
+        "home_choice": state.home_choice,
         "map": None,
     }
 

@@ -228,6 +228,8 @@ def rust(g: Game, t: str) -> None:
 
 def over_limit(g: Game) -> list[str]:
     """Corporations holding more trains than the phase allows, in table order."""
+    from eighteen.engine import takeovers
+
     limit = phases.train_limit(g)
     corps = g.state.corporations
     for cs in corps.values():
@@ -239,7 +241,8 @@ def over_limit(g: Game) -> list[str]:
     return [
         c.id
         for c in g.tables.corporations
-        if len(corps[c.id].trains) > limit and len(counted(g, c.id)) > limit
+        if len(corps[c.id].trains) > limit
+        and len(counted(g, c.id)) > takeovers.train_limit(g, c.id)
     ]
 
 

@@ -22,6 +22,8 @@ def round_name(g: Game) -> str:
         return "private auction"
     if r.kind == "stock":
         return f"stock round {r.number}"
+    if r.kind == "takeover":
+        return f"takeover round (after stock round {g.state.stock_rounds})"
     return f"operating round {r.number}/{r.set_size} (after stock round {g.state.stock_rounds})"
 
 

@@ -678,9 +678,20 @@ def corporation_ids_unique(title: Title, s: Sources) -> Iterator[Problem]:
 
 @check
 def corporation_homes(title: Title, s: Sources) -> Iterator[Problem]:
-    """E141: home hex exists; E142: it has a city; E143: city index in range."""
+    """E141: home hex exists (or, instead, variable_home); E142: it has a city; E143: city
+    index in range."""
     idx = hex_index(title)
     for i, c in enumerate(title.corporations.corporations):
+        if (c.home is None) == (c.variable_home is None):
+            msg = (
+                "give either a home or variable_home"
+                if c.home is None
+                else ("a corporation with variable_home has no home")
+            )
+            yield s.locate("corporations", ("corporations", i, "id"), "E141", msg)
+            continue
+        if c.home is None:
+            continue
         if c.home not in idx:
             yield s.locate(
                 "corporations", ("corporations", i, "home"), "E141", f"no hex {c.home} on the map"
@@ -798,6 +809,16 @@ def private_ids_unique(title: Title, s: Sources) -> Iterator[Problem]:
     """E160: private ids are unique."""
     for i, pid in repeated(p.id for p in title.privates.privates):
         yield s.locate("privates", ("privates", i, "id"), "E160", f"duplicate '{pid}'")
+
+
+@check
+def takeover_train_exists(title: Title, s: Sources) -> Iterator[Problem]:
+    """E122: rules.takeovers.leaving_train names a train of the title."""
+    tk = title.title.rules.takeovers
+    known = {t.id for t in title.trains.trains}
+    if tk is not None and tk.leaving_train is not None and tk.leaving_train not in known:
+        msg = f"unknown train '{tk.leaving_train}'"
+        yield s.locate("title", ("rules", "takeovers", "leaving_train"), "E122", msg)
 
 
 @check
@@ -998,6 +1019,13 @@ def _phase_refs(title: Title) -> Iterator[tuple[str, tuple[str | int, ...], str,
             if r.ends_on is not None:
                 path = ("corporations", i, "reservations", j, "ends_on")
                 yield "corporations", path, r.ends_on, False
+    tk = title.title.rules.takeovers
+    if tk is not None:
+        yield "title", ("rules", "takeovers", "from_phase"), tk.from_phase, False
+    for i, c in enumerate(title.corporations.corporations):
+        if c.available_from is not None:
+            where = ("corporations", i, "available_from")
+            yield "corporations", where, c.available_from, False
 
 
 @check

@@ -379,6 +379,40 @@ class TurnStep(str, Enum):
     companies = "companies"
 
 
+class TakeoverPrice(str, Enum):
+    """What an acquirer pays for each issued share of the corporation it takes over."""
+
+    # the target's market price, in cash or in the acquirer's treasury shares, each worth
+    # the acquirer's market price
+    market = "market"
+
+
+class TakeoverConsent(str, Enum):
+    """Who may refuse a takeover."""
+
+    # the target's president, unless the target has no train or only obsolete ones (or
+    # he is also the acquirer's president: he accepts)
+    refuse_unless_no_live_trains = "refuse_unless_no_live_trains"
+
+
+class Takeovers(Strict):
+    """A takeover round after the last operating round of each set: a corporation with a
+    train that is not obsolete, connected by track to another corporation's station, buys
+    back every issued share of that corporation and absorbs it."""
+
+    from_phase: EntityId = Field(description="Phase from whose start the rounds are held.")
+    price: TakeoverPrice = Field(TakeoverPrice.market, description="How the shares are paid.")
+    consent: TakeoverConsent = Field(
+        TakeoverConsent.refuse_unless_no_live_trains, description="Who may refuse."
+    )
+    train_limit_bonus: int = Field(
+        1, ge=0, le=5, description="Trains added to the acquirer's limit per takeover."
+    )
+    leaving_train: EntityId | None = Field(
+        None, description="A train type one unsold copy of which leaves at the first takeover."
+    )
+
+
 class Rules(Strict):
     """Every rule choice that differs between titles: a named mechanic or a parameter.
 
@@ -513,6 +547,9 @@ class Rules(Strict):
     )
     issue_redeem: IssueRedeem | None = Field(
         None, description="Corporations may issue and redeem their own shares (absent: never)."
+    )
+    takeovers: Takeovers | None = Field(
+        None, description="Corporations may take each other over (absent: never)."
     )
     emergency_issue: EmergencyIssue | None = Field(
         None,
@@ -1162,12 +1199,26 @@ class JointToken(Strict):
     when: JointTokenTrigger = Field(description="What places it.")
 
 
+class VariableHome(Strict):
+    """The corporation has no fixed home: when it is started its founder picks any city
+    with no station that is not reserved and is no home of another corporation still in
+    the game; the treasury pays for the home station."""
+
+    cost_untracked: Money = Field(
+        80, description="Home station price in a gray hex or a hex without track."
+    )
+    cost: Money = Field(120, description="Home station price anywhere else.")
+
+
 class Corporation(Strict):
     """A public corporation (railroad)."""
 
     id: EntityId = Field(description="Short name, e.g. PRR.")
     name: str = Field(min_length=1)
-    home: HexId = Field(description="Home hex.")
+    home: HexId | None = Field(None, description="Home hex (absent only with variable_home).")
+    variable_home: VariableHome | None = Field(
+        None, description="No fixed home: the founder picks one (instead of home)."
+    )
     city: int | None = Field(
         None,
         ge=0,
@@ -1195,6 +1246,12 @@ class Corporation(Strict):
     )
     joint_token: JointToken | None = Field(
         None, description="A station shared with another corporation."
+    )
+    available_from: EntityId | None = Field(
+        None, description="Phase from whose start it may be started (absent: from the start)."
+    )
+    min_par: Money | None = Field(
+        None, description="Lowest price it may start at (absent: any par price)."
     )
 
 

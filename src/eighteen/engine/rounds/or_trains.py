@@ -24,7 +24,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
-from eighteen.engine import ferries, finance, market, network, phases, privates, shares, trains
+from eighteen.engine import (
+    ferries,
+    finance,
+    market,
+    network,
+    phases,
+    privates,
+    shares,
+    takeovers,
+    trains,
+)
 from eighteen.engine.actions import (
     Action,
     Bankrupt,
@@ -59,7 +69,7 @@ def _room(g: Game, corp: str, exchange: str | None) -> bool:
     n = len(trains.counted(g, corp)) - (
         1 if exchange and exchange in trains.counted(g, corp) else 0
     )
-    return n < phases.train_limit(g)
+    return n < takeovers.train_limit(g, corp)  # the phase's, plus any takeover bonus
 
 
 def cheapest_bank_price(g: Game, corp: str, offers: list[trains.Offer] | None = None) -> int | None:
@@ -305,7 +315,7 @@ class BuyTrains(ORStep):
     def _buy(self, g: Game, corp: str, a: BuyTrain) -> None:
         cs = g.state.corporations[corp]
         if not _room(g, corp, a.exchange):
-            raise IllegalAction(f"{corp} is at the train limit ({phases.train_limit(g)})")
+            raise IllegalAction(f"{corp} is at the train limit ({takeovers.train_limit(g, corp)})")
         em = emergency(g, corp)
         low = cheapest_bank_price(g, corp)
         pool = g.state.train_pool

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from eighteen.engine import finance, market, privates, shares
+from eighteen.engine import finance, homes, market, phases, privates, shares
 from eighteen.engine.actions import (
     Action,
     BuyShares,
@@ -29,6 +29,7 @@ from eighteen.engine.actions import (
     IllegalAction,
     Par,
     Pass,
+    PlaceToken,
     SellShares,
 )
 from eighteen.engine.bank import BANK, pay
@@ -122,6 +123,9 @@ def start_problem(g: Game, player: str, corp: str) -> str | None:
         return f"{corp} has closed"
     if cs.par is not None:
         return f"{corp} is already started"
+    available = g.tables.corporation(corp).available_from
+    if available and not phases.reached(g, available):
+        return f"{corp} may be started from phase {available} on"
     if g.state.certs[shares.president_cert(corp)] != IPO:
         return f"the president's certificate of {corp} is not for sale"
     if _r(g).bought:
@@ -137,6 +141,16 @@ def par_problem(g: Game, player: str, corp: str, price: int) -> str | None:
     cell = g.tables.par_cell(price)
     if cell is None:
         return f"${price} is not a par price ({g.tables.par_prices()})"
+    least = g.tables.corporation(corp).min_par
+    if least and price < least:
+        return f"{corp} starts at ${least} or more"
+    if homes.variable(g, corp) is not None:
+        spots = homes.options(g, corp)
+        if not spots:
+            return f"no city is free for {corp}'s home"
+        capital = price * shares.cert_percent(g, shares.president_cert(corp)) // 10
+        if capital < min(homes.cost(g, corp, h) for h, _ in spots):
+            return f"${price} does not pay for {corp}'s home station"
     pct = shares.cert_percent(g, shares.president_cert(corp))
     cost = price * pct // 10
     if g.state.player(player).cash < cost:
@@ -274,6 +288,8 @@ class BuySellPar(Step):
         set_par(g, corp, action.price)
         shares.update_president(g, corp)
         r.bought.append([corp, "ipo"])
+        if homes.variable(g, corp) is not None:
+            g.state.home_choice = corp  # its founder picks the home before anyone goes on
         self._acted(g, who)
 
     def _acted(self, g: Game, who: str) -> None:
@@ -298,16 +314,50 @@ class BuySellPar(Step):
         r.turn = (r.turn + 1) % len(g.state.players)
 
 
+class ChooseHome(Step):
+    """A corporation with a variable home just started: its founder places the home
+    station (engine.homes) before anyone else acts."""
+
+    name = "variable home"
+    actions: ClassVar = (PlaceToken,)
+
+    def active(self, g: Game) -> bool:
+        return g.state.home_choice is not None
+
+    def actor(self, g: Game) -> str | None:
+        return g.state.home_choice
+
+    def legal(self, g: Game) -> list[Action]:
+        corp = g.state.home_choice
+        assert corp is not None
+        return [
+            PlaceToken(corp, h, i)
+            for h, i in homes.options(g, corp)
+            if homes.problem(g, corp, h, i) is None
+        ]
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, PlaceToken)
+        check_actor(action, self.actor(g))
+        why = homes.problem(g, action.actor, action.hex, action.city)
+        if why:
+            raise IllegalAction(why)
+        homes.place(g, action.actor, action.hex, action.city)
+        g.state.home_choice = None
+
+
 class StockRoundSteps(Round):
     kind = "stock"
-    _steps: ClassVar[list[Step]] = [BuySellPar(), TradePrivates()]
+    _steps: ClassVar[list[Step]] = [ChooseHome(), BuySellPar(), TradePrivates()]
 
     def steps(self, g: Game) -> list[Step]:
         return self._steps
 
     def advance(self, g: Game) -> None:
+        if g.state.home_choice is not None:
+            return  # the founder places the home first (ChooseHome)
         r = _r(g)
-        step = self._steps[0]
+        step = self._steps[1]
         assert isinstance(step, BuySellPar)
         # a player who has traded a private and can do nothing more ends the turn (like
         # after a buy or sale); a player who can do nothing but pass (or exchange a
