@@ -20,7 +20,6 @@ Vocabulary (rules: seed 002 "routes" and "tokens"; reference facts §7-§9):
 
 from __future__ import annotations
 
-import copy
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -427,7 +426,8 @@ class TrackGraph:
         (the same graph :class:`TrackGraph` builds, in a fraction of the time).  None when
         a changed hex shows other stops than before (the stop ids would move)."""
         board = self.board
-        g = copy.copy(self)
+        g = object.__new__(TrackGraph)
+        g.__dict__ = self.__dict__.copy()
         g.__dict__.pop("track_key", None)  # of this graph's layout
         g.state = state
         g.tiles = dict(state.tiles)
