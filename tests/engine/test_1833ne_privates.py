@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from ne_scenario import act, all_pass, auction, lay, new_game, opening, pass_to
 
-from eighteen.engine import ferries, network, phases, privates
+from eighteen.engine import ferries, network, phase_change, phases, privates
 from eighteen.engine.actions import BuyCompany, BuyFerry, IllegalAction, LayTile, Par, Pass
 from eighteen.engine.rounds.or_trains import company_options
 
@@ -17,7 +17,7 @@ def _enter(g, phase: str) -> None:  # type: ignore[no-untyped-def]
     """Start a phase as its first train would (events, closings, ferries)."""
     on = g.tables.phases[g.tables.phase_index(phase)].on
     g.state.bought_types.append(on)
-    phases.on_train_bought(g, on)
+    phase_change.on_train_bought(g, on)
     g.invalidate_caches()
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ne_scenario import opening
 
-from eighteen.engine import network, phases
+from eighteen.engine import network, phase_change
 from eighteen.engine.rounds.or_track import next_token_cost
 
 
@@ -32,7 +32,7 @@ def test_reservations_hold_until_phase_four() -> None:
     assert "B&P" in network.reserved(g)["G22"]
     for on in ("3/5", "4/7", "6/9"):
         g.state.bought_types.append(on)
-        phases.on_train_bought(g, on)
+        phase_change.on_train_bought(g, on)
     g.invalidate_caches()
     held = network.reserved(g)
     assert "E22" not in held and "B&P" not in held.get("G22", [])
@@ -53,7 +53,7 @@ def test_joint_station_placed_by_the_first_tile() -> None:
 def test_boston_reservation_holds_one_slot_of_the_hex() -> None:
     g = opening()  # B&W's home station is in Boston
     g.state.bought_types.append("3/5")
-    phases.on_train_bought(g, "3/5")
+    phase_change.on_train_bought(g, "3/5")
     network.lay_tile(g, "G22", "N23", 4)  # green Boston: B&W's station moves with its city
     b = network.board(g)
     bw_city = next(i for i, t in enumerate(g.state.map.tokens["G22"]) if "B&W" in t)

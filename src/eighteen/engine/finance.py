@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eighteen.engine import market, shares
+from eighteen.engine import market, network, privates, shares
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
@@ -267,8 +267,6 @@ def check_closing(g: Game, corp: str) -> None:
 
 def close(g: Game, corp: str) -> None:
     """The corporation leaves the game (its price reached a closing cell)."""
-    from eighteen.engine import network, privates
-
     s = g.state
     cs = s.corporations[corp]
     cs.closed = True

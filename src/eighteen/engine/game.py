@@ -20,7 +20,17 @@ import hashlib
 import json
 from typing import Any
 
-from eighteen.engine import capabilities, network, trains
+from eighteen.engine import (
+    bank,
+    bankruptcy,
+    capabilities,
+    market,
+    network,
+    phases,
+    shares,
+    trains,
+    views,
+)
 from eighteen.engine.actions import Action, IllegalAction, action_from_json
 from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.auction import AuctionRoundSteps
@@ -357,8 +367,6 @@ class Game:
             self.end_game("bank broken")
             return
         if r.kind == "stock":
-            from eighteen.engine import phases
-
             _start_or(self, 1, int(phases.current(self).operating_rounds))
         elif r.kind == "operating":
             if r.number < r.set_size:
@@ -382,8 +390,6 @@ class Game:
         the final score (or, with rules.bankrupt_sells_shares, the largest legal sale of
         each corporation is made first, as 18xx.games does).  With rules.bankruptcy =
         "player_eliminated" he leaves and the game goes on (engine.bankruptcy)."""
-        from eighteen.engine import bank, market, shares
-
         pres = self.state.corporations[corp].president
         assert pres is not None
         self.state.bankrupt = pres
@@ -406,8 +412,6 @@ class Game:
         if self.rules.bankruptcy == "game_ends":
             self.end_game("bankruptcy")
         elif self.rules.bankruptcy == "player_eliminated":
-            from eighteen.engine import bankruptcy
-
             bankruptcy.eliminate(self, pres)
         else:  # pragma: no cover - refused by check_capabilities
             raise NotImplementedError(self.rules.bankruptcy)
@@ -420,8 +424,6 @@ class Game:
     # -- views ------------------------------------------------------------------------
 
     def __repr__(self) -> str:
-        from eighteen.engine import views
-
         return f"<Game {self.tables.id} {views.round_name(self)} acting={self.acting()}>"
 
 

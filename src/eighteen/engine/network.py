@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from eighteen.engine import phases, privates, trains
+from eighteen.engine import ferries, phases, privates, trains
 from eighteen.engine.actions import RouteSpec
 from eighteen.engine.map import Board, MapState, TileLay
 from eighteen.engine.routefinder import RouteResult, has_route, optimize
@@ -249,8 +249,6 @@ def bonuses(g: Game) -> list[Bonus]:
 def corp_bonuses(g: Game, corp: str) -> list[Bonus]:
     """The bonuses ``corp``'s routes may earn: the phase's connection bonuses with its
     privates' multipliers, plus its ferries (engine.ferries)."""
-    from eighteen.engine import ferries
-
     return g.memo(("corp_bonuses", corp), lambda: ferries.route_bonuses(g, corp, bonuses(g)))
 
 

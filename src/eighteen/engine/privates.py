@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eighteen.engine import shares
+from eighteen.engine import phases, shares
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
@@ -89,8 +89,6 @@ def blocked_hexes(g: Game) -> set[str]:
 
 def flipped(g: Game, pid: str) -> bool:
     """Has the private flipped (``flips_on`` phase begun): no more revenue, powers kept."""
-    from eighteen.engine import phases
-
     return phases.reached(g, g.tables.private(pid).flips_on)
 
 
@@ -278,8 +276,6 @@ def _restrictions(g: Game, corp: str) -> list[RestrictCorporation]:
 
 def track_restricted(g: Game, corp: str) -> bool:
     """May the corporation lay no track now (a no_track_phases restriction)?"""
-    from eighteen.engine import phases
-
     ph = phases.current(g).id
     return any(ph in ab.no_track_phases for ab in _restrictions(g, corp))
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from eighteen.engine import phases, privates
+from eighteen.engine import phase_change, phases, privates
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
 from eighteen.title.model import Distance
@@ -203,14 +203,14 @@ def buy_from_corporation(g: Game, corp: str, tid: str, price: int) -> None:
 
 def first_purchase(g: Game, t: str) -> None:
     """Events of the first purchase of a type: phase change, rusting, train events."""
-    phases.on_train_bought(g, t)
+    phase_change.on_train_bought(g, t)
     for row in g.tables.trains:
         if row.rusts_on == t:
             rust(g, row.id)
         if row.obsolete_on == t:
             g.note(f"{row.id}-trains are phased out: they run once more")
     for ev in g.tables.train(t).events:
-        phases.run_event(g, ev)
+        phase_change.run_event(g, ev)
 
 
 def rust(g: Game, t: str) -> None:

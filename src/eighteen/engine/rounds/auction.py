@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from eighteen.engine import privates, shares
+from eighteen.engine import market, privates, shares
 from eighteen.engine.actions import Action, Bid, IllegalAction, Par, Pass
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
@@ -191,8 +191,6 @@ class PendingPar(Step):
 
 def set_par(g: Game, corp: str, price: int) -> None:
     """Put the corporation on its par cell (the price must be a par price)."""
-    from eighteen.engine import market
-
     cell = g.tables.par_cell(price)
     if cell is None:
         raise IllegalAction(f"${price} is not a par price ({g.tables.par_prices()})")
