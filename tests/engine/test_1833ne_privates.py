@@ -9,7 +9,15 @@ import pytest
 from ne_scenario import act, all_pass, auction, lay, new_game, opening, pass_to
 
 from eighteen.engine import ferries, network, phase_change, phases, privates
-from eighteen.engine.actions import BuyCompany, BuyFerry, IllegalAction, LayTile, Par, Pass
+from eighteen.engine.actions import (
+    BuyCompany,
+    BuyFerry,
+    ChooseFerry,
+    IllegalAction,
+    LayTile,
+    Par,
+    Pass,
+)
 from eighteen.engine.rounds.or_trains import company_options
 
 
@@ -137,20 +145,33 @@ def test_champlain_second_tile_lapses_after_the_turn_of_the_first() -> None:
     assert "C6" not in g.state.map.tiles
 
 
-def test_luxury_bought_with_two_ferries_doubles_the_first_bought() -> None:
+def test_luxury_bought_with_two_ferries_doubles_the_one_chosen() -> None:
     g = opening()
-    for port in ("C26", "B27"):  # RR bought New Haven's ferry, then Bridgeport's
-        g.state.ferries[port] = "RR"
+    for port in ("C26", "B27"):  # B&W bought New Haven's ferry, then Bridgeport's
+        g.state.ferries[port] = "B&W"
         g.state.ferry_order.append(port)
-    _give(g, "P5", "RR")
-    ferries.bind_boosts(g)
-    assert g.state.ferry_boost == {"P5": "C26"}
-    # New Haven $20 doubled; Bridgeport carries the new-ferry bonus: $20 + $20
-    assert ferries.value(g, "C26") == 40 and ferries.value(g, "B27") == 40
-    g.state.ferries["E26"] = "RR"  # a third ferry: the assignment never moves
+    g.invalidate_caches()
+    act(g, BuyCompany("B&W", "P5", 70))  # from C, at face
+    # B&W holds P5 and two ferries: it names the one P5 doubles before its turn goes on
+    # (only its anytime private purchases may come first)
+    acts = g.legal_actions()
+    assert [a for a in acts if not isinstance(a, BuyCompany)] == [
+        ChooseFerry("B&W", "P5", "C26"),
+        ChooseFerry("B&W", "P5", "B27"),
+    ]
+    with pytest.raises(IllegalAction):
+        g.apply(Pass("B&W"))
+    act(g, ChooseFerry("B&W", "P5", "B27"))
+    assert g.state.ferry_boost == {"P5": "B27"}
+    # Bridgeport $20 with the new-ferry bonus $20, doubled; New Haven $20
+    assert ferries.value(g, "B27") == 80 and ferries.value(g, "C26") == 20
+    assert g.state.corporations["B&W"].cash == 160 - 70
+    g.state.ferries["E26"] = "B&W"  # a third ferry: the assignment never moves
     g.state.ferry_order.append("E26")
     ferries.bind_boosts(g)
-    assert g.state.ferry_boost == {"P5": "C26"}
+    g.invalidate_caches()
+    assert g.state.ferry_boost == {"P5": "B27"}
+    assert not any(isinstance(a, ChooseFerry) for a in g.legal_actions())
 
 
 def test_ferries_new_bonus_moves_and_luxury_doubles() -> None:

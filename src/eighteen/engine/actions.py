@@ -323,6 +323,16 @@ class BuyFerry(Action):
 
 
 @dataclass(frozen=True)
+class ChooseFerry(Action):
+    """The corporation names the ferry (by port) its ferry_multiplier private multiplies,
+    when it holds the private and more than one ferry."""
+
+    type: ClassVar[str] = "choose_ferry"
+    private: str
+    port: str
+
+
+@dataclass(frozen=True)
 class Bankrupt(Action):
     """The corporation must buy a train and its president cannot raise the money."""
 
@@ -377,6 +387,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         IssueShares,
         RedeemShares,
         BuyFerry,
+        ChooseFerry,
         TradePrivate,
         Bankrupt,
         TakeOver,

@@ -7,7 +7,8 @@ ferry leaves the game.  A ferry adds its port's value (by phase id) to its owner
 that stop at the port; the most recently bought ferry also carries the ``new_bonus`` - once
 every ferry is sold, the last one sold keeps ``last_bonus`` for good.  A private with a
 ``ferry_multiplier`` power multiplies one ferry of its owner (with its new/last bonus when
-``with_bonuses``); it is bound to the owner's first ferry and never moves.
+``with_bonuses``); once its owner holds it and a ferry it is bound for good: to the only
+ferry, or to the one the owner chooses among several (:func:`choice_due`).
 
 A private's ``bonus_multiplier`` multiplies the named connection bonuses of its owner in
 the listed phases.  A ferry also links its port by sea to the port's ``sea_link`` hexes:
@@ -74,15 +75,47 @@ def buy(g: Game, corp: str, port: str) -> None:
 
 
 @implements("ability", "ferry_multiplier")
-def bind_boosts(g: Game) -> None:
-    """Bind each owned ferry_multiplier private to its owner's first ferry (for good)."""
+def _unbound(g: Game) -> list[tuple[str, list[str]]]:
+    """(private, its owner's ferries) for each open ferry_multiplier private not bound yet
+    whose owner holds a ferry."""
+    out = []
     for pid in privates.open_privates(g):
         if pid in g.state.ferry_boost or not g.tables.abilities(pid, FerryMultiplier):
             continue
         mine = owned(g, g.state.privates[pid].owner or "")
         if mine:
-            g.state.ferry_boost[pid] = mine[0]
-            g.note(f"{pid} doubles the ferry of {mine[0]}")
+            out.append((pid, mine))
+    return out
+
+
+def bind_boosts(g: Game) -> None:
+    """Bind each owned ferry_multiplier private whose owner holds one ferry to it (for
+    good); with several ferries the owner chooses (:func:`choice_due`, :func:`choose`)."""
+    for pid, mine in _unbound(g):
+        if len(mine) == 1:
+            bind(g, pid, mine[0])
+
+
+def bind(g: Game, pid: str, port: str) -> None:
+    g.state.ferry_boost[pid] = port
+    g.note(f"{pid} doubles the ferry of {port}")
+
+
+def choice_due(g: Game) -> tuple[str, str, list[str]] | None:
+    """(private, owner, ferries) of a ferry_multiplier private whose owner must choose
+    among several ferries now (it bought the private holding two or more)."""
+    for pid, mine in _unbound(g):
+        if len(mine) > 1:
+            return pid, g.state.privates[pid].owner or "", mine
+    return None
+
+
+def choose(g: Game, corp: str, pid: str, port: str) -> None:
+    """The owner binds its ferry_multiplier private to the ferry of ``port``."""
+    due = choice_due(g)
+    if due is None or due[:2] != (pid, corp) or port not in due[2]:
+        raise IllegalAction(f"{corp} cannot have {pid} multiply the ferry of {port} now")
+    bind(g, pid, port)
 
 
 def on_phase(g: Game, phase_id: str) -> None:

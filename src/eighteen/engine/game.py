@@ -164,7 +164,7 @@ class Game:
         return _ROUNDS[self.state.round.kind]
 
     def acting(self) -> str | None:
-        """The player name or corporation id that must act now (None when over)."""
+        """The player name or corporation id that must act now (None when over or stuck)."""
         if self.state.game_over or self.stuck:
             return None
         return self._round().acting(self)

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from eighteen.engine import market, privates
+from eighteen.engine import ferries, market, privates
 from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import Round, Step
-from eighteen.engine.rounds.or_finance import Ferry, IssueRedeem
+from eighteen.engine.rounds.or_finance import Ferry, FerryChoice, IssueRedeem
 from eighteen.engine.rounds.or_run import DividendStep, Routes
 from eighteen.engine.rounds.or_track import (
     AnytimeLay,
@@ -120,6 +120,7 @@ class OperatingRoundSteps(Round):
     _steps: ClassVar[list[Step]] = [
         DiscardTrains(),
         PendingHome(),
+        FerryChoice(),
         *TURN,
         Exchange(),
         AnytimeLay(),
@@ -132,7 +133,7 @@ class OperatingRoundSteps(Round):
         r: OperatingRound = g.state.round
         while not g.state.game_over:
             g.end_changes()  # only asking until begin_changes: the answers are cached
-            if g.pending_discard():
+            if g.pending_discard() or ferries.choice_due(g) is not None:
                 return
             if g.state.home_waiting and due_home(g) is not None:
                 g.begin_changes()

@@ -1,7 +1,8 @@
 """Operating-round steps of incremental capitalization (seed 003, "operating round" 1 and
 2): issue or redeem shares at the start of the turn (rules.issue_redeem, one action per
-turn), and buy a ferry after the station (the compiled ``ferries`` table, one per turn).
-Both are skipped when the title has neither.
+turn), and buy a ferry after the station (the compiled ``ferries`` table, one per turn);
+a corporation that holds a ferry_multiplier private and several ferries names the one it
+multiplies. All are skipped when the title has neither.
 """
 
 from __future__ import annotations
@@ -9,8 +10,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from eighteen.engine import ferries, finance
-from eighteen.engine.actions import Action, BuyFerry, IssueShares, Pass, RedeemShares
-from eighteen.engine.rounds.base import check_actor
+from eighteen.engine.actions import (
+    Action,
+    BuyFerry,
+    ChooseFerry,
+    IssueShares,
+    Pass,
+    RedeemShares,
+)
+from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.rounds.or_track import ORStep, _r, operating
 
 if TYPE_CHECKING:
@@ -65,3 +73,29 @@ class Ferry(ORStep):
             ferries.buy(g, action.actor, action.port)
             _r(g).ferry_bought = True
         self.done(g)
+
+
+class FerryChoice(Step):
+    """A corporation holding a ferry_multiplier private and several ferries names the one
+    it multiplies, before anything else (ferries.choose)."""
+
+    name = "ferry_choice"
+    actions: ClassVar = (ChooseFerry,)
+
+    def active(self, g: Game) -> bool:
+        return ferries.choice_due(g) is not None
+
+    def actor(self, g: Game) -> str | None:
+        due = ferries.choice_due(g)
+        return due[1] if due else None
+
+    def legal(self, g: Game) -> list[Action]:
+        due = ferries.choice_due(g)
+        if due is None:
+            return []
+        pid, corp, ports = due
+        return [ChooseFerry(corp, pid, p) for p in ports]
+
+    def process(self, g: Game, action: Action) -> None:
+        assert isinstance(action, ChooseFerry)
+        ferries.choose(g, action.actor, action.private, action.port)
