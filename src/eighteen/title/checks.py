@@ -179,6 +179,17 @@ def _rule_adapter(key: str) -> TypeAdapter[Any]:
 
 
 @check
+def rules_have_their_data(title: Title, s: Sources) -> Iterator[Problem]:
+    """E157: a rule that needs data has it: emergency_money naming issue_shares needs the
+    terms of the issue (rules.emergency_issue)."""
+    rules = title.title.rules
+    if "issue_shares" in rules.emergency_money and rules.emergency_issue is None:
+        k = list(rules.emergency_money).index("issue_shares")
+        msg = "issue_shares needs rules.emergency_issue (how the shares are priced)"
+        yield s.locate("title", ("rules", "emergency_money", k), "E157", msg)
+
+
+@check
 def option_targets(title: Title, s: Sources) -> Iterator[Problem]:
     """E156: an option overrides known rules (with the right kind of value) and known trains."""
     fields = Rules.model_fields
