@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 from eighteen.engine.actions import IllegalAction
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 BANK = "bank"
 
 
-def cash(g: Game, holder: str) -> int:
+def cash(g: Context, holder: str) -> int:
     """Cash of the bank, a player or a corporation."""
     s = g.state
     if holder == BANK:
@@ -28,7 +28,7 @@ def cash(g: Game, holder: str) -> int:
     return s.player(holder).cash
 
 
-def _add(g: Game, holder: str, amount: int) -> None:
+def _add(g: Context, holder: str, amount: int) -> None:
     s = g.state
     if holder == BANK:
         s.bank += amount
@@ -38,7 +38,7 @@ def _add(g: Game, holder: str, amount: int) -> None:
         s.player(holder).cash += amount
 
 
-def pay(g: Game, src: str, dst: str, amount: int, what: str = "payment") -> None:
+def pay(g: Context, src: str, dst: str, amount: int, what: str = "payment") -> None:
     """Move ``amount`` from ``src`` to ``dst``.  Players and corporations cannot go below
     zero (IllegalAction); the bank can, and is then broken."""
     if amount < 0:
@@ -54,7 +54,7 @@ def pay(g: Game, src: str, dst: str, amount: int, what: str = "payment") -> None
         g.note("the bank is broken: the game ends after the current set of operating rounds")
 
 
-def total_money(g: Game) -> int:
+def total_money(g: Context) -> int:
     """Bank + players + corporations (constant through the game)."""
     s = g.state
     return s.bank + sum(p.cash for p in s.players) + sum(c.cash for c in s.corporations.values())

@@ -19,10 +19,10 @@ from eighteen.engine import finance, market, privates, shares
 from eighteen.engine.state import POOL
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def eliminate(g: Game, player: str) -> None:
+def eliminate(g: Context, player: str) -> None:
     """Take the bankrupt player out of the game (see the module docstring)."""
     s = g.state
     if player not in s.eliminated:
@@ -48,7 +48,7 @@ def eliminate(g: Game, player: str) -> None:
         g.end_game("bankruptcy")
 
 
-def _new_president(g: Game, corp: str, old: str) -> None:
+def _new_president(g: Context, corp: str, old: str) -> None:
     s = g.state
     need = shares.cert_percent(g, shares.president_cert(corp))
     best, best_pct = None, 0

@@ -30,30 +30,30 @@ from eighteen.engine.routes import reaches
 from eighteen.title.model import BonusMultiplier, Ferries, FerryMultiplier
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
     from eighteen.engine.routes import Bonus
 
 
-def table(g: Game) -> Ferries | None:
+def table(g: Context) -> Ferries | None:
     return g.tables.doc.ferries
 
 
-def _phase_id(g: Game) -> str:
+def _phase_id(g: Context) -> str:
     return str(phases.current(g).id)
 
 
-def gone(g: Game) -> bool:
+def gone(g: Context) -> bool:
     """Have the ferries left the game (their ``leave_on`` phase has begun)?"""
     t = table(g)
     return t is None or phases.reached(g, t.leave_on)
 
 
-def owned(g: Game, corp: str) -> list[str]:
+def owned(g: Context, corp: str) -> list[str]:
     """Ports whose ferry the corporation owns, in the order bought."""
     return [p for p in g.state.ferry_order if g.state.ferries.get(p) == corp]
 
 
-def options(g: Game, corp: str) -> list[str]:
+def options(g: Context, corp: str) -> list[str]:
     """Ports whose ferry the corporation may buy now."""
     t = table(g)
     if t is None or gone(g) or g.state.corporations[corp].cash < int(t.cost):
@@ -61,7 +61,7 @@ def options(g: Game, corp: str) -> list[str]:
     return [p.hex for p in t.ports if p.hex not in g.state.ferries]
 
 
-def buy(g: Game, corp: str, port: str) -> None:
+def buy(g: Context, corp: str, port: str) -> None:
     """The corporation buys the ferry of ``port`` from the bank."""
     if port not in options(g, corp):
         raise IllegalAction(f"{corp} cannot buy the ferry of {port} now")
@@ -75,7 +75,7 @@ def buy(g: Game, corp: str, port: str) -> None:
 
 
 @implements("ability", "ferry_multiplier")
-def _unbound(g: Game) -> list[tuple[str, list[str]]]:
+def _unbound(g: Context) -> list[tuple[str, list[str]]]:
     """(private, its owner's ferries) for each open ferry_multiplier private not bound yet
     whose owner holds a ferry."""
     out = []
@@ -88,7 +88,7 @@ def _unbound(g: Game) -> list[tuple[str, list[str]]]:
     return out
 
 
-def bind_boosts(g: Game) -> None:
+def bind_boosts(g: Context) -> None:
     """Bind each owned ferry_multiplier private whose owner holds one ferry to it (for
     good); with several ferries the owner chooses (:func:`choice_due`, :func:`choose`)."""
     for pid, mine in _unbound(g):
@@ -96,12 +96,12 @@ def bind_boosts(g: Game) -> None:
             bind(g, pid, mine[0])
 
 
-def bind(g: Game, pid: str, port: str) -> None:
+def bind(g: Context, pid: str, port: str) -> None:
     g.state.ferry_boost[pid] = port
     g.note(f"{pid} doubles the ferry of {port}")
 
 
-def choice_due(g: Game) -> tuple[str, str, list[str]] | None:
+def choice_due(g: Context) -> tuple[str, str, list[str]] | None:
     """(private, owner, ferries) of a ferry_multiplier private whose owner must choose
     among several ferries now (it bought the private holding two or more)."""
     for pid, mine in _unbound(g):
@@ -110,7 +110,7 @@ def choice_due(g: Game) -> tuple[str, str, list[str]] | None:
     return None
 
 
-def choose(g: Game, corp: str, pid: str, port: str) -> None:
+def choose(g: Context, corp: str, pid: str, port: str) -> None:
     """The owner binds its ferry_multiplier private to the ferry of ``port``."""
     due = choice_due(g)
     if due is None or due[:2] != (pid, corp) or port not in due[2]:
@@ -118,7 +118,7 @@ def choose(g: Game, corp: str, pid: str, port: str) -> None:
     bind(g, pid, port)
 
 
-def on_phase(g: Game, phase_id: str) -> None:
+def on_phase(g: Context, phase_id: str) -> None:
     """At the ``leave_on`` phase every ferry leaves the game."""
     t = table(g)
     if t is not None and t.leave_on == phase_id and g.state.ferries:
@@ -127,7 +127,7 @@ def on_phase(g: Game, phase_id: str) -> None:
         g.note("the ferries leave the game")
 
 
-def value(g: Game, port: str) -> int:
+def value(g: Context, port: str) -> int:
     """What the ferry of ``port`` adds to its owner's route now (multiplier included)."""
     t = table(g)
     if t is None or gone(g) or not g.state.ferries.get(port):
@@ -206,7 +206,7 @@ class ScaledBonus:
         return int(self.base.extended(hexes, end)) * self.factor
 
 
-def sea_links(g: Game, corp: str) -> tuple[tuple[str, frozenset[str]], ...]:
+def sea_links(g: Context, corp: str) -> tuple[tuple[str, frozenset[str]], ...]:
     """(port, hexes it links to by sea) for each ferry the corporation owns, in port order."""
     t = table(g)
     if t is None:
@@ -216,7 +216,7 @@ def sea_links(g: Game, corp: str) -> tuple[tuple[str, frozenset[str]], ...]:
 
 
 @implements("ability", "bonus_multiplier")
-def route_bonuses(g: Game, corp: str, base: list[Bonus]) -> list[Bonus]:
+def route_bonuses(g: Context, corp: str, base: list[Bonus]) -> list[Bonus]:
     """The corporation's route bonuses: ``base`` (the phase's connection and
     interconnection bonuses; the latter with its ferries' sea links) with its
     bonus_multiplier privates applied, plus its ferries."""

@@ -39,14 +39,14 @@ from eighteen.engine.state import IPO, POOL
 from eighteen.title.model import ByRatio
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
     from eighteen.engine.tables import MarketCell
 
 
 # -- market cells ------------------------------------------------------------------------
 
 
-def cell_at(g: Game, corp: str, steps: int) -> MarketCell | None:
+def cell_at(g: Context, corp: str, steps: int) -> MarketCell | None:
     """The cell ``steps`` cells right (negative: left) of the corporation's price, along
     the market's up/down moves (None before it is started)."""
     c = market.cell(g, corp)
@@ -58,12 +58,12 @@ def cell_at(g: Game, corp: str, steps: int) -> MarketCell | None:
     return c
 
 
-def price_at(g: Game, corp: str, steps: int) -> int:
+def price_at(g: Context, corp: str, steps: int) -> int:
     c = cell_at(g, corp, steps)
     return 0 if c is None else c.price
 
 
-def move_steps(g: Game, corp: str, steps: int, close: bool = True) -> None:
+def move_steps(g: Context, corp: str, steps: int, close: bool = True) -> None:
     """Move the price ``steps`` cells (right if positive) and close the corporation if it
     lands on a closing cell (unless ``close`` is False: emergency money)."""
     if steps > 0:
@@ -78,7 +78,7 @@ def move_steps(g: Game, corp: str, steps: int, close: bool = True) -> None:
 
 
 @implements("treasury_share_price", "par", "market")
-def treasury_price(g: Game, corp: str) -> int:
+def treasury_price(g: Context, corp: str) -> int:
     """What one 10% share from the treasury (IPO) costs now: the par price, or the market
     price with rules.treasury_share_price = "market"."""
     if g.rules.treasury_share_price == "market":
@@ -90,7 +90,7 @@ def treasury_price(g: Game, corp: str) -> int:
 # -- dividends ---------------------------------------------------------------------------
 
 
-def ratio_steps(g: Game, corp: str, paid: int) -> int:
+def ratio_steps(g: Context, corp: str, paid: int) -> int:
     """Cells the price moves for ``paid`` dollars distributed (the by_ratio table)."""
     rule = g.rules.dividend_move
     assert isinstance(rule, ByRatio)
@@ -105,7 +105,7 @@ def ratio_steps(g: Game, corp: str, paid: int) -> int:
 
 
 @implements("dividend_move.kind", "right_left", "by_ratio")
-def dividend_move(g: Game, corp: str, paid: int, withheld: bool) -> None:
+def dividend_move(g: Context, corp: str, paid: int, withheld: bool) -> None:
     """Move the price after the dividend step: ``paid`` is the amount distributed to the
     shares (0 when everything is withheld)."""
     if g.rules.dividend_move.kind == "by_ratio":
@@ -115,7 +115,7 @@ def dividend_move(g: Game, corp: str, paid: int, withheld: bool) -> None:
         check_closing(g, corp)
 
 
-def half_split(g: Game, revenue: int) -> tuple[int, int]:
+def half_split(g: Context, revenue: int) -> tuple[int, int]:
     """(kept by the corporation, paid to the shares) of a half pay-out."""
     multiple = g.rules.half_pay_retain_multiple
     kept = (revenue // 2) // multiple * multiple
@@ -125,17 +125,17 @@ def half_split(g: Game, revenue: int) -> tuple[int, int]:
 # -- issuing and redeeming -------------------------------------------------------------------
 
 
-def _shares(g: Game, corp: str, owner: str) -> int:
+def _shares(g: Context, corp: str, owner: str) -> int:
     return shares.percent_of(g, corp, owner) // 10
 
 
-def player_shares(g: Game, corp: str) -> int:
+def player_shares(g: Context, corp: str) -> int:
     """Shares (10% units) of the corporation held by players."""
     return sum(_shares(g, corp, p.name) for p in g.state.players)
 
 
 @implements("issue_redeem.limit", "player_shares_minus_market")
-def issue_limit(g: Game, corp: str) -> int:
+def issue_limit(g: Context, corp: str) -> int:
     """Most shares the corporation may issue now: players' shares minus market shares,
     within its treasury and the market limit."""
     if g.rules.issue_redeem is None:
@@ -146,24 +146,24 @@ def issue_limit(g: Game, corp: str) -> int:
     return max(0, min(n, room))
 
 
-def issue_price(g: Game, corp: str) -> int:
+def issue_price(g: Context, corp: str) -> int:
     rule = g.rules.issue_redeem
     return price_at(g, corp, rule.issue_offset) if rule else 0
 
 
-def redeem_price(g: Game, corp: str) -> int:
+def redeem_price(g: Context, corp: str) -> int:
     rule = g.rules.issue_redeem
     return price_at(g, corp, rule.redeem_offset) if rule else 0
 
 
-def issue_options(g: Game, corp: str) -> list[int]:
+def issue_options(g: Context, corp: str) -> list[int]:
     """Numbers of shares the corporation may issue now (normal issue)."""
     if issue_price(g, corp) <= 0:
         return []
     return list(range(1, issue_limit(g, corp) + 1))
 
 
-def redeem_options(g: Game, corp: str) -> list[int]:
+def redeem_options(g: Context, corp: str) -> list[int]:
     """Numbers of shares the corporation may redeem from the market now."""
     if g.rules.issue_redeem is None:
         return []
@@ -172,7 +172,7 @@ def redeem_options(g: Game, corp: str) -> list[int]:
     return list(range(1, n + 1))
 
 
-def _move_certs(g: Game, corp: str, src: str, dst: str, n: int) -> None:
+def _move_certs(g: Context, corp: str, src: str, dst: str, n: int) -> None:
     certs = shares.ordinary_certs_of(g, corp, src)
     if len(certs) < n:
         raise IllegalAction(f"{corp} has only {len(certs)} shares in the {src}")
@@ -180,7 +180,7 @@ def _move_certs(g: Game, corp: str, src: str, dst: str, n: int) -> None:
         g.state.certs[c] = dst
 
 
-def issue(g: Game, corp: str, n: int) -> None:
+def issue(g: Context, corp: str, n: int) -> None:
     """Issue ``n`` treasury shares to the market at the issue price (price unmoved)."""
     if n not in issue_options(g, corp):
         raise IllegalAction(f"{corp} may issue {issue_options(g, corp) or 'no'} shares, not {n}")
@@ -190,7 +190,7 @@ def issue(g: Game, corp: str, n: int) -> None:
     g.note(f"{corp} issues {n} shares at ${unit} (${unit * n})")
 
 
-def redeem(g: Game, corp: str, n: int) -> None:
+def redeem(g: Context, corp: str, n: int) -> None:
     """Buy ``n`` shares back from the market at the redemption price (price unmoved)."""
     if n not in redeem_options(g, corp):
         raise IllegalAction(f"{corp} may redeem {redeem_options(g, corp) or 'no'} shares, not {n}")
@@ -204,7 +204,7 @@ def redeem(g: Game, corp: str, n: int) -> None:
 
 
 @implements("emergency_issue.pricing", "bundle", "per_share")
-def emergency_yield(g: Game, corp: str, n: int) -> int | None:
+def emergency_yield(g: Context, corp: str, n: int) -> int | None:
     """Money an emergency issue of ``n`` shares raises, or None if it is not allowed."""
     ei = g.rules.emergency_issue
     if ei is None or n <= 0 or n > issue_limit(g, corp):
@@ -222,7 +222,7 @@ def emergency_yield(g: Game, corp: str, n: int) -> int | None:
     return total or None
 
 
-def emergency_options(g: Game, corp: str, need: int, enough: int) -> list[int]:
+def emergency_options(g: Context, corp: str, need: int, enough: int) -> list[int]:
     """Share counts the corporation may issue in an emergency: ``need`` is the shortfall
     for the cheapest train, ``enough`` for the dearest side it may then choose. With
     ``only_as_needed``: the counts reaching ``need`` up to the first reaching ``enough``
@@ -243,7 +243,7 @@ def emergency_options(g: Game, corp: str, need: int, enough: int) -> list[int]:
     return out or [counts[-1]]
 
 
-def emergency_issue(g: Game, corp: str, n: int) -> None:
+def emergency_issue(g: Context, corp: str, n: int) -> None:
     """Issue ``n`` shares in an emergency: the price falls, the corporation is paid."""
     got = emergency_yield(g, corp, n)
     if got is None:
@@ -258,14 +258,14 @@ def emergency_issue(g: Game, corp: str, n: int) -> None:
 # -- closing -------------------------------------------------------------------------------------
 
 
-def check_closing(g: Game, corp: str) -> None:
+def check_closing(g: Context, corp: str) -> None:
     """Close the corporation if its price is on a closing cell."""
     c = market.cell(g, corp)
     if c is not None and c.closes and not g.state.corporations[corp].closed:
         close(g, corp)
 
 
-def close(g: Game, corp: str) -> None:
+def close(g: Context, corp: str) -> None:
     """The corporation leaves the game (its price reached a closing cell)."""
     s = g.state
     cs = s.corporations[corp]

@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING, Any
 from eighteen.engine import bank, network
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def variable(g: Game, corp: str) -> dict[str, Any] | None:
+def variable(g: Context, corp: str) -> dict[str, Any] | None:
     """The corporation's ``variable_home`` terms (None: it has a fixed home)."""
     vh = g.tables.corporation(corp).variable_home
     return dict(vh) if vh else None
 
 
-def _fixed_homes(g: Game, corp: str) -> set[str]:
+def _fixed_homes(g: Context, corp: str) -> set[str]:
     """Homes of the other corporations still in the game, and the hexes their joint
     stations are placed in (held for those stations)."""
     out = set()
@@ -37,7 +37,7 @@ def _fixed_homes(g: Game, corp: str) -> set[str]:
     return out
 
 
-def options(g: Game, corp: str) -> list[tuple[str, int]]:
+def options(g: Context, corp: str) -> list[tuple[str, int]]:
     """(hex, city) where the corporation may place its variable home now, sorted."""
     b = network.board(g)
     m = g.state.map
@@ -54,7 +54,7 @@ def options(g: Game, corp: str) -> list[tuple[str, int]]:
     return sorted(out)
 
 
-def cost(g: Game, corp: str, hex_id: str) -> int:
+def cost(g: Context, corp: str, hex_id: str) -> int:
     """The home station's price on ``hex_id``."""
     vh = variable(g, corp) or {}
     face = network.board(g).face(g.state.map, hex_id)
@@ -62,7 +62,7 @@ def cost(g: Game, corp: str, hex_id: str) -> int:
     return int(vh.get("cost_untracked", 80) if plain else vh.get("cost", 120))
 
 
-def problem(g: Game, corp: str, hex_id: str, city: int) -> str | None:
+def problem(g: Context, corp: str, hex_id: str, city: int) -> str | None:
     """Why the corporation may not have its home there, or None."""
     if (hex_id, city) not in options(g, corp):
         return f"{hex_id} city {city} is not an empty, unreserved city free for {corp}'s home"
@@ -72,7 +72,7 @@ def problem(g: Game, corp: str, hex_id: str, city: int) -> str | None:
     return None
 
 
-def place(g: Game, corp: str, hex_id: str, city: int) -> None:
+def place(g: Context, corp: str, hex_id: str, city: int) -> None:
     """Pay for and place the home station (the caller has checked :func:`problem`)."""
     price = cost(g, corp, hex_id)
     bank.pay(g, corp, bank.BANK, price, f"{corp}'s home station")

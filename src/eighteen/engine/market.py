@@ -13,22 +13,22 @@ from typing import TYPE_CHECKING
 from eighteen.engine.tables import MarketCell
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def cell(g: Game, corp: str) -> MarketCell | None:
+def cell(g: Context, corp: str) -> MarketCell | None:
     """The corporation's current market cell, or None before it is started."""
     pos = g.state.corporations[corp].cell
     return None if pos is None else g.tables.cell(pos)
 
 
-def price(g: Game, corp: str) -> int:
+def price(g: Context, corp: str) -> int:
     """Current share price (0 before the corporation is started)."""
     c = cell(g, corp)
     return 0 if c is None else c.price
 
 
-def place(g: Game, corp: str, pos: tuple[int, int] | list[int]) -> None:
+def place(g: Context, corp: str, pos: tuple[int, int] | list[int]) -> None:
     """Put the corporation's marker on a cell; a real move puts it under the others."""
     cs = g.state.corporations[corp]
     new = [int(pos[0]), int(pos[1])]
@@ -39,7 +39,7 @@ def place(g: Game, corp: str, pos: tuple[int, int] | list[int]) -> None:
     cs.arrival = g.state.arrivals
 
 
-def move(g: Game, corp: str, kind: str, times: int = 1) -> None:
+def move(g: Context, corp: str, kind: str, times: int = 1) -> None:
     """Move the marker ``times`` cells in direction ``kind`` (pay/withhold/up/down)."""
     c = cell(g, corp)
     if c is None:
@@ -52,7 +52,7 @@ def move(g: Game, corp: str, kind: str, times: int = 1) -> None:
         g.note(f"{corp} share price {kind}: ${before} -> ${c.price}")
 
 
-def operating_order(g: Game, corps: list[str]) -> list[str]:
+def operating_order(g: Context, corps: list[str]) -> list[str]:
     """Highest price first; ties: further right, then higher row, then first arrival."""
 
     def key(cid: str) -> tuple[int, int, int, int]:
@@ -64,7 +64,7 @@ def operating_order(g: Game, corps: list[str]) -> list[str]:
     return sorted(corps, key=key)
 
 
-def ascending_order(g: Game, corps: list[str]) -> list[str]:
+def ascending_order(g: Context, corps: list[str]) -> list[str]:
     """Lowest price first; ties: the first to reach the price first (seed 003: the game's
     first operating round)."""
 

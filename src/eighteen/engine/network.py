@@ -25,10 +25,10 @@ from eighteen.engine.routes import (
 )
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def board(g: Game) -> Board:
+def board(g: Context) -> Board:
     """The static board of the title (built once per tables object)."""
     b = getattr(g.tables, "_board", None)
     if b is None:
@@ -41,13 +41,13 @@ def new_map() -> MapState:
     return MapState()
 
 
-def tile_supply(g: Game) -> dict[str, int | None]:
+def tile_supply(g: Context) -> dict[str, int | None]:
     """Tiles left in the supply (None = unlimited): the manifest minus tiles on the map
     (counted once per tile layout: do not mutate the result)."""
     return board(g).cached("tile_supply", g.state.map.track_key(), lambda: _tile_supply(g))
 
 
-def _tile_supply(g: Game) -> dict[str, int | None]:
+def _tile_supply(g: Context) -> dict[str, int | None]:
     on_map = Counter(t for t, _ in g.state.map.tiles.values())
     out: dict[str, int | None] = {}
     for tid, tile in g.tables.doc.tiles.items():
@@ -56,7 +56,7 @@ def _tile_supply(g: Game) -> dict[str, int | None]:
     return out
 
 
-def reserved(g: Game) -> dict[str, list[str]]:
+def reserved(g: Context) -> dict[str, list[str]]:
     """Hexes with a slot held for a corporation: homes not placed yet (with
     rules.home_token_reserved), and ``reservations`` (seed 003; with ``from_color`` only
     once a tile of that colour lies there) until their ``ends_on`` phase or until the holder has
@@ -78,11 +78,11 @@ def reserved(g: Game) -> dict[str, list[str]]:
     return out
 
 
-def _has_station(g: Game, corp: str, hex_id: str) -> bool:
+def _has_station(g: Context, corp: str, hex_id: str) -> bool:
     return any(corp in toks for toks in g.state.map.tokens.get(hex_id, []))
 
 
-def _color_at_least(g: Game, hex_id: str, color: str) -> bool:
+def _color_at_least(g: Context, hex_id: str, color: str) -> bool:
     order = ["white", "yellow", "green", "brown", "gray"]
     laid = g.state.map.tiles.get(hex_id)
     if laid is None:
@@ -91,7 +91,7 @@ def _color_at_least(g: Game, hex_id: str, color: str) -> bool:
     return now in order and order.index(now) >= order.index(color)
 
 
-def remove_tokens(g: Game, corp: str) -> None:
+def remove_tokens(g: Context, corp: str) -> None:
     """Take every station of ``corp`` off the map (it closed)."""
     for cities in g.state.map.tokens.values():
         for toks in cities:
@@ -99,7 +99,7 @@ def remove_tokens(g: Game, corp: str) -> None:
                 toks.remove(corp)
 
 
-def place_joint_tokens(g: Game, hex_id: str) -> None:
+def place_joint_tokens(g: Context, hex_id: str) -> None:
     """The first tile on a hex places the joint stations set there (corporations'
     ``joint_token``, seed 003): one station of both
     corporations in the first city."""
@@ -116,13 +116,13 @@ def place_joint_tokens(g: Game, hex_id: str) -> None:
         g.note(f"the joint station of {' and '.join(owners)} is placed in {hex_id}")
 
 
-def lay_options(g: Game, corp: str, **kw: Any) -> list[TileLay]:
+def lay_options(g: Context, corp: str, **kw: Any) -> list[TileLay]:
     """Legal tile lays for ``corp``, as a list (see :func:`iter_lay_options`)."""
     return list(iter_lay_options(g, corp, **kw))
 
 
 def iter_lay_options(
-    g: Game,
+    g: Context,
     corp: str,
     *,
     hexes: set[str] | None = None,
@@ -153,12 +153,12 @@ def iter_lay_options(
     )
 
 
-def lay_options_all(g: Game, corp: str, **kw: Any) -> list[TileLay]:
+def lay_options_all(g: Context, corp: str, **kw: Any) -> list[TileLay]:
     """Like :func:`lay_options` with every rotation (for validating a submitted lay)."""
     return lay_options(g, corp, distinct=False, **kw)
 
 
-def lay_tile(g: Game, hex_id: str, tile: str, rotation: int) -> None:
+def lay_tile(g: Context, hex_id: str, tile: str, rotation: int) -> None:
     """Lay the tile; a joint station (two corporations, one slot) moves as one token."""
     joint = _joint_pairs(g, hex_id)
     for city, _, partner in joint:
@@ -170,7 +170,7 @@ def lay_tile(g: Game, hex_id: str, tile: str, rotation: int) -> None:
                 toks.append(partner)
 
 
-def _joint_pairs(g: Game, hex_id: str) -> list[tuple[int, str, str]]:
+def _joint_pairs(g: Context, hex_id: str) -> list[tuple[int, str, str]]:
     """(city, owner, partner) of the joint stations on the hex."""
     out = []
     for c in g.tables.corporations:
@@ -184,7 +184,7 @@ def _joint_pairs(g: Game, hex_id: str) -> list[tuple[int, str, str]]:
 
 
 def token_options(
-    g: Game, corp: str, *, hexes: set[str] | None = None, connected: bool = True
+    g: Context, corp: str, *, hexes: set[str] | None = None, connected: bool = True
 ) -> list[tuple[str, int]]:
     """Cities where ``corp`` may place a station now.  A reservation naming no city on a
     hex with several cities (not a home) holds one free slot anywhere on the hex: others
@@ -206,7 +206,7 @@ def token_options(
     return keep
 
 
-def _spread(g: Game, corp: str, hex_id: str) -> bool:
+def _spread(g: Context, corp: str, hex_id: str) -> bool:
     """Is ``corp``'s reservation on ``hex_id`` one slot anywhere on a multi-city hex?"""
     row = g.tables.corporation(corp)
     if row.home == hex_id:
@@ -216,11 +216,11 @@ def _spread(g: Game, corp: str, hex_id: str) -> bool:
     return bool(res) and res[0].city is None and len(face.cities) > 1
 
 
-def place_token(g: Game, corp: str, hex_id: str, city: int) -> None:
+def place_token(g: Context, corp: str, hex_id: str, city: int) -> None:
     board(g).place_token(g.state.map, corp, hex_id, city)
 
 
-def home_options(g: Game, corp: str) -> list[tuple[str, int]]:
+def home_options(g: Context, corp: str) -> list[tuple[str, int]]:
     home = g.tables.corporation(corp).home
     if not home:
         return []
@@ -228,7 +228,7 @@ def home_options(g: Game, corp: str) -> list[tuple[str, int]]:
     return [(home, i) for i in cities]
 
 
-def corp_trains(g: Game, corp: str) -> list[tuple[str, TrainRule]]:
+def corp_trains(g: Context, corp: str) -> list[tuple[str, TrainRule]]:
     """The corporation's trains with their rules (distances as the tables write them: an
     int, None for unlimited, or the ``{"pay", "visit"}`` / ``{"cities", "towns"}`` forms;
     rules.paid_stops_include_station for N/M trains)."""
@@ -239,27 +239,27 @@ def corp_trains(g: Game, corp: str) -> list[tuple[str, TrainRule]]:
     ]
 
 
-def bonuses(g: Game) -> list[Bonus]:
+def bonuses(g: Context) -> list[Bonus]:
     """The route bonuses of the current phase (compiled ``bonuses``: connection and
     interconnection)."""
     phase = phases.current(g).id
     return g.memo(("bonuses", phase), lambda: table_bonuses(g.tables.data, phase))
 
 
-def corp_bonuses(g: Game, corp: str) -> list[Bonus]:
+def corp_bonuses(g: Context, corp: str) -> list[Bonus]:
     """The bonuses ``corp``'s routes may earn: the phase's connection bonuses with its
     privates' multipliers, plus its ferries (engine.ferries)."""
     return g.memo(("corp_bonuses", corp), lambda: ferries.route_bonuses(g, corp, bonuses(g)))
 
 
-def run_access(g: Game, corp: str) -> tuple[frozenset[str], frozenset[str]]:
+def run_access(g: Context, corp: str) -> tuple[frozenset[str], frozenset[str]]:
     """(hexes where the corporation has a virtual station it may run from, hexes it may not
     run to): the virtual_station (``run``) and exclusive_hexes powers of privates."""
     stations = frozenset(ab.hex for ab in privates.virtual_stations(g, corp) if ab.run)
     return stations, frozenset(privates.excluded_hexes(g, corp))
 
 
-def optimal(g: Game, corp: str, *, budget: int | None = None) -> RouteResult:
+def optimal(g: Context, corp: str, *, budget: int | None = None) -> RouteResult:
     """The most valuable routes for the corporation's trains now, with the proof of it
     (see :func:`eighteen.engine.routefinder.optimize`)."""
     stations, excluded = run_access(g, corp)
@@ -279,13 +279,13 @@ def optimal(g: Game, corp: str, *, budget: int | None = None) -> RouteResult:
     )
 
 
-def optimal_revenue(g: Game, corp: str) -> RouteResult:
+def optimal_revenue(g: Context, corp: str) -> RouteResult:
     """The best run of ``corp``'s trains on the game's current position (for importers:
     compare ``.total`` with a logged revenue; ``.optimal`` says whether it is proven)."""
     return optimal(g, corp)
 
 
-def best(g: Game, corp: str) -> list[Route]:
+def best(g: Context, corp: str) -> list[Route]:
     """The most valuable routes for the corporation's trains."""
     return list(optimal(g, corp).routes)
 
@@ -300,7 +300,7 @@ def spec(route: Route) -> RouteSpec:
     )
 
 
-def check(g: Game, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
+def check(g: Context, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
     """Validate submitted routes; raises RouteError."""
     own = dict(corp_trains(g, corp))
     runs = []
@@ -322,7 +322,7 @@ def check(g: Game, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
     )
 
 
-def can_run(g: Game, corp: str) -> bool:
+def can_run(g: Context, corp: str) -> bool:
     """Does the corporation have any route at all (a station joined by track to another
     stop it may run to)?  Read off its reach, which the token and track steps share, not
     off a route search."""

@@ -13,10 +13,10 @@ from eighteen.engine import ferries, privates
 from eighteen.engine.capabilities import implements
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def on_train_bought(g: Game, train_type: str) -> None:
+def on_train_bought(g: Context, train_type: str) -> None:
     """Enter the phase started by the first purchase of ``train_type``, if any, and run
     its events."""
     for i, ph in enumerate(g.tables.phases):
@@ -28,7 +28,7 @@ def on_train_bought(g: Game, train_type: str) -> None:
             on_phase(g, str(ph.id))
 
 
-def on_phase(g: Game, phase_id: str) -> None:
+def on_phase(g: Context, phase_id: str) -> None:
     """What the tables tie to a phase's start besides its events: privates whose
     ``closes_on`` names it close (seed 003, "private companies"), every ferry leaves at
     ``ferries.leave_on``."""
@@ -39,7 +39,7 @@ def on_phase(g: Game, phase_id: str) -> None:
 
 
 @implements("event", "close_privates", "close_player_privates")
-def run_event(g: Game, event: str) -> None:
+def run_event(g: Context, event: str) -> None:
     """Run a phase or train event by name."""
     if event == "close_privates":
         privates.close_all(g)

@@ -12,30 +12,30 @@ from typing import TYPE_CHECKING
 from eighteen.title.model import Phase
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def current(g: Game) -> Phase:
+def current(g: Context) -> Phase:
     """The current phase's table row."""
     return g.tables.phases[g.state.phase]
 
 
-def tile_colors(g: Game) -> set[str]:
+def tile_colors(g: Context) -> set[str]:
     return {c.value for c in current(g).tiles}
 
 
-def train_limit(g: Game) -> int:
+def train_limit(g: Context) -> int:
     return current(g).train_limit
 
 
-def revenue_key(g: Game) -> str:
+def revenue_key(g: Context) -> str:
     return current(g).offboard_revenue
 
 
-def privates_buyable(g: Game) -> bool:
+def privates_buyable(g: Context) -> bool:
     return current(g).privates_buyable
 
 
-def reached(g: Game, phase_id: str | None) -> bool:
+def reached(g: Context, phase_id: str | None) -> bool:
     """Has the phase ``phase_id`` begun (False for None)?"""
     return phase_id is not None and g.state.phase >= g.tables.phase_index(phase_id)

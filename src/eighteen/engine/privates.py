@@ -44,15 +44,15 @@ from eighteen.title.model import (
 )
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def is_open(g: Game, pid: str) -> bool:
+def is_open(g: Context, pid: str) -> bool:
     p = g.state.privates[pid]
     return not p.closed and p.owner is not None
 
 
-def open_privates(g: Game) -> list[str]:
+def open_privates(g: Context) -> list[str]:
     """Owned, not closed privates, in table order."""
     states = g.state.privates
     out = []
@@ -63,7 +63,7 @@ def open_privates(g: Game) -> list[str]:
     return out
 
 
-def owned_by(g: Game, owner: str) -> list[str]:
+def owned_by(g: Context, owner: str) -> list[str]:
     """The owner's open privates, in table order."""
     states = g.state.privates
     out = []
@@ -75,7 +75,7 @@ def owned_by(g: Game, owner: str) -> list[str]:
 
 
 @implements("ability", "block_hexes")
-def blocked_hexes(g: Game) -> set[str]:
+def blocked_hexes(g: Context) -> set[str]:
     """Hexes blocked by privates a player owns (or nobody has bought yet)."""
     out: set[str] = set()
     for p in g.tables.privates:
@@ -87,12 +87,12 @@ def blocked_hexes(g: Game) -> set[str]:
     return out
 
 
-def flipped(g: Game, pid: str) -> bool:
+def flipped(g: Context, pid: str) -> bool:
     """Has the private flipped (``flips_on`` phase begun): no more revenue, powers kept."""
     return phases.reached(g, g.tables.private(pid).flips_on)
 
 
-def pay_revenue(g: Game) -> None:
+def pay_revenue(g: Context) -> None:
     """Every open private pays its revenue from the bank to its owner (flipped ones pay
     nothing)."""
     for pid in open_privates(g):
@@ -105,7 +105,7 @@ def pay_revenue(g: Game) -> None:
             g.note(f"{pid} pays ${rev} to {ps.owner}")
 
 
-def close(g: Game, pid: str, why: str) -> None:
+def close(g: Context, pid: str, why: str) -> None:
     ps = g.state.privates[pid]
     if ps.closed:
         return
@@ -113,7 +113,7 @@ def close(g: Game, pid: str, why: str) -> None:
     g.note(f"{pid} closes ({why})")
 
 
-def close_player_owned(g: Game) -> None:
+def close_player_owned(g: Context) -> None:
     """Event close_player_privates: privates owned by players close (seed 003, phase
     III)."""
     for pid in open_privates(g):
@@ -123,12 +123,12 @@ def close_player_owned(g: Game) -> None:
 
 
 @implements("ability", "purchase_fee")
-def purchase_fee(g: Game, pid: str) -> int:
+def purchase_fee(g: Context, pid: str) -> int:
     """What a corporation buying the private pays the bank on top (purchase_fee)."""
     return sum(int(ab.amount) for ab in g.tables.abilities(pid, PurchaseFee))
 
 
-def close_all(g: Game) -> None:
+def close_all(g: Context) -> None:
     for p in g.tables.privates:
         ps = g.state.privates[p.id]
         if not ps.closed:
@@ -136,7 +136,7 @@ def close_all(g: Game) -> None:
 
 
 @implements("ability", "grant_share")
-def on_purchase(g: Game, pid: str, buyer: str) -> list[str]:
+def on_purchase(g: Context, pid: str, buyer: str) -> list[str]:
     """Apply grant_share abilities when a player buys the private from the bank.
 
     Returns the corporations whose par the buyer must now set (president's certificate
@@ -161,7 +161,7 @@ def on_purchase(g: Game, pid: str, buyer: str) -> list[str]:
 
 
 @implements("ability", "close_on_train")
-def on_train_bought(g: Game, corp: str) -> None:
+def on_train_bought(g: Context, corp: str) -> None:
     """Close privates whose close_on_train names this corporation."""
     for pid in open_privates(g):
         for ab in g.tables.abilities(pid, CloseOnTrain):
@@ -170,14 +170,14 @@ def on_train_bought(g: Game, corp: str) -> None:
 
 
 @implements("ability", "no_sale_to_corporation")
-def sellable_to_corporation(g: Game, pid: str) -> bool:
+def sellable_to_corporation(g: Context, pid: str) -> bool:
     return not g.tables.abilities(pid, NoSaleToCorporation)
 
 
 # -- exchange_share ---------------------------------------------------------------------
 
 
-def exchange_options(g: Game, player: str) -> list[tuple[str, str]]:
+def exchange_options(g: Context, player: str) -> list[tuple[str, str]]:
     """(private, source) exchanges the player may make now."""
     out: list[tuple[str, str]] = []
     for pid in owned_by(g, player):
@@ -188,7 +188,7 @@ def exchange_options(g: Game, player: str) -> list[tuple[str, str]]:
     return out
 
 
-def exchange_problem(g: Game, player: str, pid: str, source: str) -> str | None:
+def exchange_problem(g: Context, player: str, pid: str, source: str) -> str | None:
     """Why the player may not exchange ``pid`` for a share from ``source`` now."""
     ps = g.state.privates.get(pid)
     if ps is None or ps.closed or ps.owner != player:
@@ -213,7 +213,7 @@ def exchange_problem(g: Game, player: str, pid: str, source: str) -> str | None:
 
 
 @implements("ability", "exchange_share")
-def exchange(g: Game, player: str, pid: str, source: str) -> None:
+def exchange(g: Context, player: str, pid: str, source: str) -> None:
     why = exchange_problem(g, player, pid, source)
     if why:
         raise IllegalAction(why)
@@ -230,7 +230,7 @@ def exchange(g: Game, player: str, pid: str, source: str) -> None:
 
 
 @implements("ability", "tile_lay")
-def tile_lay_abilities(g: Game, corp: str) -> list[tuple[str, int, FreeTileLay]]:
+def tile_lay_abilities(g: Context, corp: str) -> list[tuple[str, int, FreeTileLay]]:
     """(private, ability index, ability) tile_lay abilities the corporation may use."""
     out = []
     for pid in owned_by(g, corp):
@@ -246,7 +246,7 @@ def tile_lay_abilities(g: Game, corp: str) -> list[tuple[str, int, FreeTileLay]]
 
 @implements("ability", "tile_lays")
 def planned_lay_abilities(
-    g: Game, corp: str, this_turn: list[str]
+    g: Context, corp: str, this_turn: list[str]
 ) -> list[tuple[str, int, TileLays]]:
     """(private, ability index, ability) tile_lays powers the corporation may use now:
     never used, or first used this turn (its tiles are laid in one turn)."""
@@ -260,7 +260,7 @@ def planned_lay_abilities(
 
 
 @implements("ability", "restrict_corporation")
-def _restrictions(g: Game, corp: str) -> list[RestrictCorporation]:
+def _restrictions(g: Context, corp: str) -> list[RestrictCorporation]:
     """restrict_corporation powers holding ``corp`` back: their private is open and no
     corporation owns it yet."""
     out: list[RestrictCorporation] = []
@@ -274,13 +274,13 @@ def _restrictions(g: Game, corp: str) -> list[RestrictCorporation]:
     return out
 
 
-def track_restricted(g: Game, corp: str) -> bool:
+def track_restricted(g: Context, corp: str) -> bool:
     """May the corporation lay no track now (a no_track_phases restriction)?"""
     ph = phases.current(g).id
     return any(ph in ab.no_track_phases for ab in _restrictions(g, corp))
 
 
-def routes_restricted(g: Game, corp: str) -> bool:
+def routes_restricted(g: Context, corp: str) -> bool:
     """May the corporation run no route now (its no_routes_until_upgraded hex still shows
     its printed face)?"""
     for ab in _restrictions(g, corp):
@@ -294,14 +294,14 @@ def routes_restricted(g: Game, corp: str) -> bool:
 
 
 @implements("ability", "virtual_station")
-def virtual_stations(g: Game, corp: str) -> list[VirtualStation]:
+def virtual_stations(g: Context, corp: str) -> list[VirtualStation]:
     """The virtual_station powers of the corporation's open privates: it acts as if it
     had a station on ``hex`` for laying track (``lay_track``) and running (``run``)."""
     return [ab for pid in owned_by(g, corp) for ab in g.tables.abilities(pid, VirtualStation)]
 
 
 @implements("ability", "exclusive_hexes")
-def excluded_hexes(g: Game, corp: str) -> set[str]:
+def excluded_hexes(g: Context, corp: str) -> set[str]:
     """Hexes the corporation may not run to: the exclusive_hexes of privates it does not
     own.  The power is permanent ("only that company may run there"): flipped or closed,
     a private keeps its hexes for the corporation that owned it, and from everyone

@@ -19,14 +19,14 @@ from eighteen.engine.capabilities import implements
 from eighteen.engine.state import IPO, POOL
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def cert_ids(g: Game, corp: str) -> list[str]:
+def cert_ids(g: Context, corp: str) -> list[str]:
     return [c for c, _ in g.tables.cert_table[corp]]
 
 
-def cert_percent(g: Game, cert: str) -> int:
+def cert_percent(g: Context, cert: str) -> int:
     pct = g.tables.cert_percents.get(cert)
     if pct is not None:
         return pct
@@ -42,13 +42,13 @@ def president_cert(corp: str) -> str:
     return f"{corp}_0"
 
 
-def certs_of(g: Game, corp: str, owner: str) -> list[str]:
+def certs_of(g: Context, corp: str, owner: str) -> list[str]:
     """The owner's certificates of ``corp``, president's first, then by index."""
     certs = g.state.certs
     return [c for c, _ in g.tables.cert_table[corp] if certs[c] == owner]
 
 
-def percent_of(g: Game, corp: str, owner: str) -> int:
+def percent_of(g: Context, corp: str, owner: str) -> int:
     certs = g.state.certs
     n = 0
     for c, p in g.tables.cert_table[corp]:
@@ -57,7 +57,7 @@ def percent_of(g: Game, corp: str, owner: str) -> int:
     return n
 
 
-def holdings(g: Game, owner: str) -> dict[str, int]:
+def holdings(g: Context, owner: str) -> dict[str, int]:
     """Corporation -> percent the owner holds (:func:`percent_of` of every corporation,
     in table order)."""
     certs = g.state.certs
@@ -71,22 +71,22 @@ def holdings(g: Game, owner: str) -> dict[str, int]:
     return out
 
 
-def ordinary_certs_of(g: Game, corp: str, owner: str) -> list[str]:
+def ordinary_certs_of(g: Context, corp: str, owner: str) -> list[str]:
     return [c for c in certs_of(g, corp, owner) if c != president_cert(corp)]
 
 
-def player_corps(g: Game, player: str) -> list[str]:
+def player_corps(g: Context, player: str) -> list[str]:
     """Corporations of which the player holds a certificate, in table order."""
     return [corp for corp, pct in holdings(g, player).items() if pct > 0]
 
 
-def counts_for_limit(g: Game, corp: str) -> bool:
+def counts_for_limit(g: Context, corp: str) -> bool:
     """Do this corporation's certificates count toward the certificate limit now?"""
     c = market.cell(g, corp)
     return c is None or not c.cert_limit_exempt
 
 
-def cert_count(g: Game, player: str) -> int:
+def cert_count(g: Context, player: str) -> int:
     """Certificates the player holds that count toward the limit (privates included
     when rules.privates_count_for_cert_limit)."""
     n = 0
@@ -106,7 +106,7 @@ def cert_count(g: Game, player: str) -> int:
     return n
 
 
-def cert_limit(g: Game) -> int:
+def cert_limit(g: Context) -> int:
     """The certificate limit for the player count; with certificate_limit_by_corporations
     it follows the corporations still in play (it falls when one closes, seed 003)."""
     n = len(g.state.players)
@@ -121,25 +121,25 @@ def cert_limit(g: Game) -> int:
     return g.tables.certificate_limit(n)
 
 
-def holding_limit_applies(g: Game, corp: str) -> bool:
+def holding_limit_applies(g: Context, corp: str) -> bool:
     c = market.cell(g, corp)
     return c is None or not c.holding_limit_exempt
 
 
-def sold_percent(g: Game, corp: str) -> int:
+def sold_percent(g: Context, corp: str) -> int:
     """Percent no longer in the IPO (bought by players, granted, or since sold to the
     pool)."""
     return 100 - percent_of(g, corp, IPO)
 
 
-def seat_order_from(g: Game, player: str) -> list[str]:
+def seat_order_from(g: Context, player: str) -> list[str]:
     """Players in seating order starting after ``player``."""
     names = [p.name for p in g.state.players]
     i = names.index(player)
     return names[i + 1 :] + names[: i + 1]
 
 
-def update_president(g: Game, corp: str) -> None:
+def update_president(g: Context, corp: str) -> None:
     """Hand the presidency to a player holding strictly more than the president; ties
     go to the first such player in seating order after the president."""
     cs = g.state.corporations[corp]
@@ -155,7 +155,7 @@ def update_president(g: Game, corp: str) -> None:
         swap_presidency(g, corp, pres, best)
 
 
-def swap_presidency(g: Game, corp: str, old: str, new: str) -> None:
+def swap_presidency(g: Context, corp: str, old: str, new: str) -> None:
     """``new`` gives ``old`` ordinary certificates worth the president's certificate and
     takes the president's certificate."""
     pc = president_cert(corp)
@@ -175,7 +175,7 @@ def swap_presidency(g: Game, corp: str, old: str, new: str) -> None:
 
 
 @implements("capitalization", "full", "incremental")
-def check_float(g: Game, corp: str) -> None:
+def check_float(g: Context, corp: str) -> None:
     """Float the corporation once float_percent has left the IPO; with full
     capitalization the bank pays it 10 x par (all shares at par)."""
     cs = g.state.corporations[corp]
@@ -190,18 +190,18 @@ def check_float(g: Game, corp: str) -> None:
     g.note(f"{corp} floats with ${cs.cash}")
 
 
-def treasury_unit(g: Game, corp: str) -> int:
+def treasury_unit(g: Context, corp: str) -> int:
     """Price of a 10% share from the IPO/treasury (finance.treasury_price)."""
     from eighteen.engine import finance
 
     return finance.treasury_price(g, corp)
 
 
-def transfer_cert(g: Game, cert: str, owner: str) -> None:
+def transfer_cert(g: Context, cert: str, owner: str) -> None:
     g.state.certs[cert] = owner
 
 
-def buy_cert(g: Game, player: str, corp: str, source: str, price: int | None = None) -> str:
+def buy_cert(g: Context, player: str, corp: str, source: str, price: int | None = None) -> str:
     """The player buys one ordinary certificate from the IPO (at par) or the pool (at the
     market).  Returns the certificate id.  Validation of limits is the caller's job."""
     certs = ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)
@@ -224,7 +224,7 @@ def buy_cert(g: Game, player: str, corp: str, source: str, price: int | None = N
 
 @implements("sell_before_operated", "anyone", "president_only", "nobody")
 def sale_problem(
-    g: Game, player: str, corp: str, percent: int, protect: bool = False
+    g: Context, player: str, corp: str, percent: int, protect: bool = False
 ) -> str | None:
     """Why the player may not sell ``percent`` of ``corp`` now (None if he may).
 
@@ -263,7 +263,7 @@ def sale_problem(
     return None
 
 
-def _sellable_split(g: Game, corp: str, player: str, percent: int) -> bool:
+def _sellable_split(g: Context, corp: str, player: str, percent: int) -> bool:
     # with only 10% ordinary certificates (and the swap) any multiple of 10 works;
     # otherwise require an exact subset of ordinary certificates (or after a swap)
     size = g.tables.ordinary_size(corp)
@@ -271,7 +271,7 @@ def _sellable_split(g: Game, corp: str, player: str, percent: int) -> bool:
 
 
 @implements("sell_drop", "row_per_share", "step_if_president")
-def sell(g: Game, player: str, corp: str, percent: int, close: bool = True) -> None:
+def sell(g: Context, player: str, corp: str, percent: int, close: bool = True) -> None:
     """Sell to the pool: swap the presidency first if needed, pay the market price for
     each certificate, then drop the price (seed 000: one row per share sold; no move
     for a corporation that has not floated)."""
@@ -325,7 +325,7 @@ def sell(g: Game, player: str, corp: str, percent: int, close: bool = True) -> N
 
 
 def sale_options(
-    g: Game, player: str, problem: Callable[[Game, str, str, int], str | None]
+    g: Context, player: str, problem: Callable[[Context, str, str, int], str | None]
 ) -> list[SellShares]:
     """Every sale (corporation, 10% steps up to the holding) that ``problem`` allows."""
     out = []

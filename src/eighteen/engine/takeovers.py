@@ -26,16 +26,16 @@ from eighteen.engine.capabilities import implements
 from eighteen.engine.state import IPO, POOL
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def active(g: Game) -> bool:
+def active(g: Context) -> bool:
     """Are takeover rounds held now (the rule is on and its phase reached)?"""
     tk = g.rules.takeovers
     return tk is not None and phases.reached(g, tk.from_phase)
 
 
-def limit_bonus(g: Game, corp: str) -> int:
+def limit_bonus(g: Context, corp: str) -> int:
     """Trains the corporation may own above the phase's limit (one per takeover made)."""
     tk = g.rules.takeovers
     if tk is None or not g.state.absorbed:
@@ -43,17 +43,17 @@ def limit_bonus(g: Game, corp: str) -> int:
     return tk.train_limit_bonus * sum(1 for a in g.state.absorbed.values() if a == corp)
 
 
-def train_limit(g: Game, corp: str) -> int:
+def train_limit(g: Context, corp: str) -> int:
     """The phase's train limit plus the corporation's takeover bonus."""
     return phases.train_limit(g) + limit_bonus(g, corp)
 
 
-def live_trains(g: Game, corp: str) -> list[str]:
+def live_trains(g: Context, corp: str) -> list[str]:
     """The corporation's trains that are not obsolete."""
     return [t for t in g.state.corporations[corp].trains if not trains.is_obsolete(g, t)]
 
 
-def reached_hexes(g: Game, corp: str) -> set[str]:
+def reached_hexes(g: Context, corp: str) -> set[str]:
     """Hexes of the cities ``corp``'s network reaches, and the hexes its ferries link to by
     sea from a port it reaches (a ferry is part of its network, as for its bonuses)."""
     from eighteen.engine import ferries
@@ -68,11 +68,11 @@ def reached_hexes(g: Game, corp: str) -> set[str]:
     return out
 
 
-def _station_hexes(g: Game, corp: str) -> set[str]:
+def _station_hexes(g: Context, corp: str) -> set[str]:
     return {h for h, _ in g.state.map.token_cities(corp)}
 
 
-def connected_targets(g: Game, corp: str) -> list[str]:
+def connected_targets(g: Context, corp: str) -> list[str]:
     """Open corporations connected with ``corp``: one's network (track, and its ferries'
     sea links) reaches a hex holding a station of the other, in table order."""
     mine = reached_hexes(g, corp)
@@ -88,18 +88,18 @@ def connected_targets(g: Game, corp: str) -> list[str]:
     return out
 
 
-def can_take_over(g: Game, corp: str) -> bool:
+def can_take_over(g: Context, corp: str) -> bool:
     """Does ``corp`` meet the conditions to attempt a takeover at all?"""
     cs = g.state.corporations[corp]
     return cs.floated and not cs.closed and bool(live_trains(g, corp))
 
 
-def _unit(g: Game, corp: str) -> int:
+def _unit(g: Context, corp: str) -> int:
     """Percent of one ordinary share of the corporation."""
     return int(g.tables.corporation(corp).shares[-1])
 
 
-def issued(g: Game, target: str) -> list[tuple[str, int]]:
+def issued(g: Context, target: str) -> list[tuple[str, int]]:
     """(holder, percent) of the target's issued shares: players in seat order, then the
     market."""
     out = []
@@ -128,7 +128,7 @@ class Payment:
 
 
 @implements("takeovers.price", "market")
-def payment(g: Game, corp: str, target: str, offered: int) -> Payment:
+def payment(g: Context, corp: str, target: str, offered: int) -> Payment:
     """Each issued share of the target at its market price.  Up to ``offered`` of the
     acquirer's treasury shares go, at the acquirer's market price, to the target's players
     in order of their holding (largest first, then seat order), each receiving shares
@@ -162,7 +162,7 @@ def payment(g: Game, corp: str, target: str, offered: int) -> Payment:
     return Payment(total, tuple(given), tuple(cash))
 
 
-def problem(g: Game, corp: str, target: str, offered: int) -> str | None:
+def problem(g: Context, corp: str, target: str, offered: int) -> str | None:
     """Why ``corp`` may not take ``target`` over now with ``offered`` shares, or None."""
     s = g.state
     if corp not in s.corporations or target not in s.corporations:
@@ -183,7 +183,7 @@ def problem(g: Game, corp: str, target: str, offered: int) -> str | None:
 
 
 @implements("takeovers.consent", "refuse_unless_no_live_trains")
-def needs_consent(g: Game, corp: str, target: str) -> bool:
+def needs_consent(g: Context, corp: str, target: str) -> bool:
     """May the target refuse?  Only with a train that is not obsolete, and not when its
     president is also the acquirer's."""
     s = g.state
@@ -192,7 +192,7 @@ def needs_consent(g: Game, corp: str, target: str) -> bool:
     return s.corporations[target].president != s.corporations[corp].president
 
 
-def take_over(g: Game, corp: str, target: str, offered: int) -> None:
+def take_over(g: Context, corp: str, target: str, offered: int) -> None:
     """Carry the takeover out (the caller has checked :func:`problem`)."""
     why = problem(g, corp, target, offered)
     if why:
@@ -240,7 +240,7 @@ def take_over(g: Game, corp: str, target: str, offered: int) -> None:
             g.note(f"a {tk.leaving_train} card leaves the bank")
 
 
-def offers(g: Game, corp: str) -> list[tuple[str, int]]:
+def offers(g: Context, corp: str) -> list[tuple[str, int]]:
     """(target, shares) of the takeovers ``corp`` may make now: each target paid in cash
     only, and with as many treasury shares as can be given (any number in between is
     accepted too)."""

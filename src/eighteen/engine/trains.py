@@ -25,19 +25,19 @@ from eighteen.engine.bank import BANK, pay
 from eighteen.title.model import Distance
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
 def train_type(tid: str) -> str:
     return tid.rsplit("-", 1)[0]
 
 
-def card_of(g: Game, tid: str) -> str:
+def card_of(g: Context, tid: str) -> str:
     """The card (first side's type) a train or train type belongs to."""
     return str(g.tables.train(train_type(tid)).card or train_type(tid))
 
 
-def distance(g: Game, tid: str) -> int | dict[str, int | None] | None:
+def distance(g: Context, tid: str) -> int | dict[str, int | None] | None:
     """The train's reach as the tables write it: N stops, None for unlimited, or the
     ``{"pay", "visit"}`` (N/M) / ``{"cities", "towns"}`` (N+s) forms (routes.TrainRule)."""
     d = g.tables.train(train_type(tid)).distance
@@ -46,13 +46,13 @@ def distance(g: Game, tid: str) -> int | dict[str, int | None] | None:
     return d
 
 
-def is_obsolete(g: Game, tid: str) -> bool:
+def is_obsolete(g: Context, tid: str) -> bool:
     """Has the train's card been phased out (its obsolete_on card bought)?"""
     when = g.tables.train(train_type(tid)).obsolete_on
     return bool(when) and when in g.state.bought_types
 
 
-def counted(g: Game, corp: str) -> list[str]:
+def counted(g: Context, corp: str) -> list[str]:
     """The corporation's trains that count toward the train limit."""
     own = g.state.corporations[corp].trains
     if not g.rules.obsolete_trains_count_for_limit:
@@ -60,12 +60,12 @@ def counted(g: Game, corp: str) -> list[str]:
     return list(own)
 
 
-def tradable(g: Game, tid: str) -> bool:
+def tradable(g: Context, tid: str) -> bool:
     """May this train be sold to another corporation?"""
     return g.rules.obsolete_trains_tradable or not is_obsolete(g, tid)
 
 
-def retire_obsolete(g: Game, corp: str) -> None:
+def retire_obsolete(g: Context, corp: str) -> None:
     """Phased-out trains leave the game after their owner's run (seed 003)."""
     cs = g.state.corporations[corp]
     gone = [t for t in cs.trains if is_obsolete(g, t)]
@@ -74,7 +74,7 @@ def retire_obsolete(g: Game, corp: str) -> None:
         g.note(f"{corp}'s phased-out trains leave: {', '.join(gone)}")
 
 
-def list_price(g: Game, tid: str) -> int:
+def list_price(g: Context, tid: str) -> int:
     return int(g.tables.train(train_type(tid)).price)
 
 
@@ -99,13 +99,13 @@ class Offer:
     exchange: str | None = None
 
 
-def _next_copy(g: Game, t: str) -> str:
+def _next_copy(g: Context, t: str) -> str:
     if t in g.state.minted:
         return f"{t}-{g.state.minted[t]}"
     return next(x for x in g.state.depot if train_type(x) == t)
 
 
-def on_sale_types(g: Game) -> list[str]:
+def on_sale_types(g: Context) -> list[str]:
     """Types the depot sells now: the first type with copies left, plus types whose
     available_on phase has begun."""
     out: list[str] = []
@@ -128,7 +128,7 @@ def on_sale_types(g: Game) -> list[str]:
     return out
 
 
-def bank_offers(g: Game, corp: str) -> list[Offer]:
+def bank_offers(g: Context, corp: str) -> list[Offer]:
     """Every train the bank would sell ``corp`` now (depot and discards), with trade-ins."""
     out: list[Offer] = []
     own = g.state.corporations[corp].trains
@@ -151,7 +151,7 @@ def bank_offers(g: Game, corp: str) -> list[Offer]:
     return out
 
 
-def owner_of(g: Game, tid: str) -> str | None:
+def owner_of(g: Context, tid: str) -> str | None:
     """The corporation owning a train, "pool" for the bank's discards, or None."""
     for cid, cs in g.state.corporations.items():
         if tid in cs.trains:
@@ -161,7 +161,7 @@ def owner_of(g: Game, tid: str) -> str | None:
     return None
 
 
-def buy_from_bank(g: Game, corp: str, tid: str, price: int, exchange: str | None) -> None:
+def buy_from_bank(g: Context, corp: str, tid: str, price: int, exchange: str | None) -> None:
     """The corporation buys a train from the bank at the offered price (the caller has
     validated it and arranged the cash)."""
     s = g.state
@@ -188,7 +188,7 @@ def buy_from_bank(g: Game, corp: str, tid: str, price: int, exchange: str | None
     privates.on_train_bought(g, corp)
 
 
-def buy_from_corporation(g: Game, corp: str, tid: str, price: int) -> None:
+def buy_from_corporation(g: Context, corp: str, tid: str, price: int) -> None:
     seller = owner_of(g, tid)
     if seller is None or seller == "pool" or seller == corp:
         raise IllegalAction(f"train {tid} is not another corporation's")
@@ -201,7 +201,7 @@ def buy_from_corporation(g: Game, corp: str, tid: str, price: int) -> None:
     privates.on_train_bought(g, corp)
 
 
-def first_purchase(g: Game, t: str) -> None:
+def first_purchase(g: Context, t: str) -> None:
     """Events of the first purchase of a type: phase change, rusting, train events."""
     phase_change.on_train_bought(g, t)
     for row in g.tables.trains:
@@ -213,7 +213,7 @@ def first_purchase(g: Game, t: str) -> None:
         phase_change.run_event(g, ev)
 
 
-def rust(g: Game, t: str) -> None:
+def rust(g: Context, t: str) -> None:
     """Remove every train of card ``t`` (either side) from the game."""
     s = g.state
     gone = 0
@@ -226,7 +226,7 @@ def rust(g: Game, t: str) -> None:
     g.note(f"{t}-trains rust ({gone} removed)")
 
 
-def over_limit(g: Game) -> list[str]:
+def over_limit(g: Context) -> list[str]:
     """Corporations holding more trains than the phase allows, in table order."""
     from eighteen.engine import takeovers
 
@@ -246,7 +246,7 @@ def over_limit(g: Game) -> list[str]:
     ]
 
 
-def discard(g: Game, corp: str, tid: str) -> None:
+def discard(g: Context, corp: str, tid: str) -> None:
     cs = g.state.corporations[corp]
     if tid not in cs.trains:
         raise IllegalAction(f"{corp} does not own train {tid}")

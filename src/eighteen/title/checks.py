@@ -24,6 +24,7 @@ from eighteen.title.model import (
     BlockHexes,
     BonusMultiplier,
     CloseOnTrain,
+    EmergencySource,
     ExchangeShare,
     ExclusiveHexes,
     FreeTileLay,
@@ -184,7 +185,7 @@ def rules_have_their_data(title: Title, s: Sources) -> Iterator[Problem]:
     terms of the issue (rules.emergency_issue)."""
     rules = title.title.rules
     if "issue_shares" in rules.emergency_money and rules.emergency_issue is None:
-        k = list(rules.emergency_money).index("issue_shares")
+        k = list(rules.emergency_money).index(EmergencySource.issue_shares)
         msg = "issue_shares needs rules.emergency_issue (how the shares are priced)"
         yield s.locate("title", ("rules", "emergency_money", k), "E157", msg)
 

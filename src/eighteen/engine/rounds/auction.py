@@ -28,14 +28,14 @@ from eighteen.engine.rounds.base import Round, Step, check_actor, sample_amounts
 from eighteen.engine.state import AuctionRound
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def _r(g: Game) -> AuctionRound:
+def _r(g: Context) -> AuctionRound:
     return g.state.round
 
 
-def unsold(g: Game) -> list[str]:
+def unsold(g: Context) -> list[str]:
     return [
         p.id
         for p in g.tables.privates
@@ -43,7 +43,7 @@ def unsold(g: Game) -> list[str]:
     ]
 
 
-def cheapest_price(g: Game) -> int:
+def cheapest_price(g: Context) -> int:
     """Price of the cheapest unsold private: face value, less the drops after everyone
     passed (those apply to the first private only, while nothing is sold)."""
     pid = unsold(g)[0]
@@ -53,14 +53,14 @@ def cheapest_price(g: Game) -> int:
     return max(0, face - _r(g).drop)
 
 
-def forced(g: Game) -> bool:
+def forced(g: Context) -> bool:
     """The first private has dropped to rules.auction_forced_price: the player to act
     must take it."""
     r = _r(g)
     return r.drop > 0 and cheapest_price(g) <= g.rules.auction_forced_price
 
 
-def committed(g: Game, player: str, except_pid: str | None = None) -> int:
+def committed(g: Context, player: str, except_pid: str | None = None) -> int:
     """Money the player has set aside for bids on privates other than ``except_pid``."""
     return sum(
         amount
@@ -71,11 +71,11 @@ def committed(g: Game, player: str, except_pid: str | None = None) -> int:
     )
 
 
-def available(g: Game, player: str, pid: str | None = None) -> int:
+def available(g: Context, player: str, pid: str | None = None) -> int:
     return g.state.player(player).cash - committed(g, player, pid)
 
 
-def best_bid(g: Game, pid: str) -> tuple[str, int] | None:
+def best_bid(g: Context, pid: str) -> tuple[str, int] | None:
     bids = _r(g).bids.get(pid, [])
     if not bids:
         return None
@@ -83,7 +83,7 @@ def best_bid(g: Game, pid: str) -> tuple[str, int] | None:
     return who, amount
 
 
-def min_bid(g: Game, pid: str) -> int:
+def min_bid(g: Context, pid: str) -> int:
     """The least bid on a private not on offer: face + the min raise (face itself for the
     first bid with rules.auction_first_bid_at_face), and the min raise over its best bid."""
     raise_ = g.rules.auction_min_raise
@@ -93,7 +93,7 @@ def min_bid(g: Game, pid: str) -> int:
     return max(first, (best[1] + raise_) if best else 0)
 
 
-def _sell(g: Game, pid: str, player: str, price: int) -> None:
+def _sell(g: Context, pid: str, player: str, price: int) -> None:
     """Give the private to the player for ``price`` and apply its grants."""
     pay(g, player, BANK, price, f"{player} buys {pid}")
     g.state.privates[pid].owner = player
@@ -104,7 +104,7 @@ def _sell(g: Game, pid: str, player: str, price: int) -> None:
         _r(g).pending_par = [player, corp]
 
 
-def _next_bidder(g: Game, pid: str, after: str) -> str:
+def _next_bidder(g: Context, pid: str, after: str) -> str:
     """The next bidder on ``pid`` in seating order after ``after``, skipping the best."""
     best = best_bid(g, pid)
     bidders = {b[0] for b in _r(g).bids[pid]}
@@ -114,14 +114,14 @@ def _next_bidder(g: Game, pid: str, after: str) -> str:
     raise AssertionError("no other bidder")
 
 
-def _lowest_bidder(g: Game, pid: str) -> str:
+def _lowest_bidder(g: Context, pid: str) -> str:
     """The bidder with the lowest bid on ``pid`` (the earliest of equal bids)."""
     bids = _r(g).bids[pid]
     return min(bids, key=lambda b: (b[1], bids.index(b)))[0]
 
 
 @implements("auction_bidoff", "seating_from_best", "lowest_bidder_drops")
-def _bidoff_turn(g: Game, pid: str, after: str) -> str:
+def _bidoff_turn(g: Context, pid: str, after: str) -> str:
     """Who acts next in the bid-off for ``pid`` after ``after`` bid or passed
     (rules.auction_bidoff)."""
     if g.rules.auction_bidoff == "lowest_bidder_drops":
@@ -129,7 +129,7 @@ def _bidoff_turn(g: Game, pid: str, after: str) -> str:
     return _next_bidder(g, pid, after)
 
 
-def resolve(g: Game) -> None:
+def resolve(g: Context) -> None:
     """Sell the cheapest unsold privates that have bids, until one needs players.
 
     While settling after everyone passed (rules.auction_all_pass_revenue), every unsold
@@ -167,18 +167,18 @@ class PendingPar(Step):
     name = "par"
     actions: ClassVar = (Par,)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return _r(g).pending_par is not None
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         pp = _r(g).pending_par
         return pp[0] if pp else None
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         player, corp = _r(g).pending_par  # type: ignore[misc]
         return [Par(player, corp, p) for p in g.tables.par_prices()]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, Par)
         check_actor(action, self.actor(g))
         player, corp = _r(g).pending_par  # type: ignore[misc]
@@ -189,7 +189,7 @@ class PendingPar(Step):
         resolve(g)
 
 
-def set_par(g: Game, corp: str, price: int) -> None:
+def set_par(g: Context, corp: str, price: int) -> None:
     """Put the corporation on its par cell (the price must be a par price)."""
     cell = g.tables.par_cell(price)
     if cell is None:
@@ -209,13 +209,13 @@ class BidOff(Step):
     name = "auction"
     actions: ClassVar = (Bid, Pass)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return _r(g).bidoff is not None
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         return _r(g).bidoff_turn
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         r = _r(g)
         pid, who = r.bidoff, r.bidoff_turn
         assert pid is not None and who is not None
@@ -223,7 +223,7 @@ class BidOff(Step):
         out: list[Action] = [Bid(who, pid, a) for a in sample_amounts(lo, available(g, who, pid))]
         return [*out, Pass(who)]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         check_actor(action, self.actor(g))
         r = _r(g)
         pid = r.bidoff
@@ -268,13 +268,13 @@ class Waterfall(Step):
     name = "waterfall"
     actions: ClassVar = (Bid, Pass)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return bool(unsold(g))
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         return g.state.players[_r(g).turn].name
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         who = self.actor(g)
         assert who is not None
         left = unsold(g)
@@ -291,7 +291,7 @@ class Waterfall(Step):
         out.append(Pass(who))
         return out
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         check_actor(action, self.actor(g))
         r = _r(g)
         who = action.actor
@@ -347,7 +347,7 @@ class Waterfall(Step):
 
 
 @implements("auction_priority", "after_last_buyer", "next_in_turn")
-def priority_after_auction(g: Game) -> int:
+def priority_after_auction(g: Context) -> int:
     """Who holds the priority deal once every private is sold (rules.auction_priority):
     the player to the left of the last buyer (seed 000, first stock round), or the
     player whose normal auction turn would come next."""
@@ -361,10 +361,10 @@ class AuctionRoundSteps(Round):
     kind = "auction"
     _steps: ClassVar[list[Step]] = [PendingPar(), BidOff(), Waterfall()]
 
-    def steps(self, g: Game) -> list[Step]:
+    def steps(self, g: Context) -> list[Step]:
         return self._steps
 
-    def advance(self, g: Game) -> None:
+    def advance(self, g: Context) -> None:
         r = _r(g)
         if r.pending_par is None and r.bidoff is None and not unsold(g):
             g.state.priority = priority_after_auction(g)

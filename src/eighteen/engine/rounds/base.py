@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from eighteen.engine.actions import Action, IllegalAction
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
 class Step:
@@ -27,23 +27,23 @@ class Step:
     actions: ClassVar[tuple[type[Action], ...]] = ()
     anytime: ClassVar[bool] = False
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         """Does this step have something to do now?"""
         raise NotImplementedError
 
-    def is_active(self, g: Game) -> bool:
+    def is_active(self, g: Context) -> bool:
         """:meth:`active`, cached until the state changes (``Game.memo``)."""
         return bool(g.memo(("active", self), lambda: self.active(g)))
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         """Who must act in this step."""
         raise NotImplementedError
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         """Every legal action of this step (sampled for continuous amounts)."""
         raise NotImplementedError
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         """Validate (raise IllegalAction) and apply the action."""
         raise NotImplementedError
 
@@ -53,10 +53,10 @@ class Round:
 
     kind: ClassVar[str] = "round"
 
-    def steps(self, g: Game) -> list[Step]:
+    def steps(self, g: Context) -> list[Step]:
         raise NotImplementedError
 
-    def active_steps(self, g: Game) -> list[Step]:
+    def active_steps(self, g: Context) -> list[Step]:
         """Active steps, the served one first, then the anytime steps that accept actions.
 
         ``active`` is a pure query, so it is asked only where the answer matters: not of
@@ -69,24 +69,24 @@ class Round:
                 out.append(st)
         return out
 
-    def concurrent(self, g: Game, st: Step) -> bool:
+    def concurrent(self, g: Context, st: Step) -> bool:
         """Does ``st`` accept its actions while an earlier step is served?  (Its
         ``anytime``; a round may open more steps, as the operating round's steps taken in
         any order.)"""
         return st.anytime
 
-    def served(self, g: Game) -> Step | None:
+    def served(self, g: Context) -> Step | None:
         """The first active step (``active_steps(g)[0]``, without asking the others)."""
         for st in self.steps(g):
             if st.is_active(g):
                 return st
         return None
 
-    def acting(self, g: Game) -> str | None:
+    def acting(self, g: Context) -> str | None:
         st = self.served(g)
         return st.actor(g) if st is not None else None
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         out: list[Action] = []
         seen: set[Action] = set()
         for st in self.active_steps(g):
@@ -96,7 +96,7 @@ class Round:
                     out.append(a)
         return out
 
-    def handler(self, g: Game, action: Action) -> Step:
+    def handler(self, g: Context, action: Action) -> Step:
         """The step that takes the action now (a query; IllegalAction when none): the
         first active step that handles its type, the served step first, then the active
         anytime steps (one that does not handle the type is not asked whether it is
@@ -121,11 +121,11 @@ class Round:
             f"{action.type} is not possible now: the {name} step expects {', '.join(expected)}"
         )
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         """Validate (raise IllegalAction) and apply the action in the step that takes it."""
         self.handler(g, action).process(g, action)
 
-    def advance(self, g: Game) -> None:
+    def advance(self, g: Context) -> None:
         """Run automatic effects until someone must act (or the round ends)."""
         raise NotImplementedError
 

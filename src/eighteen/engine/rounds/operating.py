@@ -35,7 +35,7 @@ from eighteen.engine.rounds.or_trains import BuyCompanies, BuyTrains, DiscardTra
 from eighteen.engine.state import OperatingRound
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 #: A corporation's turn, in order (rules.turn_any_order groups steps taken in any order:
 #: while the first of a group is served, the later ones take their actions too).
@@ -54,7 +54,7 @@ STEP_NAMES = [s.name for s in TURN]
 
 
 @implements("operating_order", "share_price", "first_ascending_then_price")
-def start(g: Game, number: int, set_size: int) -> OperatingRound:
+def start(g: Context, number: int, set_size: int) -> OperatingRound:
     """A new operating round: privates pay, the order is fixed."""
     r = OperatingRound(number=number, set_size=set_size)
     g.state.round = r
@@ -72,7 +72,7 @@ def start(g: Game, number: int, set_size: int) -> OperatingRound:
     return r
 
 
-def begin_turn(g: Game) -> None:
+def begin_turn(g: Context) -> None:
     r: OperatingRound = g.state.round
     r.step = STEP_NAMES[0]
     r.lays = 0
@@ -92,7 +92,7 @@ def begin_turn(g: Game) -> None:
         g.note(f"{r.order[r.index]} operates")
 
 
-def next_step(g: Game) -> None:
+def next_step(g: Context) -> None:
     """Make the step after the current one current (or end the turn)."""
     r: OperatingRound = g.state.round
     i = STEP_NAMES.index(r.step)
@@ -102,7 +102,7 @@ def next_step(g: Game) -> None:
         end_turn(g)
 
 
-def end_turn(g: Game) -> None:
+def end_turn(g: Context) -> None:
     r: OperatingRound = g.state.round
     corp = r.order[r.index]
     if not g.state.corporations[corp].closed:
@@ -114,7 +114,7 @@ def end_turn(g: Game) -> None:
 class OperatingRoundSteps(Round):
     kind = "operating"
 
-    def concurrent(self, g: Game, st: Step) -> bool:
+    def concurrent(self, g: Context, st: Step) -> bool:
         return st.anytime or (isinstance(st, ORStep) and st.opened(g))
 
     _steps: ClassVar[list[Step]] = [
@@ -126,10 +126,10 @@ class OperatingRoundSteps(Round):
         AnytimeLay(),
     ]
 
-    def steps(self, g: Game) -> list[Step]:
+    def steps(self, g: Context) -> list[Step]:
         return self._steps
 
-    def advance(self, g: Game) -> None:
+    def advance(self, g: Context) -> None:
         r: OperatingRound = g.state.round
         while not g.state.game_over:
             g.end_changes()  # only asking until begin_changes: the answers are cached

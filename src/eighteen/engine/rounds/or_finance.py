@@ -22,7 +22,7 @@ from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.rounds.or_track import ORStep, _r, operating
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
 class IssueRedeem(ORStep):
@@ -32,19 +32,19 @@ class IssueRedeem(ORStep):
     name = "issue"
     actions: ClassVar = (IssueShares, RedeemShares, Pass)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         if not self.is_current(g) or g.rules.issue_redeem is None or _r(g).issued:
             return False
         corp = operating(g)
         return bool(finance.issue_options(g, corp) or finance.redeem_options(g, corp))
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         out: list[Action] = [IssueShares(corp, n) for n in finance.issue_options(g, corp)]
         out.extend(RedeemShares(corp, n) for n in finance.redeem_options(g, corp))
         return [*out, Pass(corp)]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         check_actor(action, operating(g))
         if isinstance(action, IssueShares):
             finance.issue(g, action.actor, action.count)
@@ -60,14 +60,14 @@ class Ferry(ORStep):
     name = "ferry"
     actions: ClassVar = (BuyFerry, Pass)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return self.is_current(g) and not _r(g).ferry_bought and bool(self.legal(g)[:-1])
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         return [*(BuyFerry(corp, p) for p in ferries.options(g, corp)), Pass(corp)]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         check_actor(action, operating(g))
         if isinstance(action, BuyFerry):
             ferries.buy(g, action.actor, action.port)
@@ -82,20 +82,20 @@ class FerryChoice(Step):
     name = "ferry_choice"
     actions: ClassVar = (ChooseFerry,)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return ferries.choice_due(g) is not None
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         due = ferries.choice_due(g)
         return due[1] if due else None
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         due = ferries.choice_due(g)
         if due is None:
             return []
         pid, corp, ports = due
         return [ChooseFerry(corp, pid, p) for p in ports]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, ChooseFerry)
         ferries.choose(g, action.actor, action.private, action.port)

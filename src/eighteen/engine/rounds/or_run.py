@@ -22,14 +22,14 @@ from eighteen.engine.routes import RouteError
 from eighteen.engine.state import IPO, POOL
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
 class Routes(ORStep):
     name = "routes"
     actions: ClassVar = (RunRoutes,)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         """Trains must run when there is anything to run (no route: nothing earned).
         Whether there is is a question of reach (a station joined to another stop), not
         of the best routes: the optimiser runs only when the routes are asked for."""
@@ -40,15 +40,15 @@ class Routes(ORStep):
             return False
         return bool(g.state.corporations[corp].trains) and network.can_run(g, corp)
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         return [RunRoutes(corp, tuple(network.spec(r) for r in network.best(g, corp)))]
 
-    def skip(self, g: Game) -> None:
+    def skip(self, g: Context) -> None:
         _r(g).revenue = 0
         _r(g).routes = []
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, RunRoutes)
         check_actor(action, operating(g))
         corp = action.actor
@@ -71,7 +71,7 @@ class Routes(ORStep):
 
 @implements("ipo_dividends", "bank", "corporation", "none")
 @implements("pool_dividends", "bank", "corporation", "none")
-def payout(g: Game, corp: str, revenue: int) -> None:
+def payout(g: Context, corp: str, revenue: int) -> None:
     """Pay ``revenue`` to the holders: each gets revenue x percent / 100 (rounded down)."""
     holders: dict[str, int] = {}
     for cert in shares.cert_ids(g, corp):
@@ -91,7 +91,7 @@ def payout(g: Game, corp: str, revenue: int) -> None:
 
 
 @implements("dividend_options[]", "full", "half", "withhold")
-def dividend_kinds(g: Game) -> list[str]:
+def dividend_kinds(g: Context) -> list[str]:
     """Dividend action kinds the title allows: payout and withhold, plus half where
     rules.dividend_options names it (seed 003)."""
     options = g.rules.dividend_options
@@ -106,20 +106,20 @@ class DividendStep(ORStep):
     name = "dividend"
     actions: ClassVar = (Dividend,)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return self.is_current(g) and (_r(g).revenue or 0) > 0
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         return [Dividend(corp, k) for k in dividend_kinds(g)]
 
-    def skip(self, g: Game) -> None:
+    def skip(self, g: Context) -> None:
         corp = operating(g)
         g.note(f"{corp} earns nothing")
         trains.retire_obsolete(g, corp)
         finance.dividend_move(g, corp, 0, withheld=True)
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, Dividend)
         check_actor(action, operating(g))
         corp = action.actor

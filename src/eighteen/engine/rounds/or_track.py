@@ -26,14 +26,14 @@ from eighteen.engine.state import OperatingRound
 from eighteen.title.model import FreeTileLay, TileLays
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def _r(g: Game) -> OperatingRound:
+def _r(g: Context) -> OperatingRound:
     return g.state.round
 
 
-def operating(g: Game) -> str:
+def operating(g: Context) -> str:
     r = _r(g)
     return r.order[r.index]
 
@@ -41,7 +41,7 @@ def operating(g: Game) -> str:
 class ORStep(Step):
     """A sequential step of a corporation's turn (active only while it is current)."""
 
-    def is_current(self, g: Game) -> bool:
+    def is_current(self, g: Context) -> bool:
         """The step being served, or one opened with it (:meth:`opened`)."""
         r = _r(g)
         return (
@@ -62,7 +62,7 @@ class ORStep(Step):
         "trains",
         "companies",
     )
-    def opened(self, g: Game) -> bool:
+    def opened(self, g: Context) -> bool:
         """Does this step take its actions while an earlier step of its group in
         rules.turn_any_order is served (the steps of a group come in any order)?"""
         step = _r(g).step
@@ -72,13 +72,13 @@ class ORStep(Step):
                 return group.index(step) < group.index(self.name)
         return False
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         return operating(g)
 
-    def skip(self, g: Game) -> None:
+    def skip(self, g: Context) -> None:
         """Automatic effects when the step is passed over without an action."""
 
-    def done(self, g: Game) -> None:
+    def done(self, g: Context) -> None:
         """Leave this step: the next one becomes current (a step opened while an earlier
         one is served leaves nothing: the served step goes on)."""
         if _r(g).step == self.name:
@@ -88,7 +88,7 @@ class ORStep(Step):
 # -- home token -------------------------------------------------------------------------
 
 
-def place_home(g: Game, corp: str, hex_id: str, city: int) -> None:
+def place_home(g: Context, corp: str, hex_id: str, city: int) -> None:
     network.place_token(g, corp, hex_id, city)
     cs = g.state.corporations[corp]
     cs.home_placed = True
@@ -100,17 +100,17 @@ class HomeToken(ORStep):
     name = "home"
     actions: ClassVar = (PlaceToken,)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         if not self.is_current(g):
             return False
         cs = g.state.corporations[operating(g)]
         return not cs.home_placed and len(network.home_options(g, operating(g))) > 1
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         return [PlaceToken(corp, h, c) for h, c in network.home_options(g, corp)]
 
-    def skip(self, g: Game) -> None:
+    def skip(self, g: Context) -> None:
         corp = operating(g)
         cs = g.state.corporations[corp]
         if cs.home_placed or corp in g.state.home_waiting:
@@ -126,7 +126,7 @@ class HomeToken(ORStep):
             cs.home_placed = True  # nowhere to go: the reservation lapses
             g.note(f"{corp} finds no room for its home token")
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, PlaceToken)
         check_actor(action, operating(g))
         if (action.hex, action.city) not in network.home_options(g, action.actor):
@@ -135,7 +135,7 @@ class HomeToken(ORStep):
         self.done(g)
 
 
-def due_home(g: Game) -> str | None:
+def due_home(g: Context) -> str | None:
     """The first corporation whose home choice waited (:class:`HomeToken`) and whose home
     hex now has a tile with track: it places its home token before anything else."""
     for corp in g.state.home_waiting:
@@ -151,18 +151,18 @@ class PendingHome(Step):
     name = "pending_home"
     actions: ClassVar = (PlaceToken,)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return bool(g.state.home_waiting) and due_home(g) is not None
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         return due_home(g)
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = due_home(g)
         assert corp is not None
         return [PlaceToken(corp, h, c) for h, c in network.home_options(g, corp)]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, PlaceToken)
         corp = due_home(g)
         check_actor(action, corp)
@@ -172,7 +172,7 @@ class PendingHome(Step):
         place_home(g, action.actor, action.hex, action.city)
 
 
-def settle_due_homes(g: Game) -> None:
+def settle_due_homes(g: Context) -> None:
     """Due homes with one city left to choose are placed at once; a due home with no room
     lapses (the corporation is left without a home token)."""
     while (corp := due_home(g)) is not None:
@@ -195,7 +195,7 @@ def _kind(lay: TileLay) -> str:
 
 
 @implements("tile_lays[].kinds[]", "new", "upgrade")
-def _slot_for(g: Game, kind: str) -> int | None:
+def _slot_for(g: Context, kind: str) -> int | None:
     """The first unused lay of rules.tile_lays that allows this kind (``r.lays`` is the
     bitmask of the lays used this turn): seed 003 "one yellow plus a yellow or an
     upgrade" lets the upgrade come first."""
@@ -206,23 +206,23 @@ def _slot_for(g: Game, kind: str) -> int | None:
     return None
 
 
-def _slot_fee(g: Game, slot: int | None) -> int:
+def _slot_fee(g: Context, slot: int | None) -> int:
     return 0 if slot is None else g.rules.tile_lays[slot].cost
 
 
 def lay_options(
-    g: Game, distinct: bool = True
+    g: Context, distinct: bool = True
 ) -> list[tuple[TileLay, int, str | None, int | None]]:
     """(lay, total cost, private used, ability index) for every tile lay possible now."""
     return g.memo(("lays", distinct), lambda: list(_lay_options(g, distinct)))
 
 
-def can_lay(g: Game) -> bool:
+def can_lay(g: Context) -> bool:
     """Is any tile lay possible now?  (``bool(lay_options(g))``, stopping at the first.)"""
     return g.memo(("can_lay",), lambda: next(_lay_options(g, True), None) is not None)
 
 
-def _faces(g: Game, lay: TileLay, targets: list[str]) -> bool:
+def _faces(g: Context, lay: TileLay, targets: list[str]) -> bool:
     """Does the laid tile have track toward every hex of ``targets``?"""
     b = network.board(g)
     exits = b.tile_face(lay.hex, lay.tile, lay.rotation).exits
@@ -231,7 +231,7 @@ def _faces(g: Game, lay: TileLay, targets: list[str]) -> bool:
 
 
 def _lay_options(
-    g: Game, distinct: bool, only: tuple[str, str] | None = None
+    g: Context, distinct: bool, only: tuple[str, str] | None = None
 ) -> Iterator[tuple[TileLay, int, str | None, int | None]]:
     """The lays of :func:`lay_options`, in its order; ``only``: (hex, tile) the lays of
     that tile on that hex (each hex's lays do not depend on the others')."""
@@ -274,7 +274,7 @@ def _lay_options(
 
 
 def _planned(
-    g: Game,
+    g: Context,
     corp: str,
     distinct: bool,
     pid: str,
@@ -310,7 +310,7 @@ def _planned(
     return out
 
 
-def _options(g: Game, corp: str, distinct: bool, **kw: Any) -> Iterator[TileLay]:
+def _options(g: Context, corp: str, distinct: bool, **kw: Any) -> Iterator[TileLay]:
     return network.iter_lay_options(g, corp, distinct=distinct, **kw)
 
 
@@ -318,17 +318,17 @@ class Track(ORStep):
     name = "track"
     actions: ClassVar = (LayTile, Pass)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return self.is_current(g) and can_lay(g)
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         out: list[Action] = [
             LayTile(corp, lay.hex, lay.tile, lay.rotation, pid) for lay, _, pid, _ in lay_options(g)
         ]
         return [*out, Pass(corp)]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         check_actor(action, operating(g))
         if isinstance(action, Pass):
             self.done(g)
@@ -337,7 +337,7 @@ class Track(ORStep):
         lay_tile(g, action)
 
 
-def lay_tile(g: Game, action: LayTile, *, anytime_only: bool = False) -> None:
+def lay_tile(g: Context, action: LayTile, *, anytime_only: bool = False) -> None:
     """Make the lay ``action`` asks for, if it is one of the lays possible now (with
     ``anytime_only``: one of a private's anytime lays); IllegalAction otherwise."""
     match = None
@@ -378,14 +378,14 @@ def lay_tile(g: Game, action: LayTile, *, anytime_only: bool = False) -> None:
         network.place_joint_tokens(g, lay.hex)
 
 
-def _anytime(g: Game, pid: str, idx: int | None) -> bool:
+def _anytime(g: Context, pid: str, idx: int | None) -> bool:
     if idx is None:
         return False
     ab = g.tables.private(pid).abilities[idx]
     return isinstance(ab, FreeTileLay) and ab.anytime
 
 
-def _why(g: Game, a: LayTile) -> str:
+def _why(g: Context, a: LayTile) -> str:
     if a.private is not None:
         return f"{a.private} cannot lay tile {a.tile} on {a.hex} at rotation {a.rotation} now"
     if all(_slot_for(g, k) is None for k in ("new", "upgrade")):
@@ -406,17 +406,17 @@ class AnytimeLay(Step):
     actions: ClassVar = (LayTile,)
     anytime: ClassVar[bool] = True
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         r = _r(g)
         if r.index >= len(r.order) or r.step == "track":
             return False
         corp = operating(g)
         return any(ab.anytime and ab.extra for _, _, ab in privates.tile_lay_abilities(g, corp))
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         return None
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         return [
             LayTile(corp, lay.hex, lay.tile, lay.rotation, pid)
@@ -424,7 +424,7 @@ class AnytimeLay(Step):
             if pid is not None and _anytime(g, pid, idx)
         ]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, LayTile)
         check_actor(action, operating(g))
         lay_tile(g, action, anytime_only=True)
@@ -433,7 +433,7 @@ class AnytimeLay(Step):
 # -- tokens -----------------------------------------------------------------------------
 
 
-def next_token_cost(g: Game, corp: str, hex_id: str | None = None) -> int | None:
+def next_token_cost(g: Context, corp: str, hex_id: str | None = None) -> int | None:
     """Cost of the corporation's next station (None: none left); a ``station_costs``
     entry for the hex replaces it (seed 003: a cheaper station in a reserved city)."""
     cs = g.state.corporations[corp]
@@ -445,12 +445,12 @@ def next_token_cost(g: Game, corp: str, hex_id: str | None = None) -> int | None
     return int(special) if special is not None else int(costs[cs.tokens_placed])
 
 
-def token_options(g: Game) -> list[tuple[str, int, int, bool]]:
+def token_options(g: Context) -> list[tuple[str, int, int, bool]]:
     """(hex, city, cost, free-ability) station tokens the corporation may place now."""
     return g.memo("tokens", lambda: _token_options(g))
 
 
-def _token_options(g: Game) -> list[tuple[str, int, int, bool]]:
+def _token_options(g: Context) -> list[tuple[str, int, int, bool]]:
     corp = operating(g)
     r = _r(g)
     out: list[tuple[str, int, int, bool]] = []
@@ -475,15 +475,15 @@ class Token(ORStep):
     name = "token"
     actions: ClassVar = (PlaceToken, Pass)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return self.is_current(g) and bool(token_options(g))
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         out: list[Action] = [PlaceToken(corp, h, c) for h, c, _, _ in token_options(g)]
         return [*out, Pass(corp)]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         check_actor(action, operating(g))
         r = _r(g)
         if isinstance(action, Pass):

@@ -53,10 +53,10 @@ from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.rounds.or_track import ORStep, _r, operating
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def must_buy(g: Game, corp: str) -> bool:
+def must_buy(g: Context, corp: str) -> bool:
     """Must the corporation buy a train: it owns none and has a route (rules.must_own_train),
     or whatever its route (rules.must_own_train_always, seed 003)?"""
     cs = g.state.corporations[corp]
@@ -65,14 +65,16 @@ def must_buy(g: Game, corp: str) -> bool:
     return bool(g.rules.must_own_train_always) or network.can_run(g, corp)
 
 
-def _room(g: Game, corp: str, exchange: str | None) -> bool:
+def _room(g: Context, corp: str, exchange: str | None) -> bool:
     n = len(trains.counted(g, corp)) - (
         1 if exchange and exchange in trains.counted(g, corp) else 0
     )
     return n < takeovers.train_limit(g, corp)  # the phase's, plus any takeover bonus
 
 
-def cheapest_bank_price(g: Game, corp: str, offers: list[trains.Offer] | None = None) -> int | None:
+def cheapest_bank_price(
+    g: Context, corp: str, offers: list[trains.Offer] | None = None
+) -> int | None:
     """The price of the cheapest bank train without a trade-in (``offers``: the bank's
     offers to ``corp`` now, when the caller has them already)."""
     if offers is None:
@@ -81,7 +83,7 @@ def cheapest_bank_price(g: Game, corp: str, offers: list[trains.Offer] | None = 
     return min(prices) if prices else None
 
 
-def card_top_price(g: Game, corp: str) -> int | None:
+def card_top_price(g: Context, corp: str) -> int | None:
     """The dearest side of the card sold at the cheapest price (the emergency issue may
     raise enough for it, seed 003)."""
     offers = [o for o in trains.bank_offers(g, corp) if o.exchange is None]
@@ -92,13 +94,13 @@ def card_top_price(g: Game, corp: str) -> int | None:
     return max(o.price for o in offers if trains.card_of(g, o.train) == card)
 
 
-def uses(g: Game, source: str) -> bool:
+def uses(g: Context, source: str) -> bool:
     """Does rules.emergency_money name this source?"""
     return source in g.rules.emergency_money
 
 
 @implements("emergency_money[]", "issue_shares")
-def emergency_issue_options(g: Game, corp: str) -> list[int]:
+def emergency_issue_options(g: Context, corp: str) -> list[int]:
     """Share counts the corporation must choose from before its president pays (seed 003,
     emergency money: the treasury, then an issue on worse terms)."""
     if not uses(g, "issue_shares") or _r(g).emergency_issued or not emergency(g, corp):
@@ -110,13 +112,13 @@ def emergency_issue_options(g: Game, corp: str) -> list[int]:
 
 
 @implements("emergency_money[]", "president_cash")
-def president_funds(g: Game, corp: str) -> int:
+def president_funds(g: Context, corp: str) -> int:
     pres = g.state.corporations[corp].president
     return g.state.player(pres).cash if pres else 0
 
 
 @implements("emergency_money[]", "treasury")
-def emergency(g: Game, corp: str) -> bool:
+def emergency(g: Context, corp: str) -> bool:
     """Must buy a train and the treasury cannot pay for the cheapest bank train."""
     if not must_buy(g, corp):
         return False
@@ -124,7 +126,7 @@ def emergency(g: Game, corp: str) -> bool:
     return low is not None and g.state.corporations[corp].cash < low
 
 
-def other_trains(g: Game, corp: str) -> list[str]:
+def other_trains(g: Context, corp: str) -> list[str]:
     """Trains of other corporations (one per owner and type)."""
     out = []
     for c in g.tables.corporations:
@@ -141,7 +143,7 @@ def other_trains(g: Game, corp: str) -> list[str]:
     return out
 
 
-def emergency_sale_problem(g: Game, player: str, corp: str, percent: int) -> str | None:
+def emergency_sale_problem(g: Context, player: str, corp: str, percent: int) -> str | None:
     """Why the president may not sell this to fund the operating corporation's train."""
     oc = operating(g)
     if player != g.state.corporations[oc].president:
@@ -162,7 +164,7 @@ def emergency_sale_problem(g: Game, player: str, corp: str, percent: int) -> str
     return shares.sale_problem(g, player, corp, percent, protect=(corp == oc))
 
 
-def max_raise(g: Game, player: str, oc: str) -> int:
+def max_raise(g: Context, player: str, oc: str) -> int:
     """The most the player could raise by selling shares now (the largest legal sale of
     each corporation, never giving away ``oc``'s presidency)."""
     total = 0
@@ -177,7 +179,7 @@ def max_raise(g: Game, player: str, oc: str) -> int:
 
 
 @implements("emergency_money[]", "president_sells_shares")
-def hopeless(g: Game, corp: str) -> bool:
+def hopeless(g: Context, corp: str) -> bool:
     """The corporation must buy a train and even the president's cash plus every share
     he may sell cannot pay for the cheapest bank train: he may declare bankruptcy."""
     if not emergency(g, corp):
@@ -195,7 +197,7 @@ def hopeless(g: Game, corp: str) -> bool:
     return budget < low
 
 
-def may_declare_bankruptcy(g: Game, corp: str) -> bool:
+def may_declare_bankruptcy(g: Context, corp: str) -> bool:
     """May the president of the corporation declare bankruptcy now?  Classic titles: as
     soon as he is :func:`hopeless` (even before selling).  With rules.emergency_money
     (its sources in order of use, seed 003): only once every source is spent - no
@@ -215,7 +217,7 @@ def may_declare_bankruptcy(g: Game, corp: str) -> bool:
     )
 
 
-def reorder_rest(g: Game) -> None:
+def reorder_rest(g: Context) -> None:
     """The corporations still to operate this round, sorted again by rules.operating_order
     (their prices may have moved with a president's emergency sales)."""
     r = _r(g)
@@ -230,16 +232,16 @@ class BuyTrains(ORStep):
     name = "trains"
     actions: ClassVar = (BuyTrain, Pass, SellShares, Bankrupt, IssueShares)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         if not self.is_current(g):
             return False
         corp = operating(g)
         return must_buy(g, corp) or any(not isinstance(a, Pass) for a in self._legal(g))
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         return list(self._legal(g))
 
-    def _legal(self, g: Game) -> Iterator[Action]:
+    def _legal(self, g: Context) -> Iterator[Action]:
         """The legal actions one by one (``active`` stops at the first that is not a pass)."""
         corp = operating(g)
         cs = g.state.corporations[corp]
@@ -274,7 +276,7 @@ class BuyTrains(ORStep):
         if not must_buy(g, corp):
             yield Pass(corp)
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         corp = operating(g)
         cs = g.state.corporations[corp]
         if isinstance(action, SellShares):
@@ -312,7 +314,7 @@ class BuyTrains(ORStep):
         _r(g).bought_train = True
         del cs
 
-    def _buy(self, g: Game, corp: str, a: BuyTrain) -> None:
+    def _buy(self, g: Context, corp: str, a: BuyTrain) -> None:
         cs = g.state.corporations[corp]
         if not _room(g, corp, a.exchange):
             raise IllegalAction(f"{corp} is at the train limit ({takeovers.train_limit(g, corp)})")
@@ -361,7 +363,7 @@ class BuyTrains(ORStep):
             self._president_pays(g, corp, a.price - cs.cash)
         trains.buy_from_corporation(g, corp, a.train, a.price)
 
-    def _president_pays(self, g: Game, corp: str, amount: int) -> None:
+    def _president_pays(self, g: Context, corp: str, amount: int) -> None:
         pres = g.state.corporations[corp].president
         assert pres is not None
         if g.state.player(pres).cash < amount:
@@ -382,26 +384,26 @@ class DiscardTrains(Step):
     name = "discard"
     actions: ClassVar = (DiscardTrain,)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return bool(trains.over_limit(g))
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         over = trains.over_limit(g)
         return over[0] if over else None
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = self.actor(g)
         assert corp is not None
         return [DiscardTrain(corp, t) for t in trains.counted(g, corp)]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, DiscardTrain)
         check_actor(action, self.actor(g))
         trains.discard(g, action.actor, action.train)
 
 
 @implements("private_sellers", "any_player", "president")
-def company_options(g: Game) -> list[tuple[str, int, int]]:
+def company_options(g: Context) -> list[tuple[str, int, int]]:
     """(private, min price, max price) the operating corporation may buy now: in phases
     that allow it, from players (rules.private_sellers: any player or its president), for
     the price range (rules.private_price_*), plus any purchase_fee to the bank."""
@@ -435,7 +437,7 @@ class BuyCompanies(ORStep):
     actions: ClassVar = (BuyCompany, Pass)
     anytime = True
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         r = _r(g)
         if r.index >= len(r.order) or g.pending_discard():
             return False
@@ -452,7 +454,7 @@ class BuyCompanies(ORStep):
             return False
         return bool(company_options(g))
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         out: list[Action] = []
         for pid, lo, hi in company_options(g):
@@ -463,7 +465,7 @@ class BuyCompanies(ORStep):
             out.append(Pass(corp))
         return out
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         corp = operating(g)
         check_actor(action, corp)
         if isinstance(action, Pass):
@@ -500,15 +502,15 @@ class Exchange(Step):
     actions: ClassVar = (ExchangePrivate,)
     anytime = True
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return True
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         return None
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         return []
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, ExchangePrivate)
         privates.exchange(g, action.actor, action.private, action.source)

@@ -18,13 +18,13 @@ from eighteen.engine.actions import Action, IllegalAction, TradePrivate
 from eighteen.engine.rounds.base import Step, check_actor
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 #: The source recorded in ``StockRound.bought`` for a private bought from a player.
 PRIVATE_PURCHASE = "player"
 
 
-def trading_allowed(g: Game) -> bool:
+def trading_allowed(g: Context) -> bool:
     """Does this title let players trade privates now (this stock round)?"""
     r = g.state.round
     if not g.rules.private_trades_between_players:
@@ -32,7 +32,7 @@ def trading_allowed(g: Game) -> bool:
     return r.number > 1 or g.rules.private_trades_in_first_stock_round
 
 
-def trade_problem(g: Game, actor: str, pid: str, other: str, price: int) -> str | None:
+def trade_problem(g: Context, actor: str, pid: str, other: str, price: int) -> str | None:
     """Why this trade is illegal, or None."""
     s = g.state
     if not g.tables.is_private(pid) or not privates.is_open(g, pid):
@@ -56,7 +56,7 @@ def trade_problem(g: Game, actor: str, pid: str, other: str, price: int) -> str 
     return None
 
 
-def can_buy_private(g: Game, player: str) -> bool:
+def can_buy_private(g: Context, player: str) -> bool:
     """Could ``player`` buy a private from another player now (at the least price)?  Such a
     player still has a choice in his turn, so he is not passed automatically."""
     if not trading_allowed(g):
@@ -80,13 +80,13 @@ class TradePrivates(Step):
     actions: ClassVar = (TradePrivate,)
     anytime: ClassVar[bool] = True
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return trading_allowed(g)
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         return g.state.players[g.state.round.turn].name
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         """Trades at face value with every other player (any agreed price is accepted)."""
         who = self.actor(g)
         assert who is not None
@@ -102,7 +102,7 @@ class TradePrivates(Step):
                     out.append(TradePrivate(who, pid, other, value))
         return out
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, TradePrivate)
         check_actor(action, self.actor(g))
         problem = trade_problem(g, action.actor, action.private, action.counterparty, action.price)

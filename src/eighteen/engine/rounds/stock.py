@@ -44,22 +44,22 @@ from eighteen.engine.rounds.private_trades import (
 from eighteen.engine.state import IPO, POOL, StockRound
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
-def _r(g: Game) -> StockRound:
+def _r(g: Context) -> StockRound:
     return g.state.round
 
 
 @implements("sell_buy_order", "sell_buy", "sell_buy_sell")
-def selling_allowed(g: Game) -> bool:
+def selling_allowed(g: Context) -> bool:
     r = _r(g)
     if r.number == 1 and not g.rules.sell_in_first_stock_round:
         return False
     return not (r.bought and g.rules.sell_buy_order == "sell_buy")
 
 
-def over_limits(g: Game, player: str) -> bool:
+def over_limits(g: Context, player: str) -> bool:
     """Is the player over the certificate limit or a holding limit (must sell)?"""
     if shares.cert_count(g, player) > shares.cert_limit(g):
         return True
@@ -70,7 +70,7 @@ def over_limits(g: Game, player: str) -> bool:
     )
 
 
-def buy_problem(g: Game, player: str, corp: str, source: str) -> str | None:
+def buy_problem(g: Context, player: str, corp: str, source: str) -> str | None:
     """Why the player may not buy one certificate of ``corp`` from ``source`` now."""
     if source not in ("ipo", "pool"):
         return f"unknown source {source!r} (ipo or pool)"
@@ -113,7 +113,7 @@ def buy_problem(g: Game, player: str, corp: str, source: str) -> str | None:
     return None
 
 
-def start_problem(g: Game, player: str, corp: str) -> str | None:
+def start_problem(g: Context, player: str, corp: str) -> str | None:
     """Why the player may not start ``corp`` now at any price (the checks of
     :func:`par_problem` that do not depend on the price, made first there)."""
     if not g.tables.is_corporation(corp):
@@ -133,7 +133,7 @@ def start_problem(g: Game, player: str, corp: str) -> str | None:
     return None
 
 
-def par_problem(g: Game, player: str, corp: str, price: int) -> str | None:
+def par_problem(g: Context, player: str, corp: str, price: int) -> str | None:
     """Why the player may not start ``corp`` at ``price`` now."""
     why = start_problem(g, player, corp)
     if why:
@@ -163,7 +163,7 @@ def par_problem(g: Game, player: str, corp: str, price: int) -> str | None:
     return None
 
 
-def sale_problem(g: Game, player: str, corp: str, percent: int) -> str | None:
+def sale_problem(g: Context, player: str, corp: str, percent: int) -> str | None:
     if not g.tables.is_corporation(corp):
         return f"unknown corporation {corp}"
     if not selling_allowed(g):
@@ -173,7 +173,7 @@ def sale_problem(g: Game, player: str, corp: str, percent: int) -> str | None:
     return shares.sale_problem(g, player, corp, percent)
 
 
-def sale_options(g: Game, player: str) -> list[SellShares]:
+def sale_options(g: Context, player: str) -> list[SellShares]:
     """The stock-round sales open to ``player`` now."""
     return shares.sale_options(g, player, sale_problem)
 
@@ -184,13 +184,13 @@ class BuySellPar(Step):
     name = "stock"
     actions: ClassVar = (BuyShares, SellShares, Par, Pass, ExchangePrivate)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return True
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         return g.state.players[_r(g).turn].name
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         who = self.actor(g)
         assert who is not None
         if who in g.state.eliminated:
@@ -212,7 +212,7 @@ class BuySellPar(Step):
             out.append(Pass(who))
         return out
 
-    def can_trade(self, g: Game) -> bool:
+    def can_trade(self, g: Context) -> bool:
         """Does ``legal`` hold anything besides passing and exchanging a private?  (The
         same answer, stopping at the first sale, buy or par found.)"""
         who = self.actor(g)
@@ -237,7 +237,7 @@ class BuySellPar(Step):
                     return True
         return False
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         if isinstance(action, ExchangePrivate):
             # an exchange is allowed at any time of the round, by the private's owner; it
             # is no trade of the turn (a pass after it is still a pass)
@@ -292,14 +292,14 @@ class BuySellPar(Step):
             g.state.home_choice = corp  # its founder picks the home before anyone goes on
         self._acted(g, who)
 
-    def _acted(self, g: Game, who: str) -> None:
+    def _acted(self, g: Context, who: str) -> None:
         r = _r(g)
         r.acted = True
         r.last_actor = who
         if not self.can_trade(g):
             self._end_turn(g, passed=False)
 
-    def _end_turn(self, g: Game, passed: bool) -> None:
+    def _end_turn(self, g: Context, passed: bool) -> None:
         r = _r(g)
         who = self.actor(g)
         if passed:
@@ -321,13 +321,13 @@ class ChooseHome(Step):
     name = "variable home"
     actions: ClassVar = (PlaceToken,)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return g.state.home_choice is not None
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         return g.state.home_choice
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = g.state.home_choice
         assert corp is not None
         return [
@@ -336,7 +336,7 @@ class ChooseHome(Step):
             if homes.problem(g, corp, h, i) is None
         ]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, PlaceToken)
         check_actor(action, self.actor(g))
         why = homes.problem(g, action.actor, action.hex, action.city)
@@ -350,10 +350,10 @@ class StockRoundSteps(Round):
     kind = "stock"
     _steps: ClassVar[list[Step]] = [ChooseHome(), BuySellPar(), TradePrivates()]
 
-    def steps(self, g: Game) -> list[Step]:
+    def steps(self, g: Context) -> list[Step]:
         return self._steps
 
-    def advance(self, g: Game) -> None:
+    def advance(self, g: Context) -> None:
         if g.state.home_choice is not None:
             return  # the founder places the home first (ChooseHome)
         r = _r(g)

@@ -19,7 +19,7 @@ from eighteen.engine.rounds.base import Round, Step, check_actor
 from eighteen.engine.rounds.or_trains import DiscardTrains
 
 if TYPE_CHECKING:
-    from eighteen.engine.game import Game
+    from eighteen.engine.context import Context
 
 
 @dataclass
@@ -30,12 +30,12 @@ class TakeoverRound:
     offer: list[Any] | None = None  # [acquirer, target, shares] waiting for the answer
 
 
-def due(g: Game) -> bool:
+def due(g: Context) -> bool:
     """Is a takeover round held after this set of operating rounds?"""
     return takeovers.active(g)
 
 
-def start(g: Game) -> None:
+def start(g: Context) -> None:
     floated = [
         c.id
         for c in g.tables.corporations
@@ -45,18 +45,18 @@ def start(g: Game) -> None:
     g.note("takeover round")
 
 
-def _r(g: Game) -> TakeoverRound:
+def _r(g: Context) -> TakeoverRound:
     r = g.state.round
     assert isinstance(r, TakeoverRound)
     return r
 
 
-def _acting(g: Game) -> str | None:
+def _acting(g: Context) -> str | None:
     r = _r(g)
     return r.order[r.index] if r.index < len(r.order) else None
 
 
-def offers(g: Game, corp: str) -> list[TakeOver]:
+def offers(g: Context, corp: str) -> list[TakeOver]:
     """The takeovers ``corp`` may make (engine.takeovers.offers)."""
     return [TakeOver(corp, t, k) for t, k in takeovers.offers(g, corp)]
 
@@ -67,19 +67,19 @@ class Answer(Step):
     name = "takeover answer"
     actions: ClassVar = (AnswerTakeover,)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return _r(g).offer is not None
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         offer = _r(g).offer
         return str(offer[1]) if offer else None
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         target = self.actor(g)
         assert target is not None
         return [AnswerTakeover(target, True), AnswerTakeover(target, False)]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, AnswerTakeover)
         check_actor(action, self.actor(g))
         r = _r(g)
@@ -99,18 +99,18 @@ class Offer(Step):
     name = "takeover"
     actions: ClassVar = (TakeOver, Pass)
 
-    def active(self, g: Game) -> bool:
+    def active(self, g: Context) -> bool:
         return _acting(g) is not None
 
-    def actor(self, g: Game) -> str | None:
+    def actor(self, g: Context) -> str | None:
         return _acting(g)
 
-    def legal(self, g: Game) -> list[Action]:
+    def legal(self, g: Context) -> list[Action]:
         corp = _acting(g)
         assert corp is not None
         return [*offers(g, corp), Pass(corp)]
 
-    def process(self, g: Game, action: Action) -> None:
+    def process(self, g: Context, action: Action) -> None:
         check_actor(action, self.actor(g))
         r = _r(g)
         if isinstance(action, Pass):
@@ -132,10 +132,10 @@ class TakeoverRoundSteps(Round):
     kind = "takeover"
     _steps: ClassVar[list[Step]] = [DiscardTrains(), Answer(), Offer()]
 
-    def steps(self, g: Game) -> list[Step]:
+    def steps(self, g: Context) -> list[Step]:
         return self._steps
 
-    def advance(self, g: Game) -> None:
+    def advance(self, g: Context) -> None:
         r = _r(g)
         while not g.state.game_over:
             g.end_changes()

@@ -1,0 +1,100 @@
+"""The house has layers with no arrow back up (docs/design.md, "Layers").
+
+At the bottom the compiled format and the game state; above them the track layer (map,
+routes, route finder), which imports no mechanic; then the mechanics, which see a game only
+through engine/context.py; then the rounds; at the top the Game facade, which the CLI, io,
+render, sim and bots use.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "src/eighteen/engine"
+TRACK = {"map", "routes", "routefinder", "extensions"}
+#: Modules allowed in the track layer's imports (besides each other).
+BELOW_TRACK = {"capabilities", "tables", "state", "actions"}
+#: Function-local imports still holding a cycle apart (module, imported module): each is a
+#: known debt; the list may only shrink.
+LOCAL_IMPORTS = {
+    ("routes", "eighteen.engine.routefinder"),  # the optimiser builds on the route types
+    ("shares", "eighteen.engine.finance"),  # a sale may close the corporation
+    ("tables", "eighteen.locations"),  # where compiled tables live, asked only on load
+    ("takeovers", "eighteen.engine.ferries"),  # ferries carry a network across the sea
+    ("trains", "eighteen.engine.takeovers"),  # a takeover raises the train limit
+}
+
+
+def _imports(path: Path) -> tuple[set[str], set[str]]:
+    """(modules imported at the top or for typing, modules imported inside functions)."""
+    tree = ast.parse(path.read_text())
+    top: set[str] = set()
+    local: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = {f"{node.module}.{a.name}" for a in node.names} | {node.module}
+        elif isinstance(node, ast.Import):
+            names = {a.name for a in node.names}
+        else:
+            continue
+        if node.col_offset == 0 or _in_type_checking(tree, node):
+            top.update(names)
+        elif isinstance(node, ast.ImportFrom) and node.module == "eighteen.engine":
+            local.update(f"eighteen.engine.{a.name}" for a in node.names)  # inside a function
+        elif isinstance(node, ast.ImportFrom):
+            local.add(str(node.module))
+    return top, local
+
+
+def _in_type_checking(tree: ast.Module, node: ast.AST) -> bool:
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.If)
+            and "TYPE_CHECKING" in ast.unparse(stmt.test)
+            and any(n is node for n in ast.walk(stmt))
+        ):
+            return True
+    return False
+
+
+def _engine_module(name: str) -> str | None:
+    prefix = "eighteen.engine."
+    if not name.startswith(prefix):
+        return None
+    return name[len(prefix) :].split(".")[0]
+
+
+MODULES = sorted(p for p in ENGINE.rglob("*.py") if p.name != "__init__.py")
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ENGINE)))
+def test_only_the_top_layer_imports_the_game_facade(path: Path) -> None:
+    top, local = _imports(path)
+    if path.stem in {"game", "bots", "views"}:
+        return
+    assert {n for n in top | local if n.startswith("eighteen.engine.game")} == set()
+
+
+@pytest.mark.parametrize("stem", sorted(TRACK))
+def test_the_track_layer_imports_no_mechanic(stem: str) -> None:
+    top, local = _imports(ENGINE / f"{stem}.py")
+    used = {m for m in map(_engine_module, top | local) if m}
+    assert used - TRACK - BELOW_TRACK == set()
+
+
+def test_function_local_imports_are_only_the_known_ones() -> None:
+    found = set()
+    for path in MODULES:
+        _, local = _imports(path)
+        for name in local:
+            if name.startswith("eighteen.") and not name.count(".") > 2:
+                found.add((path.stem, name))
+    assert {
+        (m, n)
+        for m, n in found
+        if (m, n.rsplit(".", 1)[0]) not in LOCAL_IMPORTS and (m, n) not in LOCAL_IMPORTS
+    } == set()
