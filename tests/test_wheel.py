@@ -87,7 +87,12 @@ def test_installed_wheel_plays_validates_and_renders_anywhere(venv: Path, tmp_pa
 
     listing = json.loads(sh(eighteen, "titles", "--format", "json", cwd=tmp_path).stdout)
     found = {t["id"]: t["found"] for t in listing["titles"]}
-    assert found == {"1830": "installed", "1830-example": "installed", "1833ne": "installed"}
+    assert found == {
+        "1830": "installed",
+        "1830-example": "installed",
+        "1833ne": "installed",
+        "1833ne-takeover": "installed",
+    }
 
 
 def test_any_title_folder_validates_with_the_installed_library(venv: Path, tmp_path: Path) -> None:

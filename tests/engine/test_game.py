@@ -161,12 +161,12 @@ def test_titles_with_unknown_mechanics_are_refused() -> None:
     from eighteen.engine.tables import Tables
 
     data = json.loads(json.dumps(load_title("1830").data))
-    data["rules"]["takeovers"] = {"kind": "whatever"}  # a mechanic no engine part knows
+    data["rules"]["mergers"] = {"kind": "whatever"}  # a mechanic no engine part knows
     data["rules"]["dividend_move"] = {"kind": "by_vote"}
     with pytest.raises(ValueError) as refused:
         Game.new(Tables(data), ["A", "B"])
     assert str(refused.value) == (
         "rules.dividend_move: Input tag 'by_vote' found using 'kind' does not match any of "
-        "the expected tags: 'right_left', 'by_ratio'; rules.takeovers: Extra inputs are not "
+        "the expected tags: 'right_left', 'by_ratio'; rules.mergers: Extra inputs are not "
         "permitted"
     )
