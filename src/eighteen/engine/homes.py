@@ -27,13 +27,15 @@ def _fixed_homes(g: Game, corp: str) -> set[str]:
     """Homes of the other corporations still in the game, and the hexes their joint
     stations are placed in (held for those stations)."""
     out = set()
+    corps = g.state.corporations
     for c in g.tables.corporations:
-        if c["id"] == corp or g.state.corporations[c["id"]].closed:
+        jt = c.get("joint_token")
+        if jt and any(not corps[x].closed for x in (c["id"], jt["partner"])):
+            out.add(str(jt["hex"]))  # placed for the owners still in the game
+        if c["id"] == corp or corps[c["id"]].closed:
             continue
         if c.get("home"):
             out.add(str(c["home"]))
-        if c.get("joint_token"):
-            out.add(str(c["joint_token"]["hex"]))
     return out
 
 
