@@ -167,3 +167,30 @@ def test_a_variable_home_is_chosen_at_the_start_and_paid_by_the_treasury() -> No
     assert ("G20", 0) not in homes.options(g, "N&W")
     act(g, PlaceToken("N&W", "C26", 0))
     assert s.corporations["N&W"].cash == 0
+
+
+def test_routes_and_render_show_takeovers_and_chosen_homes() -> None:
+    from io import StringIO
+
+    from eighteen.commands.routes import print_routes, routes_json
+    from eighteen.render.view import snapshot_of
+
+    g = example_takeover_round()
+    act(g, TakeOver("B&W", "HR", 1))
+    act(g, Par("B", "B&M", 60), PlaceToken("B&M", "G20", 0))
+    out = StringIO()
+    print_routes(g, "B&W", out)
+    assert out.getvalue().splitlines()[1] == "B&W has taken over HR (train limit 4)"
+    out = StringIO()
+    print_routes(g, "HR", out)
+    assert "HR was taken over by B&W" in out.getvalue().splitlines()
+    doc = routes_json(g, "B&M")
+    assert (doc["took_over"], doc["taken_over_by"], doc["home"]) == ([], None, "G20")
+    assert routes_json(g, "B&W")["took_over"] == ["HR"]
+    snap = snapshot_of(g.tables.data, g.state, actions=len(g.log), total_actions=len(g.log))
+    rows = {c.id: c for c in snap.corporations}
+    assert (rows["HR"].absorbed_by, rows["B&M"].home, rows["B&W"].absorbed_by) == (
+        "B&W",
+        "G20",
+        None,
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from eighteen.engine import network, phases
+from eighteen.engine import network, phases, takeovers
 from eighteen.engine.game import Game
 from eighteen.engine.routes import TrainRule
 
@@ -39,6 +39,14 @@ def print_routes(game: Game, corp: str, out: TextIO | None = None) -> None:
         f"off-boards {phases.revenue_key(game)}",
         file=out,
     )
+    taken = sorted(t for t, a in game.state.absorbed.items() if a == corp)
+    if taken:
+        limit = takeovers.train_limit(game, corp)
+        print(f"{corp} has taken over {', '.join(taken)} (train limit {limit})", file=out)
+    if corp in game.state.absorbed:
+        print(f"{corp} was taken over by {game.state.absorbed[corp]}", file=out)
+    if corp in game.state.chosen_homes:
+        print(f"{corp}'s home (chosen): {game.state.chosen_homes[corp]}", file=out)
     if not trains:
         print(f"{corp} has no train to run", file=out)
         return
@@ -62,6 +70,9 @@ def routes_json(game: Game, corp: str) -> dict[str, Any]:
         "routes": [],
         "total": 0,
         "optimal": True,
+        "took_over": sorted(t for t, a in game.state.absorbed.items() if a == corp),
+        "taken_over_by": game.state.absorbed.get(corp),
+        "home": game.state.chosen_homes.get(corp),
     }
     if trains:
         result = network.optimal(game, corp)

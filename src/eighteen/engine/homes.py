@@ -9,31 +9,33 @@ the game (nor a hex held for a joint station).  The home station is placed there
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from eighteen.engine import bank, network
+from eighteen.title.model import VariableHome
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
 
 
-def variable(g: Context, corp: str) -> dict[str, Any] | None:
+def variable(g: Context, corp: str) -> VariableHome | None:
     """The corporation's ``variable_home`` terms (None: it has a fixed home)."""
-    vh = g.tables.corporation(corp).variable_home
-    return dict(vh) if vh else None
+    return g.tables.corporation(corp).variable_home
 
 
 def _fixed_homes(g: Context, corp: str) -> set[str]:
     """Homes of the other corporations still in the game, and the hexes their joint
     stations are placed in (held for those stations)."""
     out = set()
+    corps = g.state.corporations
     for c in g.tables.corporations:
-        if c.id == corp or g.state.corporations[c.id].closed:
+        jt = c.joint_token
+        if jt and any(not corps[x].closed for x in (c.id, jt.partner)):
+            out.add(str(jt.hex))  # placed for the owners still in the game
+        if c.id == corp or corps[c.id].closed:
             continue
         if c.home:
             out.add(str(c.home))
-        if c.joint_token:
-            out.add(str(c.joint_token.hex))
     return out
 
 
@@ -56,10 +58,10 @@ def options(g: Context, corp: str) -> list[tuple[str, int]]:
 
 def cost(g: Context, corp: str, hex_id: str) -> int:
     """The home station's price on ``hex_id``."""
-    vh = variable(g, corp) or {}
+    vh = variable(g, corp) or VariableHome.model_validate({})
     face = network.board(g).face(g.state.map, hex_id)
     plain = face.color == "gray" or not face.exits
-    return int(vh.get("cost_untracked", 80) if plain else vh.get("cost", 120))
+    return vh.cost_untracked if plain else vh.cost
 
 
 def problem(g: Context, corp: str, hex_id: str, city: int) -> str | None:

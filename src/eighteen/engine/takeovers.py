@@ -219,12 +219,13 @@ def take_over(g: Context, corp: str, target: str, offered: int) -> None:
     for port, owner in list(s.ferries.items()):
         if owner == target:
             s.ferries[port] = corp
-    for cities in s.map.tokens.values():
-        for toks in cities:
+    joint = _joint_cities(g, target)
+    for h, cities in s.map.tokens.items():
+        for k, toks in enumerate(cities):
             if target in toks:
                 i = toks.index(target)
-                if corp in toks:
-                    toks.pop(i)
+                if corp in toks or (h, k) in joint:
+                    toks.pop(i)  # already there, or a joint station: its partner keeps it
                 else:
                     toks[i] = corp
     s.absorbed[target] = corp
@@ -238,6 +239,20 @@ def take_over(g: Context, corp: str, target: str, offered: int) -> None:
         if copies:
             s.depot.remove(copies[-1])
             g.note(f"a {tk.leaving_train} card leaves the bank")
+
+
+def _joint_cities(g: Context, corp: str) -> set[tuple[str, int]]:
+    """Cities where ``corp`` shares a joint station with its partner (both tokens there)."""
+    out = set()
+    for c in g.tables.corporations:
+        jt = c.joint_token
+        if not jt or corp not in (c.id, jt.partner):
+            continue
+        other = jt.partner if c.id == corp else c.id
+        for k, toks in enumerate(g.state.map.tokens.get(jt.hex, [])):
+            if corp in toks and other in toks:
+                out.add((str(jt.hex), k))
+    return out
 
 
 def offers(g: Context, corp: str) -> list[tuple[str, int]]:

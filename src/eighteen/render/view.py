@@ -44,6 +44,8 @@ class CorpRow:
     ipo: int = 0  # percent in the initial offering
     pool: int = 0  # percent in the bank pool
     privates: list[str] = field(default_factory=list)
+    absorbed_by: str | None = None  # the corporation that took it over
+    home: str | None = None  # the home its founder chose (a variable home)
 
 
 @dataclass
@@ -137,6 +139,8 @@ def snapshot_of(
     ]
 
     corp_states: Mapping[str, Any] = _get(state, "corporations", {}) or {}
+    absorbed: Mapping[str, str] = _get(state, "absorbed", {}) or {}
+    chosen: Mapping[str, str] = _get(state, "chosen_homes", {}) or {}
     corporations = []
     homes_placed: set[str] = set()
     for cid, meta in corps_meta.items():
@@ -168,6 +172,8 @@ def snapshot_of(
                 ipo=ipo.get(cid, 0),
                 pool=pool.get(cid, 0),
                 privates=privates_by_owner.get(cid, []),
+                absorbed_by=absorbed.get(cid),
+                home=chosen.get(cid),
             )
         )
 

@@ -690,17 +690,18 @@ def corporation_ids_unique(title: Title, s: Sources) -> Iterator[Problem]:
 
 @check
 def corporation_homes(title: Title, s: Sources) -> Iterator[Problem]:
-    """E141: home hex exists (or, instead, variable_home); E142: it has a city; E143: city
+    """E012: a home or variable_home is given; E141: home hex exists (and not with
+    variable_home); E142: it has a city; E143: city
     index in range."""
     idx = hex_index(title)
     for i, c in enumerate(title.corporations.corporations):
-        if (c.home is None) == (c.variable_home is None):
-            msg = (
-                "give either a home or variable_home"
-                if c.home is None
-                else ("a corporation with variable_home has no home")
-            )
-            yield s.locate("corporations", ("corporations", i, "id"), "E141", msg)
+        if c.home is None and c.variable_home is None:
+            msg = "missing key 'home' (or variable_home)"
+            yield s.locate("corporations", ("corporations", i), "E012", msg)
+            continue
+        if c.home is not None and c.variable_home is not None:
+            msg = "a corporation with variable_home has no home"
+            yield s.locate("corporations", ("corporations", i, "home"), "E141", msg)
             continue
         if c.home is None:
             continue
