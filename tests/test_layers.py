@@ -22,10 +22,7 @@ BELOW_TRACK = {"capabilities", "tables", "state", "actions"}
 #: known debt; the list may only shrink.
 LOCAL_IMPORTS = {
     ("routes", "eighteen.engine.routefinder"),  # the optimiser builds on the route types
-    ("shares", "eighteen.engine.finance"),  # a sale may close the corporation
     ("tables", "eighteen.locations"),  # where compiled tables live, asked only on load
-    ("takeovers", "eighteen.engine.ferries"),  # ferries carry a network across the sea
-    ("trains", "eighteen.engine.takeovers"),  # a takeover raises the train limit
 }
 
 

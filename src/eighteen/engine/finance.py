@@ -77,14 +77,7 @@ def move_steps(g: Context, corp: str, steps: int, close: bool = True) -> None:
 # -- buying from the treasury -------------------------------------------------------------
 
 
-@implements("treasury_share_price", "par", "market")
-def treasury_price(g: Context, corp: str) -> int:
-    """What one 10% share from the treasury (IPO) costs now: the par price, or the market
-    price with rules.treasury_share_price = "market"."""
-    if g.rules.treasury_share_price == "market":
-        return market.price(g, corp)
-    par = g.state.corporations[corp].par
-    return int(par or 0)
+treasury_price = shares.treasury_unit
 
 
 # -- dividends ---------------------------------------------------------------------------

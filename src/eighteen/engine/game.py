@@ -24,6 +24,7 @@ from eighteen.engine import (
     bank,
     bankruptcy,
     capabilities,
+    finance,
     market,
     network,
     phases,
@@ -408,6 +409,7 @@ class Game:
                 )
                 if best and market.price(self, cid):
                     shares.sell(self, pres, cid, best)
+                    finance.check_closing(self, cid)
         bank.pay(self, pres, corp, self.state.player(pres).cash, f"{pres}'s cash to {corp}")
         if self.rules.bankruptcy == "game_ends":
             self.end_game("bankruptcy")

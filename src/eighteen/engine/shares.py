@@ -190,11 +190,13 @@ def check_float(g: Context, corp: str) -> None:
     g.note(f"{corp} floats with ${cs.cash}")
 
 
+@implements("treasury_share_price", "par", "market")
 def treasury_unit(g: Context, corp: str) -> int:
-    """Price of a 10% share from the IPO/treasury (finance.treasury_price)."""
-    from eighteen.engine import finance
-
-    return finance.treasury_price(g, corp)
+    """What one 10% share from the treasury (IPO) costs now: the par price, or the market
+    price with rules.treasury_share_price = "market"."""
+    if g.rules.treasury_share_price == "market":
+        return market.price(g, corp)
+    return int(g.state.corporations[corp].par or 0)
 
 
 def transfer_cert(g: Context, cert: str, owner: str) -> None:
@@ -271,10 +273,11 @@ def _sellable_split(g: Context, corp: str, player: str, percent: int) -> bool:
 
 
 @implements("sell_drop", "row_per_share", "step_if_president")
-def sell(g: Context, player: str, corp: str, percent: int, close: bool = True) -> None:
+def sell(g: Context, player: str, corp: str, percent: int) -> None:
     """Sell to the pool: swap the presidency first if needed, pay the market price for
     each certificate, then drop the price (seed 000: one row per share sold; no move
-    for a corporation that has not floated)."""
+    for a corporation that has not floated). A price that reaches a closing cell is the
+    caller's to act on (finance.check_closing)."""
     cs = g.state.corporations[corp]
     unit = market.price(g, corp)
     held = percent_of(g, corp, player)
@@ -318,10 +321,6 @@ def sell(g: Context, player: str, corp: str, percent: int, close: bool = True) -
             if dropped is not None:
                 dropped.append(corp)
     update_president(g, corp)
-    if close:
-        from eighteen.engine import finance
-
-        finance.check_closing(g, corp)
 
 
 def sale_options(

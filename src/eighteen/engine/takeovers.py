@@ -20,7 +20,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from eighteen.engine import bank, finance, market, network, phases, privates, shares, trains
+from eighteen.engine import (
+    bank,
+    ferries,
+    finance,
+    market,
+    network,
+    phases,
+    privates,
+    shares,
+    trains,
+)
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.capabilities import implements
 from eighteen.engine.state import IPO, POOL
@@ -35,17 +45,8 @@ def active(g: Context) -> bool:
     return tk is not None and phases.reached(g, tk.from_phase)
 
 
-def limit_bonus(g: Context, corp: str) -> int:
-    """Trains the corporation may own above the phase's limit (one per takeover made)."""
-    tk = g.rules.takeovers
-    if tk is None or not g.state.absorbed:
-        return 0
-    return tk.train_limit_bonus * sum(1 for a in g.state.absorbed.values() if a == corp)
-
-
-def train_limit(g: Context, corp: str) -> int:
-    """The phase's train limit plus the corporation's takeover bonus."""
-    return phases.train_limit(g) + limit_bonus(g, corp)
+limit_bonus = trains.limit_bonus
+train_limit = trains.corporation_limit
 
 
 def live_trains(g: Context, corp: str) -> list[str]:
@@ -56,8 +57,6 @@ def live_trains(g: Context, corp: str) -> list[str]:
 def reached_hexes(g: Context, corp: str) -> set[str]:
     """Hexes of the cities ``corp``'s network reaches, and the hexes its ferries link to by
     sea from a port it reaches (a ferry is part of its network, as for its bonuses)."""
-    from eighteen.engine import ferries
-
     stations = network.run_access(g, corp)[0]
     reach = network.board(g).reach(g.state.map, corp, stations)
     out = {h for h, _ in reach.cities}

@@ -226,10 +226,22 @@ def rust(g: Context, t: str) -> None:
     g.note(f"{t}-trains rust ({gone} removed)")
 
 
+def limit_bonus(g: Context, corp: str) -> int:
+    """Trains the corporation may own above the phase's limit (rules.takeovers: so many
+    per takeover it made)."""
+    tk = g.rules.takeovers
+    if tk is None or not g.state.absorbed:
+        return 0
+    return tk.train_limit_bonus * sum(1 for a in g.state.absorbed.values() if a == corp)
+
+
+def corporation_limit(g: Context, corp: str) -> int:
+    """The phase's train limit plus the corporation's takeover bonus."""
+    return phases.train_limit(g) + limit_bonus(g, corp)
+
+
 def over_limit(g: Context) -> list[str]:
     """Corporations holding more trains than the phase allows, in table order."""
-    from eighteen.engine import takeovers
-
     limit = phases.train_limit(g)
     corps = g.state.corporations
     for cs in corps.values():
@@ -241,8 +253,7 @@ def over_limit(g: Context) -> list[str]:
     return [
         c.id
         for c in g.tables.corporations
-        if len(corps[c.id].trains) > limit
-        and len(counted(g, c.id)) > takeovers.train_limit(g, c.id)
+        if len(corps[c.id].trains) > limit and len(counted(g, c.id)) > corporation_limit(g, c.id)
     ]
 
 

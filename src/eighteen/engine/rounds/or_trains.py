@@ -284,7 +284,9 @@ class BuyTrains(ORStep):
             if why:
                 raise IllegalAction(why)
             keep = bool(g.rules.emergency_sales_keep_president) and action.corporation == corp
-            shares.sell(g, action.actor, action.corporation, action.percent, close=not keep)
+            shares.sell(g, action.actor, action.corporation, action.percent)
+            if not keep:
+                finance.check_closing(g, action.corporation)
             if g.rules.reorder_after_emergency_sales:
                 reorder_rest(g)
             return

@@ -256,6 +256,7 @@ class BuySellPar(Step):
             if why:
                 raise IllegalAction(why)
             shares.sell(g, who, action.corporation, action.percent)
+            finance.check_closing(g, action.corporation)
             r.sold.setdefault(who, [])
             if action.corporation not in r.sold[who]:
                 r.sold[who].append(action.corporation)
