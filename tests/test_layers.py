@@ -18,12 +18,9 @@ ENGINE = ROOT / "src/eighteen/engine"
 TRACK = {"map", "routes", "routefinder", "extensions"}
 #: Modules allowed in the track layer's imports (besides each other).
 BELOW_TRACK = {"capabilities", "tables", "state", "actions"}
-#: Function-local imports still holding a cycle apart (module, imported module): each is a
-#: known debt; the list may only shrink.
-LOCAL_IMPORTS = {
-    ("routes", "eighteen.engine.routefinder"),  # the optimiser builds on the route types
-    ("tables", "eighteen.locations"),  # where compiled tables live, asked only on load
-}
+#: Function-local imports still holding a cycle apart (module, imported module): none are
+#: left; an import inside a function is a sign a module is in the wrong place.
+LOCAL_IMPORTS: set[tuple[str, str]] = set()
 
 
 def _imports(path: Path) -> tuple[set[str], set[str]]:

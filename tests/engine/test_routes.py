@@ -10,16 +10,13 @@ import pytest
 from test_map import grid, tables_for
 
 from eighteen.engine.map import Board, MapState
-from eighteen.engine.routefinder import optimize
+from eighteen.engine.routefinder import all_routes, best_routes, has_route, optimize
 from eighteen.engine.routes import (
     Route,
     RouteError,
     Stop,
-    all_routes,
-    best_routes,
     check_route,
     check_routes,
-    has_route,
     route_from_connections,
     total_revenue,
 )

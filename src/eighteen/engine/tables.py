@@ -23,6 +23,7 @@ from eighteen.compiled import (
     CompiledVariant,
     Reach,
 )
+from eighteen.locations import generated_dirs, known_titles
 from eighteen.title.model import Phase, Private, Rules, TradeIn
 
 
@@ -311,8 +312,6 @@ def find_title(title: str | Path) -> Path:
     """Where the compiled tables of ``title`` are: an explicit path, else ``<id>.json`` in
     the first folder of :func:`eighteen.locations.generated_dirs` that has it (the project,
     ./generated, the checkout, the installed package)."""
-    from eighteen.locations import generated_dirs, known_titles
-
     p = Path(title)
     if p.suffix == ".json" and p.is_file():
         return p
