@@ -264,16 +264,15 @@ class GreedyBot(Bot):
         """The hex's terrain cost, paid by the first tile laid over it."""
         if hex_id in game.state.map.tiles:
             return 0
-        data = game.tables.data["hexes"].get(hex_id) or {}
-        return int(data.get("cost") or 0)
+        h = game.tables.doc.hexes.get(hex_id)
+        return h.cost if h else 0
 
     def tile_revenue(self, game: Game, tile: str) -> int:
         """What the tile's cities and towns earn: lays toward revenue come first."""
-        data = game.tables.data["tiles"].get(tile)
-        if not data:
+        t = game.tables.doc.tiles.get(tile)
+        if t is None:
             return 0
-        stops = [*data.get("cities", []), *data.get("towns", [])]
-        return sum(int(s.get("revenue") or 0) for s in stops if isinstance(s, dict))
+        return sum(c.revenue for c in t.cities) + sum(w.revenue for w in t.towns)
 
     def should_withhold(self, game: Game, corp_id: str) -> bool:
         """Keep the money when the corporation has room for a train it cannot afford yet."""

@@ -87,7 +87,7 @@ def _color_at_least(g: Context, hex_id: str, color: str) -> bool:
     laid = g.state.map.tiles.get(hex_id)
     if laid is None:
         return False
-    now = str(g.tables.data["tiles"][laid[0]].get("color", "white"))
+    now = g.tables.doc.tiles[laid[0]].color.value
     return now in order and order.index(now) >= order.index(color)
 
 

@@ -110,7 +110,7 @@ def cert_limit(g: Context) -> int:
     """The certificate limit for the player count; with certificate_limit_by_corporations
     it follows the corporations still in play (it falls when one closes, seed 003)."""
     n = len(g.state.players)
-    table = (g.tables.data.get("certificate_limit_by_corporations") or {}).get(str(n))
+    table = (g.tables.doc.certificate_limit_by_corporations or {}).get(str(n))
     if table:
         in_play = sum(1 for c in g.state.corporations.values() if not c.closed)
         if str(in_play) in table:

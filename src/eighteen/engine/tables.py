@@ -1,8 +1,10 @@
 """The compiled rule tables of one title (``generated/<id>.json``), read-only.
 
 The engine never reads TOML: a title reaches it as the JSON document described in
-docs/compiled-format.md.  :class:`Tables` wraps that document with typed look-ups; the
-raw dictionary stays available as ``tables.data`` (the map code reads it directly).
+docs/compiled-format.md, validated once as the typed models of :mod:`eighteen.compiled`
+(``tables.doc``).  :class:`Tables` adds look-ups by id; the raw dictionary stays available
+as ``tables.data`` for the track layer (``map.Board``), which takes the hexes and tiles as
+plain data.
 """
 
 from __future__ import annotations
@@ -183,11 +185,11 @@ class Tables:
 
     def starting_cash(self, players: int) -> int:
         """Cash each player starts with, for this player count."""
-        return int(self.data["starting_cash"][str(players)])
+        return self.doc.starting_cash[str(players)]
 
     def certificate_limit(self, players: int) -> int:
         """Certificates a player may hold, for this player count."""
-        return int(self.data["certificate_limit"][str(players)])
+        return self.doc.certificate_limit[str(players)]
 
     def rules(self, options: list[str] | tuple[str, ...] = ()) -> Rules:
         """The rules (typed and frozen) with the chosen options' overrides applied."""
