@@ -352,7 +352,7 @@ RULES: dict[str, Any] = {
     "private_price_max_factor": 2.0,
     "privates_count_for_cert_limit": True,
     "train_buy_from_corporation_min": 1,
-    "must_own_train": True,
+    "must_own_train": "with_route",
     "president_may_sell_for_train": True,
     "bankruptcy": "game_ends",
     "bank_broken": "end_of_or_set",

@@ -109,7 +109,7 @@ def test_rule_choices(c: dict[str, Any]) -> None:
         "auction_price_drop": 0,
         "auction_all_pass_revenue": 2,
         "auction_first_bid_at_face": True,
-        "must_own_train_always": True,
+        "must_own_train": "always",
         "privates_count_for_cert_limit": True,
     }
     assert {k: r[k] for k in expected} == expected

@@ -365,6 +365,14 @@ class PrivateSeller(str, Enum):
     president = "president"
 
 
+class MustOwnTrain(str, Enum):
+    """When a corporation without a train must buy one at the end of its run."""
+
+    never = "never"
+    with_route = "with_route"  # only when it has a route to run
+    always = "always"  # whatever its route
+
+
 class TurnStep(str, Enum):
     """A step of a corporation's operating turn, in the engine's turn order."""
 
@@ -512,8 +520,10 @@ class Rules(Strict):
     train_buy_from_corporation_min: Money = Field(
         1, description="Least price when a corporation buys a train from another."
     )
-    must_own_train: bool = Field(
-        True, description="A corporation with a route must own a train after its turn."
+    must_own_train: MustOwnTrain = Field(
+        MustOwnTrain.with_route,
+        description="When a corporation must own a train after its turn: never, when it "
+        "has a route, or always.",
     )
     president_may_sell_for_train: bool = Field(
         True, description="President sells shares to raise money for a forced train purchase."
@@ -614,11 +624,6 @@ class Rules(Strict):
         False,
         description="May the first bid on a private that is not on offer equal its face "
         "value (later bids still raise by auction_min_raise)?",
-    )
-    must_own_train_always: bool = Field(
-        False,
-        description="With must_own_train: a corporation must own a train even when it has "
-        "no route (false: only with a route).",
     )
     bankruptcy_only_when_spent: bool = Field(
         False,

@@ -7,7 +7,7 @@ ins, discarded trains at list price) or from another corporation at any price of
 rules.train_buy_from_corporation_min.  A corporation over the phase's train limit discards
 down at once (phased-out trains do not count with rules.obsolete_trains_count_for_limit
 false).  A corporation without a train that has a route (any corporation without a train,
-with rules.must_own_train_always) must buy one (rules.must_own_train): if its treasury is
+with rules.must_own_train = "always") must buy one: if its treasury is
 short of the cheapest bank train, the president adds his cash (for a train from another
 corporation, at most its list price), and may sell shares first, only as many as needed
 and never giving away this corporation's presidency; if that cannot raise the money, he is
@@ -56,13 +56,14 @@ if TYPE_CHECKING:
     from eighteen.engine.context import Context
 
 
+@implements("must_own_train", "never", "with_route", "always")
 def must_buy(g: Context, corp: str) -> bool:
-    """Must the corporation buy a train: it owns none and has a route (rules.must_own_train),
-    or whatever its route (rules.must_own_train_always, seed 003)?"""
+    """Must the corporation buy a train: it owns none and has a route (rules.must_own_train
+    = "with_route"), or whatever its route ("always", seed 003)?"""
     cs = g.state.corporations[corp]
-    if not g.rules.must_own_train or cs.trains:
+    if g.rules.must_own_train == "never" or cs.trains:
         return False
-    return bool(g.rules.must_own_train_always) or network.can_run(g, corp)
+    return g.rules.must_own_train == "always" or network.can_run(g, corp)
 
 
 def _room(g: Context, corp: str, exchange: str | None) -> bool:
