@@ -80,12 +80,36 @@ class MapState:
             tokens={h: [list(c) for c in cs] for h, cs in d.get("tokens", {}).items()},
         )
 
+    def hold(self) -> None:
+        """The board holds still until :meth:`release`: its fingerprints may be kept
+        (``Game.end_changes`` calls it; a copy does not hold)."""
+        self.__dict__["_keys"] = {}
+
+    def release(self) -> None:
+        """The board may change: forget the fingerprints kept (``Game.begin_changes``)."""
+        self.__dict__.pop("_keys", None)
+
     def track_key(self) -> frozenset[tuple[str, tuple[str, int]]]:
         """Fingerprint of the laid tiles: equal keys mean equal track (cache key)."""
-        return frozenset(self.tiles.items())
+        keys = self.__dict__.get("_keys")
+        if keys is None:
+            return frozenset(self.tiles.items())
+        k = keys.get("track")
+        if k is None:
+            k = keys["track"] = frozenset(self.tiles.items())
+        return k  # type: ignore[no-any-return]
 
     def token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
         """Fingerprint of the station tokens: equal keys mean equal tokens (cache key)."""
+        keys = self.__dict__.get("_keys")
+        if keys is None:
+            return self._token_key()
+        k = keys.get("tokens")
+        if k is None:
+            k = keys["tokens"] = self._token_key()
+        return k  # type: ignore[no-any-return]
+
+    def _token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
         return frozenset([(h, tuple(map(tuple, cs))) for h, cs in self.tokens.items()])
 
     def city_tokens(self, hex_id: str, city: int) -> list[str]:
