@@ -228,8 +228,6 @@ def rust(g: Game, t: str) -> None:
 
 def over_limit(g: Game) -> list[str]:
     """Corporations holding more trains than the phase allows, in table order."""
-    from eighteen.engine import takeovers
-
     limit = phases.train_limit(g)
     corps = g.state.corporations
     for cs in corps.values():
@@ -237,6 +235,8 @@ def over_limit(g: Game) -> list[str]:
             break
     else:
         return []  # no corporation holds more trains than the limit (the usual case)
+    from eighteen.engine import takeovers
+
     # the counted trains are some of its trains: a corporation with few trains is skipped
     return [
         c.id
