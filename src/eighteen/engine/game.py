@@ -195,7 +195,6 @@ class Game:
         before the next query or apply.  Never needed when the game only changes through
         :meth:`apply`.  The edited state becomes the snapshot of this point of the log, so
         that an action refused half-way is rolled back to it (:meth:`apply`)."""
-        self.state.map.release()
         self._memo = {}
         self._snapshots[len(self.log)] = self.state.copy()
 
@@ -205,7 +204,6 @@ class Game:
         action is known (finding it only asks queries), and before every automatic
         effect; rounds call it again after each :meth:`end_changes`."""
         self._memo = None
-        self.state.map.release()
 
     def end_changes(self) -> None:
         """The state holds still (until the next :meth:`begin_changes`): queries may be
@@ -213,7 +211,6 @@ class Game:
         active, so that the answers found last stay cached for the next action."""
         if self._memo is None:
             self._memo = {}
-            self.state.map.hold()  # its fingerprints are kept, as the queries are
 
     def pending_discard(self) -> bool:
         """Is a corporation over the train limit (asked before every step: cached)?"""
