@@ -53,8 +53,12 @@ def one_game(title: eighteen.Tables, seed: int, bots: str, players: int) -> dict
     stamps: list[float] = []
     with RouteTimer() as routes:
         t0 = CLOCK()
-        for _ in play(game, make_bots(bots, names, seed)):
-            stamps.append(CLOCK())
+        try:
+            for _ in play(game, make_bots(bots, names, seed)):
+                stamps.append(CLOCK())
+        except RuntimeError:
+            if not game.stuck:  # a stuck game (no rule ends it) is timed up to where it stuck
+                raise
         total = CLOCK() - t0
     n = len(stamps)
     per = [b - a for a, b in zip([t0, *stamps], stamps, strict=False)]
@@ -67,6 +71,7 @@ def one_game(title: eighteen.Tables, seed: int, bots: str, players: int) -> dict
         "total": total,
         "routes": routes.seconds,
         "route_calls": routes.calls,
+        "stuck": game.stuck,
         "tenths": tenths,  # type: ignore[dict-item]
     }
 
@@ -101,6 +106,9 @@ def report(title: eighteen.Tables, games: int) -> None:
         print(f"         µs per action by tenth of the game: {shown}  (last/first {ratio:.2f})")
         worst = max(range(games), key=lambda k: rows[k]["total"])
         print(f"         slowest game: seed {worst}, {rows[worst]['total']:.2f} s")
+        stuck = sum(1 for r in rows if r["stuck"])
+        if stuck:
+            print(f"         stuck games (timed up to where they stuck): {stuck}")
 
 
 if __name__ == "__main__":

@@ -154,6 +154,7 @@ def test_emergency_money_in_order_then_bankruptcy() -> None:
     _a_holds_rr(g, 30)
     for cert in ("B&W_1", "B&W_2", "B&W_3"):
         g.state.certs[cert] = "B"
+    g.invalidate_caches()
     # B&W $0 + issue $10 + A's $0 + A's RR share $30 = $40 < $75: he is bankrupt in the
     # end, but only after the treasury, the issue and his shares are spent
     assert g.legal_actions() == [IssueShares("B&W", 1)]

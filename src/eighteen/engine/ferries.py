@@ -78,7 +78,9 @@ def buy(g: Context, corp: str, port: str) -> None:
 def _unbound(g: Context) -> list[tuple[str, list[str]]]:
     """(private, its owner's ferries) for each open ferry_multiplier private not bound yet
     whose owner holds a ferry."""
-    out = []
+    out: list[tuple[str, list[str]]] = []
+    if not g.state.ferries:
+        return out  # no one holds a ferry (the usual case)
     for pid in privates.open_privates(g):
         if pid in g.state.ferry_boost or not g.tables.abilities(pid, FerryMultiplier):
             continue

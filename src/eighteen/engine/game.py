@@ -63,7 +63,8 @@ _ROUNDS: dict[str, Round] = {
     "takeover": TakeoverRoundSteps(),
 }
 _RESERVED_NAMES = {"bank", IPO, "pool"}
-_SNAPSHOT_EVERY = 32
+#: actions between two snapshots of the state (undo and a rollback replay from the last)
+_SNAPSHOT_EVERY = 16
 
 
 class Game:
@@ -193,8 +194,10 @@ class Game:
     def invalidate_caches(self) -> None:
         """Forget cached queries: call after editing ``game.state`` directly (test setups),
         before the next query or apply.  Never needed when the game only changes through
-        :meth:`apply`."""
+        :meth:`apply`.  The edited state becomes the snapshot of this point of the log, so
+        that an action refused half-way is rolled back to it (:meth:`apply`)."""
         self._memo = {}
+        self._snapshots[len(self.log)] = self.state.copy()
 
     def begin_changes(self) -> None:
         """The state is about to change: cached queries no longer hold, and nothing is
@@ -217,7 +220,14 @@ class Game:
     # -- apply / undo -----------------------------------------------------------------
 
     def apply(self, action: Action | dict[str, Any]) -> None:
-        """Validate and apply one action atomically (IllegalAction leaves no trace)."""
+        """Validate and apply one action atomically (IllegalAction leaves no trace).
+
+        The state is changed in place, not copied: an action refused once it has begun to
+        change the state is rolled back by rebuilding the state from the last snapshot and
+        the log (:meth:`_rollback`), exact because replaying is (a state edited by hand must
+        be followed by :meth:`invalidate_caches`, which makes it the snapshot).  Most
+        refusals come before any change: finding the step that takes the action, and its
+        ``precheck``, only ask queries."""
         if isinstance(action, dict):
             action = action_from_json(action)
         if not isinstance(action, Action):
@@ -228,25 +238,29 @@ class Game:
         if self.stuck:
             raise IllegalAction(STUCK)
         self._pending_events = []
-        # finding the step only asks queries: refused there, the action leaves no trace
+        # finding the step and its precheck only ask queries: refused there, the action
+        # leaves no trace
         step = self._round().handler(self, action)
-        saved = self.state
-        memo = self._memo  # it holds for the saved state, so for its copy until that changes
-        self.state = saved.copy()
+        step.precheck(self, action)
+        memo = self._memo if self._memo is not None else {}
         try:
             self.begin_changes()
             step.process(self, action)
             self._advance()
         except Exception:
-            self.state = saved
-            self._memo = memo if memo is not None else {}
             self._pending_events = []
+            self._rollback()
+            self._memo = memo  # the state is back to the one the cached queries were for
             raise
         self.end_changes()
         self.log.append(action)
         self._commit_events()
         if len(self.log) % _SNAPSHOT_EVERY == 0:
             self._snapshots[len(self.log)] = self.state.copy()
+
+    def _rollback(self) -> None:
+        """Put back the state of the end of the log (an action failed half-way)."""
+        self._rebuild(len(self.log))
 
     def undo(self) -> Action:
         """Take back the last action (exact: the game is rebuilt from the log)."""
@@ -257,6 +271,8 @@ class Game:
         return last
 
     def _rebuild(self, n: int) -> None:
+        """The state after the first ``n`` actions of the log: the last snapshot at or
+        before them, copied (snapshots are never changed), and the actions since."""
         base = max(k for k in self._snapshots if k <= n)
         actions = self.log[:n]
         self.state = self._snapshots[base].copy()

@@ -81,12 +81,29 @@ class MapState:
         )
 
     def track_key(self) -> frozenset[tuple[str, tuple[str, int]]]:
-        """Fingerprint of the laid tiles: equal keys mean equal track (cache key)."""
-        return frozenset(self.tiles.items())
+        """Fingerprint of the laid tiles: equal keys mean equal track (cache key).
+
+        Kept with a copy of the tiles it was made of, and made again only when they differ
+        (comparing is several times cheaper than making it; a kept key's hash is kept too)."""
+        kept = self.__dict__.get("_track_key")
+        if kept is not None and kept[0] == self.tiles:
+            return kept[1]  # type: ignore[no-any-return]
+        key = frozenset(self.tiles.items())
+        self.__dict__["_track_key"] = (dict(self.tiles), key)
+        return key
 
     def token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
-        """Fingerprint of the station tokens: equal keys mean equal tokens (cache key)."""
-        return frozenset([(h, tuple(map(tuple, cs))) for h, cs in self.tokens.items()])
+        """Fingerprint of the station tokens: equal keys mean equal tokens (cache key);
+        kept as :meth:`track_key` is."""
+        kept = self.__dict__.get("_token_key")
+        if kept is not None and kept[0] == self.tokens:
+            return kept[1]  # type: ignore[no-any-return]
+        key = frozenset([(h, tuple(map(tuple, cs))) for h, cs in self.tokens.items()])
+        self.__dict__["_token_key"] = (
+            {h: [list(c) for c in cs] for h, cs in self.tokens.items()},
+            key,
+        )
+        return key
 
     def city_tokens(self, hex_id: str, city: int) -> list[str]:
         """Corporations in the slots of one city (empty list when none)."""

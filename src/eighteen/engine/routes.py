@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from eighteen.engine.capabilities import implements
-from eighteen.engine.map import Board, MapState, Path, TrackGraph
+from eighteen.engine.map import Board, MapError, MapState, Path, TrackGraph
 
 if TYPE_CHECKING:
     pass
@@ -580,7 +580,10 @@ def _path_ids(g: TrackGraph, paths: Sequence[Path | str]) -> list[int]:
     :class:`RouteError` for one not on the board."""
     pids: list[int] = []
     for p in paths:
-        path = Path.parse(p) if isinstance(p, str) else p
+        try:
+            path = Path.parse(p) if isinstance(p, str) else p
+        except MapError as exc:  # not a path at all
+            raise RouteError(str(exc)) from None
         if path not in g.path_id:
             raise RouteError(f"no track {path} on the board")
         pids.append(g.path_id[path])

@@ -1,4 +1,4 @@
-"""The mutable state of one game: plain data, copied whole for atomic apply.
+"""The mutable state of one game: plain data, changed in place by apply (copied for snapshots).
 
 Everything that changes during a game lives here (cash, certificates, privates, trains,
 market positions, the map, the current round).  The static title lives in

@@ -145,6 +145,8 @@ class Tables:
         self.trains: list[CompiledTrain] = list(doc.trains)
         self.phases: list[Phase] = list(doc.phases)
         self._private = {p.id: p for p in self.privates}
+        #: (private, ability class) -> its abilities of that class (:meth:`abilities`)
+        self._abilities: dict[tuple[str, type], list[Any]] = {}
         self._corporation = {c.id: c for c in self.corporations}
         self._train: dict[str, TrainType] = {}
         for t in self.trains:
@@ -254,7 +256,13 @@ class Tables:
 
     def abilities(self, pid: str, kind: type[A]) -> list[A]:
         """The private's abilities of one type (the ability model's class)."""
-        return [a for a in self._private[pid].abilities if isinstance(a, kind)]
+        key = (pid, kind)
+        got = self._abilities.get(key)
+        if got is None:
+            got = self._abilities[key] = [
+                a for a in self._private[pid].abilities if isinstance(a, kind)
+            ]
+        return list(got)
 
     def float_percent(self, cid: str) -> int:
         return self._corporation[cid].float_percent

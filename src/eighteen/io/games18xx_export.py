@@ -109,7 +109,7 @@ class _Exporter:
 
     def action(self, action: Action) -> dict[str, Any]:
         g = self.g
-        before = g.state
+        before = g.state.copy()  # apply changes the state in place
         extra: dict[str, Any] = {}
         if isinstance(action, RunRoutes):
             extra["routes"] = [self.route(r) for r in network.check(g, action.actor, action.routes)]

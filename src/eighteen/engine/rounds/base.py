@@ -43,6 +43,11 @@ class Step:
         """Every legal action of this step (sampled for continuous amounts)."""
         raise NotImplementedError
 
+    def precheck(self, g: Context, action: Action) -> None:
+        """Checks of :meth:`process` that only ask queries, made before anything changes
+        (``Game.apply`` calls it first: a refusal here costs no rollback).  None by
+        default; :meth:`process` still makes every check."""
+
     def process(self, g: Context, action: Action) -> None:
         """Validate (raise IllegalAction) and apply the action."""
         raise NotImplementedError

@@ -41,6 +41,10 @@ def operating(g: Context) -> str:
 class ORStep(Step):
     """A sequential step of a corporation's turn (active only while it is current)."""
 
+    def precheck(self, g: Context, action: Action) -> None:
+        """The operating corporation acts (the first check of :meth:`process`)."""
+        check_actor(action, operating(g))
+
     def is_current(self, g: Context) -> bool:
         """The step being served, or one opened with it (:meth:`opened`)."""
         r = _r(g)
@@ -423,6 +427,10 @@ class AnytimeLay(Step):
             for lay, _, pid, idx in lay_options(g)
             if pid is not None and _anytime(g, pid, idx)
         ]
+
+    def precheck(self, g: Context, action: Action) -> None:
+        """The operating corporation acts (the first check of :meth:`process`)."""
+        check_actor(action, operating(g))
 
     def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, LayTile)

@@ -277,6 +277,16 @@ class BuyTrains(ORStep):
         if not must_buy(g, corp):
             yield Pass(corp)
 
+    def precheck(self, g: Context, action: Action) -> None:
+        """The president may sell shares to fund a train; anything else is the operating
+        corporation's (the first checks of :meth:`process`)."""
+        if isinstance(action, SellShares):
+            why = emergency_sale_problem(g, action.actor, action.corporation, action.percent)
+            if why:
+                raise IllegalAction(why)
+        else:
+            check_actor(action, operating(g))
+
     def process(self, g: Context, action: Action) -> None:
         corp = operating(g)
         cs = g.state.corporations[corp]
