@@ -9,7 +9,7 @@ from ne_scenario import PLAYERS, act, auction, numbers
 from test_1833ne_example import play_to_step_16
 
 from eighteen import Game, load_title
-from eighteen.engine import homes, shares, takeovers
+from eighteen.engine import homes, shares, takeovers, trains
 from eighteen.engine.actions import (
     AnswerTakeover,
     IllegalAction,
@@ -76,7 +76,7 @@ def test_bw_absorbs_hartford_where_the_worked_example_stops() -> None:
     assert s.privates["P3"].owner == "B&W"
     assert s.ferries["C26"] == "B&W"
     assert s.map.city_tokens("C24", 0) == ["B&W"]
-    assert takeovers.train_limit(g, "B&W") == 4
+    assert trains.corporation_limit(g, "B&W") == 4
     assert shares.cert_limit(g) == 25  # 13 corporations left
     assert sum(1 for t in s.depot if t.startswith("6/9")) == 4  # one card left the bank
     # Hartford no longer acts: on to stock round 2

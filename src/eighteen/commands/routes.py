@@ -10,9 +10,10 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from eighteen.engine import network, phases, takeovers
+from eighteen.engine import network, phases
 from eighteen.engine.game import Game
 from eighteen.engine.routes import TrainRule
+from eighteen.engine.trains import corporation_limit
 
 
 def _err(msg: str) -> int:
@@ -41,7 +42,7 @@ def print_routes(game: Game, corp: str, out: TextIO | None = None) -> None:
     )
     taken = sorted(t for t, a in game.state.absorbed.items() if a == corp)
     if taken:
-        limit = takeovers.train_limit(game, corp)
+        limit = corporation_limit(game, corp)
         print(f"{corp} has taken over {', '.join(taken)} (train limit {limit})", file=out)
     if corp in game.state.absorbed:
         print(f"{corp} was taken over by {game.state.absorbed[corp]}", file=out)

@@ -278,7 +278,7 @@ class GreedyBot(Bot):
         """Keep the money when the corporation has room for a train it cannot afford yet."""
         corp = game.state.corporations[corp_id]
         on_sale = trains.on_sale_types(game)
-        if not on_sale or len(corp.trains) >= takeovers.train_limit(game, corp_id):
+        if not on_sale or len(corp.trains) >= trains.corporation_limit(game, corp_id):
             return False
         cheapest = min(game.tables.train(t).price for t in on_sale)
         wanted = 2 if self.personality.risk > 0.6 else 1  # a bold bot saves for a second

@@ -77,9 +77,6 @@ def move_steps(g: Context, corp: str, steps: int, close: bool = True) -> None:
 # -- buying from the treasury -------------------------------------------------------------
 
 
-treasury_price = shares.treasury_unit
-
-
 # -- dividends ---------------------------------------------------------------------------
 
 

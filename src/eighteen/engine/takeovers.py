@@ -45,10 +45,6 @@ def active(g: Context) -> bool:
     return tk is not None and phases.reached(g, tk.from_phase)
 
 
-limit_bonus = trains.limit_bonus
-train_limit = trains.corporation_limit
-
-
 def live_trains(g: Context, corp: str) -> list[str]:
     """The corporation's trains that are not obsolete."""
     return [t for t in g.state.corporations[corp].trains if not trains.is_obsolete(g, t)]

@@ -32,7 +32,6 @@ from eighteen.engine import (
     phases,
     privates,
     shares,
-    takeovers,
     trains,
 )
 from eighteen.engine.actions import (
@@ -70,7 +69,7 @@ def _room(g: Context, corp: str, exchange: str | None) -> bool:
     n = len(trains.counted(g, corp)) - (
         1 if exchange and exchange in trains.counted(g, corp) else 0
     )
-    return n < takeovers.train_limit(g, corp)  # the phase's, plus any takeover bonus
+    return n < trains.corporation_limit(g, corp)  # the phase's, plus any takeover bonus
 
 
 def cheapest_bank_price(
@@ -330,7 +329,9 @@ class BuyTrains(ORStep):
     def _buy(self, g: Context, corp: str, a: BuyTrain) -> None:
         cs = g.state.corporations[corp]
         if not _room(g, corp, a.exchange):
-            raise IllegalAction(f"{corp} is at the train limit ({takeovers.train_limit(g, corp)})")
+            raise IllegalAction(
+                f"{corp} is at the train limit ({trains.corporation_limit(g, corp)})"
+            )
         em = emergency(g, corp)
         low = cheapest_bank_price(g, corp)
         pool = g.state.train_pool

@@ -14,7 +14,7 @@ player passes in a row; the priority deal goes to the player after the last one 
 corporations held wholly by players rise one row (rules.sold_out_rise); with
 rules.stock_round_end_market_drop, those with shares in the market fall one step (seed 003).
 With incremental capitalization a treasury share costs the current price and pays the
-corporation (finance.treasury_price); bankrupt players who left the game only pass.
+corporation (shares.treasury_unit); bankrupt players who left the game only pass.
 """
 
 from __future__ import annotations
