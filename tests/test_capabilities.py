@@ -63,9 +63,11 @@ def test_every_rule_is_read_by_the_engine() -> None:
     assert unread == []
 
 
-@pytest.mark.parametrize("title", ["1830", "1833ne"])
+@pytest.mark.parametrize("title", ["1830", "1830-example", "1833ne", "1833ne-takeover"])
 def test_shipped_titles_are_playable(title: str) -> None:
-    assert unsupported(eighteen.load_title(title).data) == []
+    tables = eighteen.load_title(title)
+    assert unsupported(tables.data) == []
+    assert tables.unplayable == []
 
 
 def test_findings_name_their_place_and_the_engine_refuses() -> None:

@@ -19,6 +19,7 @@ This module imports no mechanic: mechanics import it.  What is registered is com
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -71,8 +72,10 @@ def _values(ann: Any, path: str, out: dict[str, set[str]]) -> None:
             _values(field.annotation, f"{path}.{name}", out)
 
 
+@functools.cache
 def choices() -> dict[str, set[str]]:
-    """Every choice of the title format with the values its schema allows."""
+    """Every choice of the title format with the values its schema allows (read once from
+    the models; callers must not change it)."""
     out: dict[str, set[str]] = {}
     for name, field in model.Rules.model_fields.items():
         _values(field.annotation, name, out)

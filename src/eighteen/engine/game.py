@@ -23,7 +23,6 @@ from typing import Any
 from eighteen.engine import (
     bank,
     bankruptcy,
-    capabilities,
     finance,
     market,
     network,
@@ -448,6 +447,6 @@ class Game:
 def check_capabilities(tables: Tables) -> None:
     """Refuse tables naming mechanics this engine does not implement (each implementation
     registers itself, engine.capabilities; ``eighteen validate`` reports the same, E198)."""
-    problems = capabilities.unsupported(tables.data)
+    problems = tables.unplayable
     if problems:
         raise ValueError("the engine cannot run this title yet: " + "; ".join(problems))

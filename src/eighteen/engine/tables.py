@@ -25,6 +25,7 @@ from eighteen.compiled import (
     CompiledVariant,
     Reach,
 )
+from eighteen.engine import capabilities
 from eighteen.locations import generated_dirs, known_titles
 from eighteen.title.model import Phase, Private, Rules, TradeIn
 
@@ -281,6 +282,12 @@ class Tables:
     def private_max_price(self, pid: str) -> int:
         """Most a corporation pays a player for this private (factor x face, rounded down)."""
         return math.floor(self._private[pid].value * self._rules["private_price_max_factor"])
+
+    @cached_property
+    def unplayable(self) -> list[str]:
+        """What in these tables no implementation of the engine plays (empty: all of it),
+        found once per tables (engine.capabilities)."""
+        return capabilities.unsupported(self.data)
 
     @cached_property
     def cert_table(self) -> dict[str, tuple[tuple[str, int], ...]]:
