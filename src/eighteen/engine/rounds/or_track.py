@@ -23,7 +23,7 @@ from eighteen.engine.capabilities import implements
 from eighteen.engine.map import TileLay
 from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.state import OperatingRound
-from eighteen.title.model import FreeTileLay, TileLays
+from eighteen.title.model import FreeTileLay, TileLays, TurnStep
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
@@ -54,24 +54,13 @@ class ORStep(Step):
             and not g.pending_discard()
         )
 
-    @implements(
-        "turn_any_order[][]",
-        "home",
-        "issue",
-        "track",
-        "token",
-        "ferry",
-        "routes",
-        "dividend",
-        "trains",
-        "companies",
-    )
     def opened(self, g: Context) -> bool:
         """Does this step take its actions while an earlier step of its group in
-        rules.turn_any_order is served (the steps of a group come in any order)?"""
+        rules.turn_any_order is served (the steps of a group come in any order)?  The
+        operating round registers it for the names of its turn's steps."""
         step = _r(g).step
         for steps in g.rules.turn_any_order:
-            group = [str(s) for s in steps]  # plain step names (the rules hold enum values)
+            group = [TurnStep(s).value for s in steps]
             if self.name in group and step in group:
                 return group.index(step) < group.index(self.name)
         return False
