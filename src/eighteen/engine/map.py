@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
-from eighteen.faces import read_face
+from eighteen.faces import read_face, rotate_exits
 
 _T = TypeVar("_T")
 
@@ -265,10 +265,6 @@ def _path_count(data: Mapping[str, Any]) -> int:
     """How many paths a face of this hex or tile table row has (at any rotation)."""
     n = sum(len(c.get("exits", [])) for c in (*data.get("cities", []), *data.get("towns", [])))
     return n + len((data.get("offboard") or {}).get("exits", [])) + len(data.get("track", []))
-
-
-def _rot(edges: Iterable[int], r: int) -> tuple[int, ...]:
-    return tuple(sorted((e + r) % 6 for e in edges))
 
 
 def _build_face(
@@ -1053,7 +1049,7 @@ class Board:
                     continue
                 seen: set[frozenset[Path]] = set()
                 for r in rots:
-                    exits = set(_rot(td.get("exits", []), r))
+                    exits = set(rotate_exits(td.get("exits", []), r))
                     if not exits <= usable:
                         continue
                     if near is not None and not exits & near:

@@ -23,6 +23,7 @@ from eighteen.engine.routes import (
     check_routes,
     table_bonuses,
 )
+from eighteen.title.model import COLOR_ORDER
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
@@ -83,7 +84,7 @@ def _has_station(g: Context, corp: str, hex_id: str) -> bool:
 
 
 def _color_at_least(g: Context, hex_id: str, color: str) -> bool:
-    order = ["white", "yellow", "green", "brown", "gray"]
+    order = COLOR_ORDER
     laid = g.state.map.tiles.get(hex_id)
     if laid is None:
         return False

@@ -23,6 +23,7 @@ from eighteen.compiled import (
     CompiledTitle,
     CompiledTrain,
     CompiledVariant,
+    MarketCellRecord,
     Reach,
 )
 from eighteen.engine import capabilities
@@ -77,6 +78,25 @@ class MarketCell:
     down: tuple[int, int]
     pay: tuple[int, int]
     withhold: tuple[int, int]
+
+    @classmethod
+    def of(cls, row: int, col: int, cell: MarketCellRecord) -> MarketCell:
+        """The cell at (row, col) from its compiled record (moves as tuples, for speed)."""
+        return cls(
+            row=row,
+            col=col,
+            price=cell.price,
+            par=cell.par,
+            cert_limit_exempt=cell.cert_limit_exempt,
+            holding_limit_exempt=cell.holding_limit_exempt,
+            multiple_buy=cell.multiple_buy,
+            closes=cell.closes,
+            ends_game=cell.ends_game,
+            up=(cell.up[0], cell.up[1]),
+            down=(cell.down[0], cell.down[1]),
+            pay=(cell.pay[0], cell.pay[1]),
+            withhold=(cell.withhold[0], cell.withhold[1]),
+        )
 
 
 @dataclass(frozen=True)
@@ -157,27 +177,13 @@ class Tables:
                 # the other side of a double-sided card: the card's life cycle, its own
                 # distance and price
                 self._train[v.id] = TrainType.of(t, v, sides)
-        self._cells: dict[tuple[int, int], MarketCell] = {}
-        for r, row in enumerate(data["market"]["cells"]):
-            for c, cell in enumerate(row):
-                if cell is None:
-                    continue
-                self._cells[(r, c)] = MarketCell(
-                    row=r,
-                    col=c,
-                    price=int(cell["price"]),
-                    par=bool(cell.get("par", False)),
-                    cert_limit_exempt=bool(cell.get("cert_limit_exempt", False)),
-                    holding_limit_exempt=bool(cell.get("holding_limit_exempt", False)),
-                    multiple_buy=bool(cell.get("multiple_buy", False)),
-                    closes=bool(cell.get("closes", False)),
-                    ends_game=bool(cell.get("ends_game", False)),
-                    up=tuple(cell["up"]),  # type: ignore[arg-type]
-                    down=tuple(cell["down"]),  # type: ignore[arg-type]
-                    pay=tuple(cell["pay"]),  # type: ignore[arg-type]
-                    withhold=tuple(cell["withhold"]),  # type: ignore[arg-type]
-                )
-        self.par_cells: list[tuple[int, int]] = [tuple(p) for p in data["market"]["par"]]  # type: ignore[misc]
+        self._cells: dict[tuple[int, int], MarketCell] = {
+            (r, c): MarketCell.of(r, c, cell)
+            for r, row in enumerate(doc.market.cells)
+            for c, cell in enumerate(row)
+            if cell is not None
+        }
+        self.par_cells: list[tuple[int, int]] = [(p[0], p[1]) for p in doc.market.par]
 
     # -- identity ---------------------------------------------------------------------
 
@@ -276,12 +282,13 @@ class Tables:
 
     def private_min_price(self, pid: str) -> int:
         """Least a corporation pays a player for this private (factor x face, rounded up)."""
-        low = math.ceil(self._private[pid].value * self._rules["private_price_min_factor"])
-        return max(low, int(self._rules["private_price_min"]))
+        rules = self.doc.rules
+        low = math.ceil(self._private[pid].value * rules.private_price_min_factor)
+        return max(low, rules.private_price_min)
 
     def private_max_price(self, pid: str) -> int:
         """Most a corporation pays a player for this private (factor x face, rounded down)."""
-        return math.floor(self._private[pid].value * self._rules["private_price_max_factor"])
+        return math.floor(self._private[pid].value * self.doc.rules.private_price_max_factor)
 
     @cached_property
     def unplayable(self) -> list[str]:
