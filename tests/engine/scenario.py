@@ -47,6 +47,16 @@ def pass_round(g: Game) -> None:
         g.apply(passes[0] if passes else acts[0])
 
 
+def strand_everyone(g: Game) -> None:
+    """Every player broke and every private closed: no one can do anything but pass."""
+    for p in g.state.players:
+        g.state.bank += p.cash
+        p.cash = 0
+    for ps in g.state.privates.values():
+        ps.closed = True
+    g.invalidate_caches()
+
+
 def money(g: Game) -> int:
     return bank.total_money(g)
 

@@ -15,6 +15,7 @@ import random
 
 import pytest
 from ne_scenario import auction, new_game
+from scenario import strand_everyone
 from test_random_games import play_checked
 
 import eighteen
@@ -67,12 +68,7 @@ def test_a_game_no_one_can_act_in_is_stuck_not_over() -> None:
     g = new_game()
     auction(g)
     # stock round 1, A to act: every player broke, every private gone
-    for p in g.state.players:
-        g.state.bank += p.cash
-        p.cash = 0
-    for ps in g.state.privates.values():
-        ps.closed = True
-    g.invalidate_caches()
+    strand_everyone(g)
     assert g.acting() == "A" and g.legal_actions() == [Pass("A")]
     g.apply(Pass("A"))
     assert g.stuck and not g.is_over and g.state.end_reason is None

@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from scenario import money, opening, second_stock_round
+from scenario import money, opening, second_stock_round, strand_everyone
 
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine import views
@@ -175,12 +175,7 @@ def test_titles_with_unknown_mechanics_are_refused() -> None:
 def test_a_stalled_game_ends_where_the_title_allows_it() -> None:
     # 1830 keeps the engine's end: twenty sets with no one able to act end the game
     g = opening()  # stock round 1, C to act
-    for p in g.state.players:
-        g.state.bank += p.cash
-        p.cash = 0
-    for ps in g.state.privates.values():
-        ps.closed = True
-    g.invalidate_caches()
+    strand_everyone(g)
     assert g.acting() == "C" and g.legal_actions() == [Pass("C")]
     g.apply(Pass("C"))
     assert g.is_over and not g.stuck

@@ -10,7 +10,7 @@ import pytest
 from test_map import grid, tables_for
 
 from eighteen.engine.map import Board, MapState
-from eighteen.engine.routefinder import all_routes, best_routes, has_route, optimize
+from eighteen.engine.routefinder import all_routes, has_route, optimize
 from eighteen.engine.routes import (
     Route,
     RouteError,
@@ -20,6 +20,13 @@ from eighteen.engine.routes import (
     route_from_connections,
     total_revenue,
 )
+
+
+def best_routes(
+    board: Board, s: MapState, corp: str, trains: list, revenue_key: str
+) -> list[Route]:
+    """The optimiser's routes for the trains (idle trains left out)."""
+    return list(optimize(board, s, corp, trains, revenue_key).routes)
 
 
 def city(rev: int, exits: list[int], slots: int = 1) -> dict:

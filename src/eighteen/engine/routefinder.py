@@ -967,29 +967,3 @@ def has_route(
     """Can the corporation run any route at all (a station joined by track to another stop)?"""
     net = network(board, state, corp, stations, excluded)
     return any(net.adj[t] for t in net.tokens)
-
-
-def best_routes(
-    board: Board,
-    state: MapState,
-    corp: str,
-    trains: Sequence[tuple[str, TrainDistance]],
-    revenue_key: str,
-    bonuses: Sequence[Bonus] = (),
-    *,
-    stations: Collection[str] = (),
-    excluded: Collection[str] = (),
-) -> list[Route]:
-    """The most valuable set of routes (:func:`optimize`): at most one per train, no
-    shared track, in the order of ``trains``, idle trains left out."""
-    result = optimize(
-        board,
-        state,
-        corp,
-        trains,
-        revenue_key,
-        bonuses=bonuses,
-        stations=stations,
-        excluded=excluded,
-    )
-    return list(result.routes)
