@@ -9,7 +9,7 @@ from ne_scenario import PLAYERS, act, auction, numbers
 from test_1833ne_example import play_to_step_16
 
 from eighteen import Game, load_title
-from eighteen.engine import homes, shares, takeovers, trains
+from eighteen.engine import homes, market, network, shares, takeovers, trains
 from eighteen.engine.actions import (
     AnswerTakeover,
     IllegalAction,
@@ -194,3 +194,46 @@ def test_routes_and_render_show_takeovers_and_chosen_homes() -> None:
         "G20",
         None,
     )
+
+
+def test_a_joint_station_stays_with_the_partner_when_one_owner_is_taken_over() -> None:
+    """K11: the target's stations become the acquirer's, but the Sherbrooke station it
+    shares with its partner stays the partner's alone.  Setup: StL&A floated at $60 with
+    D's 20%, a station in Boston's free city (which B&W reaches) and the joint station
+    laid in Sherbrooke."""
+    g = example_takeover_round()
+    stla = g.state.corporations["StL&A"]
+    market.place(g, "StL&A", g.tables.par_cell(60))
+    stla.par, stla.floated, stla.president = 60, True, "D"
+    stla.home_placed, stla.tokens_placed = True, 2
+    g.state.certs["StL&A_0"] = "D"
+    g.state.map.tokens["G22"][1].append("StL&A")
+    network.lay_tile(g, "F5", "N11", 0)
+    network.place_joint_tokens(g, "F5")
+    g.invalidate_caches()
+    assert g.state.map.city_tokens("F5", 0) == ["A&StL", "StL&A"]
+    assert "StL&A" in takeovers.connected_targets(g, "B&W")
+    # D's 20% at $60 is $120: B&W's $40 cannot pay it, two B&W shares at $80 do
+    assert takeovers.problem(g, "B&W", "StL&A", 0) == (
+        "B&W would pay $120 in cash but has $40 with StL&A's"
+    )
+    assert takeovers.payment(g, "B&W", "StL&A", 2) == takeovers.Payment(120, (("D", 2),), ())
+    act(g, TakeOver("B&W", "StL&A", 2))
+    s = g.state
+    assert stla.closed and s.absorbed == {"StL&A": "B&W"}
+    assert s.map.city_tokens("G22", 1) == ["B&W"]  # StL&A's Boston station
+    assert s.map.city_tokens("F5", 0) == ["A&StL"]  # the joint station: the partner's
+    assert shares.percent_of(g, "B&W", "D") == 20 and s.player("D").cash == 130
+    assert s.corporations["B&W"].cash == 40
+
+
+def test_a_taken_over_corporation_does_not_pass_its_bonus_on() -> None:
+    """K12: +1 train per takeover the corporation made itself.  B&W took Hartford over
+    (limit 3 + 1 in phase II); were FRR then to take B&W over, FRR's limit is 3 + 1."""
+    g = example_takeover_round()
+    act(g, TakeOver("B&W", "HR", 1))
+    assert trains.corporation_limit(g, "B&W") == 4
+    assert trains.corporation_limit(g, "FRR") == 3
+    g.state.absorbed["B&W"] = "FRR"  # as take_over records it
+    g.invalidate_caches()
+    assert trains.corporation_limit(g, "FRR") == 4
