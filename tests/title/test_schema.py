@@ -159,6 +159,15 @@ offboard = {revenue = {yellow = "30", brown = 50}}
     assert p.message == 'expected an integer, got string "30" (remove the quotes)'
 
 
+def test_a_float_is_no_integer(tmp_path: Path) -> None:
+    """TOML tells 80 from 80.0: a float where an integer belongs is refused at the value
+    (JSON Schema's "integer" alone would take it, and the engine would compute in floats)."""
+    body = '[[trains]]\nid = "2"\ndistance = 2\nprice = 80.0\ncount = 6\n'
+    [p] = check(tmp_path, "trains", body)
+    assert spots([p]) == [("E010", 5, 9, "trains[0].price")]
+    assert p.message == "expected an integer, got float 80.0"
+
+
 def test_unknown_key_with_did_you_mean(tmp_path: Path) -> None:
     body = '[[trains]]\nid = "2"\ndistance = 2\nprise = 80\ncount = 6\n'
     [p] = check(tmp_path, "trains", body)

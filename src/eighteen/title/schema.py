@@ -280,7 +280,17 @@ def _pattern_keyword(
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern_keyword})
+def _is_toml_integer(checker: Any, instance: Any) -> bool:
+    """A TOML integer: ``60.0`` is a float in TOML, so it is no integer (JSON Schema's
+    "integer" would take any number without a fraction)."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = validators.extend(
+    Draft202012Validator,
+    {"pattern": _pattern_keyword},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_toml_integer),
+)
 
 
 @functools.cache
