@@ -153,7 +153,13 @@ def test_player_name_escape_is_not_printed(
     code, out, err = run(capsys, "replay", str(path))
     assert code == 0
     assert "\x1b" not in out and "\x07" not in out
-    assert "  1. [2J[31mAnn" in out
+    assert out.splitlines() == [
+        "result (not over):",
+        "place  player      value  cash",
+        "   1.  [2J[31mAnn   $800  $800",
+        "   2.  Bob          $800  $800",
+        "   3.  Cy           $800  $800",
+    ]
     assert output.printable("a\x1b[0m\u202eb\tc\nd\x9b") == "a[0mb\tc\nd"
 
 

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn
+from rich.table import Table
 
 from eighteen.commands.output import (
     OutputError,
@@ -39,13 +40,24 @@ def _err(msg: str, command: str = "") -> int:
 
 
 def print_ranking(game: Game, out: TextIO | None = None) -> None:
-    """The final (or current) ranking: place, player, value (default: standard output,
-    looked up at call time so a replaced sys.stdout is honoured)."""
+    """The final (or current) ranking as a table: place, player, value (cash, shares and
+    privates as the title counts them) and cash (default: standard output, looked up at
+    call time so a replaced sys.stdout is honoured)."""
     out = out if out is not None else sys.stdout
     reason = game.state.end_reason if game.is_over else "not over"
-    print(f"result ({reason}):", file=out)
+    con = Console(file=out, highlight=False, emoji=False, markup=False)
+    if not con.is_terminal:
+        con.width = 200  # a pipe or file: never wrap a long player name
+    con.print(f"result ({printable(reason or '')}):")
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    table.add_column("value", justify="right")
+    table.add_column("cash", justify="right")
+    cash = {p.name: p.cash for p in game.state.players}
     for place, (name, value) in enumerate(views.ranking(game), 1):
-        print(f"  {place}. {printable(name):<12} ${value:,}", file=out)
+        table.add_row(f"{place}.", printable(name), f"${value:,}", f"${cash[name]:,}")
+    con.print(table)
 
 
 def ranking_json(game: Game) -> dict[str, Any]:
