@@ -68,7 +68,7 @@ def test_console_errors_are_caught(tmp_path: Path) -> None:
 
 # A script the tests add to a page: it measures every text and mark icon (terrain, revenue
 # bubble, blocked badge) of the map in the browser's own layout (overlapping boxes, boxes
-# outside the map) and the map's width, then presses the zoom button once, and writes what
+# outside the map, boxes reaching out of their own hex's outline) and the map's width, then presses the zoom button once, and writes what
 # it found on <body>.
 MEASURE = """<script>
 window.addEventListener("load", function () {
@@ -79,10 +79,33 @@ window.addEventListener("load", function () {
   var rects = texts.map(function (t) { return t.getBoundingClientRect(); });
   var where = function (i) { return texts[i].closest("g.hex").getAttribute("data-hex") + " " + texts[i].textContent; };
   var out = [];
+  // is (x, y) inside the polygon pts (screen points)? (even-odd crossings)
+  var inside = function (pts, x, y) {
+    var c = false;
+    for (var a = 0, b = pts.length - 1; a < pts.length; b = a++) {
+      if ((pts[a].y > y) !== (pts[b].y > y) &&
+          x < (pts[b].x - pts[a].x) * (y - pts[a].y) / (pts[b].y - pts[a].y) + pts[a].x) { c = !c; }
+    }
+    return c;
+  };
+  var outline = function (t) {  // the screen corners of the text's own hex
+    var shape = t.closest("g.hex").querySelector("polygon.hex-shape");
+    var m = shape.getScreenCTM(), pts = [];
+    for (var k = 0; k < shape.points.numberOfItems; k++) {
+      var p = shape.points.getItem(k);
+      pts.push(new DOMPoint(p.x, p.y).matrixTransform(m));
+    }
+    return pts;
+  };
   for (var i = 0; i < texts.length; i++) {
     var r = rects[i];
     if (r.left < sr.left || r.right > sr.right || r.top < sr.top || r.bottom > sr.bottom) {
       out.push("clipped: " + where(i));
+    }
+    var pts = outline(texts[i]), e = 0.75;  // a text's box lies inside its hex
+    if (![[r.left + e, r.top + e], [r.right - e, r.top + e], [r.left + e, r.bottom - e],
+          [r.right - e, r.bottom - e]].every(function (c) { return inside(pts, c[0], c[1]); })) {
+      out.push("outside its hex: " + where(i));
     }
     for (var j = i + 1; j < texts.length; j++) {
       if (texts[i].parentNode === texts[j].parentNode && texts[i].tagName !== texts[j].tagName) {
@@ -158,15 +181,22 @@ def test_map_labels_never_overlap_or_clip_and_the_map_fills_the_page(
 
 
 def test_the_measure_sees_overlaps(tmp_path: Path) -> None:
-    """The label check is not vacuous: two texts on top of each other are reported."""
+    """The label check is not vacuous: two texts on top of each other, a text past the map's
+    edge and a text reaching out of its hex are reported."""
     html = (
         '<html><body><svg class="map" width="200" height="100"><g class="hexes">'
-        '<g class="hex" data-hex="A1"><text x="20" y="50">Westport</text>'
-        '<text x="30" y="50">$40</text><text x="190" y="50">Montreal</text></g></g></svg>'
+        '<g class="hex" data-hex="A1"><polygon class="hex-shape" points="0,0 200,0 200,100 0,100"/>'
+        '<text x="20" y="50">Westport</text><text x="30" y="50">$40</text>'
+        '<text x="190" y="50">Montreal</text></g>'
+        '<g class="hex" data-hex="B1"><polygon class="hex-shape" points="0,0 40,0 40,40 0,40"/>'
+        '<text x="20" y="20">Hamilton &amp; Toronto</text></g></g></svg>'
         '<button data-zoom="in"></button></body></html>'
     )
     got = measure(tmp_path, html, "overlap")
-    assert got["text-problems"] == "overlap: A1 Westport / A1 $40; clipped: A1 Montreal"
+    assert got["text-problems"] == (
+        "overlap: A1 Westport / A1 $40; clipped: A1 Montreal; outside its hex: A1 Montreal; "
+        "outside its hex: B1 Hamilton &amp; Toronto"  # (the attribute as the DOM dump escapes it)
+    )
 
 
 def test_1833ne_title_page_in_chromium(tmp_path: Path, c1833ne: dict[str, Any]) -> None:

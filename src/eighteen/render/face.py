@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from eighteen.faces import Offboard
-from eighteen.render.placing import Face, Spots, place_stops, text_width
+from eighteen.render.placing import Face, Spots, fit_font, place_stops, text_width
 from eighteen.render.shapes import (
     STUB_END,
     TERRAIN_FILL,
@@ -311,7 +311,7 @@ def draw_face(
         bottom = scale(unit(90.0), size * 0.6)
         top = scale(unit(270.0), size * 0.6)
         at = spots.take([bottom, top]) if not face.offboard else scale(unit(270.0), size * 0.45)
-        fsize = min(size * 0.2, size * 2.6 / max(len(marks.name), 1))
+        fsize = fit_font(marks.name, at, layout, size, size * 0.2)
         add_text(parent, at, marks.name, fsize, "name")
         spots.reserve_box(at, text_width(marks.name, fsize) / 2, fsize / 2)
     revenues = sorted({s.revenue for s in face.stops if s.revenue})
@@ -326,7 +326,9 @@ def draw_face(
                 spots.taken.append(near)
                 _revenue_bubble(parent, near, s.revenue, size)
     if face.label:
-        add_text(parent, spots.take(), face.label, size * 0.3, "label", bold=True)
+        at = spots.take()
+        fsize = fit_font(face.label, at, layout, size, size * 0.3)
+        add_text(parent, at, face.label, fsize, "label", bold=True)
     for private in marks.blocked_by:
         at = spots.take()
         g = el(parent, "g", {"class": "blocked", "data-private": private})

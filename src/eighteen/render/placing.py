@@ -13,7 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eighteen.faces import Offboard, read_face
-from eighteen.render.shapes import Point, dist, edge_angle, scale, track_kind, track_point, unit
+from eighteen.render.shapes import (
+    Point,
+    dist,
+    edge_angle,
+    inside_hex,
+    scale,
+    track_kind,
+    track_point,
+    unit,
+)
 from eighteen.title import geometry
 
 
@@ -140,6 +149,25 @@ MARK_R = 0.2
 def text_width(text: str, font_size: float) -> float:
     """A generous estimate of the width of ``text`` in Helvetica at ``font_size``."""
     return 0.6 * font_size * len(text)
+
+
+def fit_font(text: str, at: Point, layout: str, size: float, largest: float) -> float:
+    """The largest font size up to ``largest`` at which ``text``, centred at ``at``, stays
+    inside the hex outline (its box: :func:`text_width` by 1.2 em, a little clear of the
+    edges), found by bisection."""
+
+    def fits(f: float) -> bool:
+        hw, hh = text_width(text, f) / 2, 0.6 * f
+        box = [(at[0] + dx, at[1] + dy) for dx in (-hw, hw) for dy in (-hh, hh)]
+        return all(inside_hex(c, layout, size, margin=0.02 * size) for c in box)
+
+    if fits(largest):
+        return largest
+    lo, hi = 0.0, largest
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return lo
 
 
 class Spots:

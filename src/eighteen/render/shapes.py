@@ -97,6 +97,16 @@ def corners(layout: str, size: float) -> list[Point]:
     return [scale(unit(edge_angle(e, layout) + 30.0), size) for e in geometry.EDGES]
 
 
+def inside_hex(p: Point, layout: str, size: float, margin: float = 0.0) -> bool:
+    """Is ``p`` (relative to the centre) inside the hex, ``margin`` clear of every edge?"""
+    limit = apothem(size) - margin
+    for e in geometry.EDGES:
+        ux, uy = unit(edge_angle(e, layout))
+        if p[0] * ux + p[1] * uy > limit:
+            return False
+    return True
+
+
 def edge_corners(edge: int, layout: str, size: float) -> tuple[Point, Point]:
     """The two corners bounding edge ``edge``."""
     a = edge_angle(edge, layout)
