@@ -36,6 +36,22 @@ def test_validate_clean_title(capsys: pytest.CaptureFixture[str]) -> None:
     assert "validated 1830: 0 error(s), 0 warning(s)" in err
 
 
+def test_validate_dot_is_the_folder_it_names(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`validate .` inside a title folder checks that folder under its own name."""
+    monkeypatch.chdir(ROOT / "titles" / "1830")
+    code, out, err = run(capsys, "validate", ".")
+    assert (code, out) == (0, "")
+    assert err.strip() == "validated 1830: 0 error(s), 0 warning(s)"
+    monkeypatch.chdir(ROOT / "titles" / "1830" / "..")
+    assert (
+        run(capsys, "validate", "1830/../1830")[2]
+        .strip()
+        .endswith("validated 1830: 0 error(s), 0 warning(s)")
+    )
+
+
 def test_validate_reports_located_error_and_json(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -93,7 +93,7 @@ def cmd_validate(paths: list[str], fmt: str = "text") -> int:
         print(format_problems(problems, "json"))
     else:
         print_problems(problems)
-        names = ", ".join(d.name for d in dirs) or "nothing"
+        names = ", ".join(d.resolve().name for d in dirs) or "nothing"
         say(f"validated {names}: {_summary(problems)}", stderr=True)
     return 1 if any(p.is_error for p in problems) else 0
 

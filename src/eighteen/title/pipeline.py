@@ -227,6 +227,8 @@ def load_title(title_dir: Path) -> tuple[Title | None, list[Problem]]:
     from eighteen.title.checks import run_checks
 
     title_dir = Path(title_dir)
+    if title_dir.name in ("", ".."):  # `validate .`: the folder's own name is the one checked
+        title_dir = title_dir.resolve()
     if not (title_dir / "title.toml").exists() and not title_dir.is_dir():
         return None, [Problem(display_path(title_dir), 1, 1, "E002", "no such title folder", "")]
     sources, models, problems = load_sources(title_dir)
