@@ -54,3 +54,39 @@ def test_ten_breaks_give_ten_located_errors(tmp_path: Path) -> None:
     assert title is None
     shown = sorted(p.format().split("titles/base/", 1)[1] for p in problems)
     assert shown == sorted(EXPECTED)
+
+
+def test_a_file_with_plain_typos_still_takes_part_in_the_cross_checks(tmp_path: Path) -> None:
+    """A schema error with a plain mend (a misspelt choice or key, a quoted number) is
+    reported, and the checks across files run on the file as it evidently was meant:
+    map.toml's three typos do not hide that a corporation's home is not on the map (with
+    map.toml left out, that check could not run)."""
+    titles = tmp_path / "titles"
+    shutil.copytree(ROOT / "titles" / "common", titles / "common")
+    target = titles / "base"
+    shutil.copytree(BASE, target)
+    edits = {
+        "map.toml": [
+            ('color = "red"', 'color = "rde"'),
+            ("cost = 40", "cots = 40"),
+            ('[[hexes]]\nat = "C1"', '[[hexes]]\nat = "C1"\ncost = "20"'),
+        ],
+        "corporations.toml": [('home = "B4"', 'home = "B9"')],
+    }
+    for name, pairs in edits.items():
+        text = (target / name).read_text()
+        for old, new in pairs:
+            assert old in text, (name, old)
+            text = text.replace(old, new, 1)
+        (target / name).write_text(text)
+    title, problems = load_title(target)
+    assert title is None  # a mended file is reported, never compiled
+    shown = sorted(p.format().split("titles/base/", 1)[1] for p in problems)
+    assert shown == [
+        "corporations.toml:12:8: error[E141]: corporations[1].home: no hex B9 on the map",
+        'map.toml:17:9: error[E014]: hexes[2].color: "rde" is not one of the allowed values: '
+        '"white", "yellow", "green", "brown", "gray", "red", "blue"; did you mean "red"?',
+        "map.toml:23:1: error[E011]: hexes[3].cots: unknown key 'cots'; did you mean 'cost'?",
+        'map.toml:32:8: error[E010]: hexes[5].cost: expected an integer, got string "20" '
+        "(remove the quotes)",
+    ]

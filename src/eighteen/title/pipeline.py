@@ -20,7 +20,7 @@ from eighteen.title.aggregate import Missing, Title
 from eighteen.title.load import LoadedFile, load_toml
 from eighteen.title.model import FILE_MODELS, Strict, Tile, TilesFile
 from eighteen.title.problems import Problem, Severity, path_str
-from eighteen.title.schema import validate_data
+from eighteen.title.schema import mended, validate_data
 
 if TYPE_CHECKING:
     from eighteen.title.overlay import Overlay
@@ -42,6 +42,8 @@ class Sources:
     libraries: dict[str, LoadedFile] = field(default_factory=dict)
     overlay: Overlay | None = None
     bases: list[tuple[str, LoadedFile]] = field(default_factory=list)
+    #: kinds whose model was built from mended data (schema.mended): they have errors
+    mended: set[str] = field(default_factory=set)
 
     def locate(
         self,
@@ -88,14 +90,22 @@ def find_titles(root: Path) -> list[Path]:
 def _build(
     kind: str, loaded: LoadedFile, sources: Sources, src_kind: str
 ) -> tuple[Strict | None, list[Problem]]:
-    """Schema-validate one loaded file, then build its model."""
+    """Schema-validate one loaded file, then build its model.
+
+    A file whose every schema error has a plain mend (a misspelt key or choice, a quoted
+    number: schema.mended) still gets a model, built from the mended data, so that the
+    checks across files run on it; its errors are reported all the same."""
     if loaded.data is None:
         return None, []
     problems = validate_data(kind, loaded)
+    data: dict[str, Any] | None = loaded.data
     if any(p.is_error for p in problems):
-        return None, problems
+        data = mended(kind, loaded.data)
+        if data is None:
+            return None, problems
+        sources.mended.add(src_kind)
     try:
-        return FILE_MODELS[kind].model_validate(loaded.data), problems
+        return FILE_MODELS[kind].model_validate(data), problems
     except ValidationError as exc:  # the schema should have caught it; report, never raise
         for err in exc.errors():
             loc = tuple(x for x in err["loc"] if isinstance(x, str | int))
@@ -222,7 +232,8 @@ def assemble(
 def load_title(title_dir: Path) -> tuple[Title | None, list[Problem]]:
     """Load, schema-check, build and cross-check one title folder.
 
-    Returns the Title (None if any file failed to build a model) and every problem found.
+    Returns the Title (None if any file failed to build a model or was built from mended
+    data) and every problem found.
     """
     from eighteen.title.checks import run_checks
 
@@ -235,5 +246,5 @@ def load_title(title_dir: Path) -> tuple[Title | None, list[Problem]]:
     title = assemble(title_dir, sources, models, partial=True)
     assert title is not None
     problems.extend(run_checks(title, sources))
-    complete = all(k in models for k in FILE_MODELS)
+    complete = all(k in models for k in FILE_MODELS) and not sources.mended
     return (title if complete else None), problems

@@ -18,6 +18,7 @@ import difflib
 import functools
 import json
 import re
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -310,18 +311,15 @@ class _Finding:
     rank: int = 9
     missing: tuple[str, ...] = ()
     suggestion: str | None = None
+    #: how to mend it (see :func:`mended`): ("set", value), ("rename", key) or ("drop", None)
+    mend: tuple[str, Any] | None = None
 
 
-def validate_data(kind: str, loaded: LoadedFile) -> list[Problem]:
-    """Validate a loaded file against the schema of ``kind``; return located problems."""
-    if kind not in FILE_MODELS:
-        raise ValueError(f"unknown file kind {kind!r}; expected one of {sorted(FILE_MODELS)}")
-    if loaded.data is None:
-        return []
-    problems = schema_comment_problems(kind, loaded)
+def _spot_findings(kind: str, data: Any) -> list[_Finding]:
+    """The schema's findings for ``data``, one per spot (the most telling), with the keys
+    each table misses gathered into one E012."""
     root = _documents()[kind]
-    findings = [f for e in _validator(kind).iter_errors(loaded.data) for f in _convert(e, root)]
-
+    findings = [f for e in _validator(kind).iter_errors(data) for f in _convert(e, root)]
     value_spots: dict[tuple[str, KeyPath], _Finding] = {}
     missing: dict[KeyPath, list[str]] = {}
     for f in findings:
@@ -340,14 +338,55 @@ def validate_data(kind: str, loaded: LoadedFile) -> list[Problem]:
             s = "s" if len(names) > 1 else ""
             quoted = ", ".join(f"'{n}'" for n in names)
             value_spots[("table", path)] = _Finding(
-                path, "table", "E012", f"missing key{s} {quoted}"
+                path, "table", "E012", f"missing key{s} {quoted}", missing=tuple(names)
             )
+    return list(value_spots.values())
 
+
+def validate_data(kind: str, loaded: LoadedFile) -> list[Problem]:
+    """Validate a loaded file against the schema of ``kind``; return located problems."""
+    if kind not in FILE_MODELS:
+        raise ValueError(f"unknown file kind {kind!r}; expected one of {sorted(FILE_MODELS)}")
+    if loaded.data is None:
+        return []
+    problems = schema_comment_problems(kind, loaded)
     index, shown = loaded.index, loaded.display
-    for f in value_spots.values():
+    for f in _spot_findings(kind, loaded.data):
         line, col = index.value(f.path) if f.spot == "value" else index.key(f.path)
         problems.append(Problem(shown, line, col, f.code, f.message, path_str(f.path)))
     return sorted(problems, key=lambda p: (p.line, p.col, p.code, p.path, p.message))
+
+
+def mended(kind: str, data: dict[str, Any]) -> dict[str, Any] | None:
+    """``data`` with every schema error mended as its message suggests, or None when some
+    error suggests nothing (or the mended data still fails).
+
+    An unknown key is renamed to the key it is a typo of (or dropped, when that key is
+    there too, or when nothing is close); a misspelt choice becomes the choice it is close
+    to; a quoted number loses its quotes.  The checks across files then run on what the
+    author evidently meant, so one typo hides nothing else (the typo itself is reported by
+    :func:`validate_data`)."""
+    findings = _spot_findings(kind, data)
+    if not findings:
+        return data
+    if any(f.mend is None for f in findings):
+        return None
+    out = copy.deepcopy(data)
+    # deepest first, so that renaming a key does not move a path still to be mended
+    for f in sorted(findings, key=lambda f: -len(f.path)):
+        *parents, last = f.path
+        node: Any = out
+        for k in parents:
+            node = node[k]
+        assert f.mend is not None
+        how, value = f.mend
+        if how == "set":
+            node[last] = value
+        else:  # "rename" or "drop" an unknown key
+            old = node.pop(last)
+            if how == "rename" and value not in node:
+                node[value] = old
+    return out if not any(True for _ in _validator(kind).iter_errors(out)) else None
 
 
 def schema_comment_problems(kind: str, loaded: LoadedFile, overlay: bool = False) -> list[Problem]:
@@ -386,7 +425,8 @@ def _convert(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]
                 text = f"unknown key '{key}'; allowed keys: {', '.join(allowed)}"
             else:
                 text = f"unknown key '{key}'; this table takes no keys"
-            yield _Finding((*path, key), "key", "E011", text, suggestion=hint)
+            mend: tuple[str, Any] | None = ("rename", hint) if hint else ("drop", None)
+            yield _Finding((*path, key), "key", "E011", text, suggestion=hint, mend=mend)
     elif kw == "required" and isinstance(inst, dict):
         names = tuple(k for k in value if k not in inst)
         yield _Finding(path, "table", "E012", "", missing=names)
@@ -395,10 +435,12 @@ def _convert(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]
     elif kw == "type":
         types = value if isinstance(value, list) else [value]
         expected = " or ".join(_a(_TYPE_NAMES.get(t, str(t))) for t in types)
-        hint = ""
+        hint, number = "", None
         if isinstance(inst, str) and {"integer", "number"} & set(types) and _is_number(inst):
-            hint = " (remove the quotes)"
-        yield _Finding(path, "value", "E010", f"expected {expected}, got {_got(inst)}{hint}", rank)
+            hint, number = " (remove the quotes)", _toml_number(inst)
+        message = f"expected {expected}, got {_got(inst)}{hint}"
+        mend = ("set", number) if number is not None else None
+        yield _Finding(path, "value", "E010", message, rank, mend=mend)
     elif kw == "enum":
         values = ", ".join(_show(v) for v in value)
         hint = _close(inst, [v for v in value if isinstance(v, str)]) if len(value) > 1 else None
@@ -409,6 +451,7 @@ def _convert(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]
             "E014",
             message + (f"; did you mean {_show(hint)}?" if hint else ""),
             rank,
+            mend=("set", hint) if hint else None,
         )
     elif kw == "const":
         yield _Finding(path, "value", "E014", f"expected {_show(value)}, got {_got(inst)}", rank)
@@ -586,6 +629,16 @@ def _show(value: Any) -> str:
 def _a(word: str) -> str:
     """Prefix a type name with its article."""
     return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _toml_number(text: str) -> int | float | None:
+    """The number a quoted string would be in TOML without its quotes (None if none: a
+    leading zero, say)."""
+    try:
+        value = tomllib.loads(f"v = {text.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        return None
+    return value if isinstance(value, int | float) else None
 
 
 def _is_number(text: str) -> bool:
