@@ -68,7 +68,7 @@ def test_console_errors_are_caught(tmp_path: Path) -> None:
 
 # A script the tests add to a page: it measures every text and mark icon (terrain, revenue
 # bubble, blocked badge) of the map in the browser's own layout (overlapping boxes, boxes
-# outside the map, boxes reaching out of their own hex's outline) and the map's width, then presses the zoom button once, and writes what
+# outside the map, boxes reaching out of their own hex's outline, coordinates on a hex) and the map's width, then presses the zoom button once, and writes what
 # it found on <body>.
 MEASURE = """<script>
 window.addEventListener("load", function () {
@@ -116,6 +116,16 @@ window.addEventListener("load", function () {
       if (w > 0.5 && h > 0.5) { out.push("overlap: " + where(i) + " / " + where(j)); }
     }
   }
+  // the coordinate labels (rows, columns) lie clear of every hex
+  var shapes = Array.prototype.slice.call(svg.querySelectorAll("polygon.hex-shape"))
+    .map(function (p) { return p.getBoundingClientRect(); });
+  svg.querySelectorAll("g.coords text").forEach(function (t) {
+    var r = t.getBoundingClientRect();
+    if (shapes.some(function (q) {
+      return Math.min(r.right, q.right) - Math.max(r.left, q.left) > 0.5 &&
+             Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top) > 0.5;
+    })) { out.push("coordinate on a hex: " + t.textContent); }
+  });
   document.querySelector("button[data-zoom=in]").click();
   document.body.setAttribute("data-text-problems", out.join("; "));
   document.body.setAttribute("data-texts", String(texts.length));

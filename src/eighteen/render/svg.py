@@ -41,6 +41,7 @@ from eighteen.render.shapes import (
     SVG_NS,
     TERRAIN_FILL,
     add_text,
+    apothem,
     corners,
     edge_corners,
     edge_mid,
@@ -187,11 +188,14 @@ def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: floa
     centres = {
         h: hex_center(int(r["x"]), int(r["y"]), layout, size) for h, r in sorted(hexes.items())
     }
-    margin = size * 1.6
+    # each side: the hexes' own half extent, then a gutter for the coordinate labels
+    half_w, half_h = (apothem(size), size) if layout == "pointy" else (size, apothem(size))
+    gutter = size * 0.9
     xs = [c[0] for c in centres.values()] or [0.0]
     ys = [c[1] for c in centres.values()] or [0.0]
-    x0, y0 = min(xs) - margin, min(ys) - margin
-    width, height = max(xs) - x0 + margin, max(ys) - y0 + margin
+    x0, y0 = min(xs) - half_w - gutter, min(ys) - half_h - gutter
+    width = max(xs) + half_w + gutter - x0
+    height = max(ys) + half_h + gutter - y0
     root = _svg_root(width, height, "map", x0, y0)
     root.set("data-layout", layout)
     root.set("data-hexes", str(len(hexes)))
@@ -208,11 +212,20 @@ def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: floa
             rows[int(r["y"])], cols[int(r["x"])] = str(number), letters
     for y, label in sorted(rows.items()):
         cy = hex_center(0, y, layout, size)[1]
-        for cx, cls in ((x0 + size * 0.6, "coord-row"), (x0 + width - size * 0.6, "coord-row")):
-            add_text(coords, (cx, cy), label, size * 0.35, cls, bold=True, fill="#555", halo=False)
+        for cx in (x0 + gutter / 2, x0 + width - gutter / 2):
+            add_text(
+                coords,
+                (cx, cy),
+                label,
+                size * 0.35,
+                "coord-row",
+                bold=True,
+                fill="#555",
+                halo=False,
+            )
     for x, label in sorted(cols.items()):
         cx = hex_center(x, 0, layout, size)[0]
-        for cy in (y0 + size * 0.6, y0 + height - size * 0.6):
+        for cy in (y0 + gutter / 2, y0 + height - gutter / 2):
             add_text(coords, (cx, cy), label, size * 0.3, "coord-col", fill="#555", halo=False)
 
     layer = el(root, "g", {"class": "hexes"})
