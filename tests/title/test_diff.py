@@ -88,6 +88,21 @@ def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["a"]["id"] == "1830" and data["b"]["id"] == "1830-example"
 
 
+def test_cli_finds_ids_from_any_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside the project, ids are found where `eighteen titles` finds them; an added
+    corporation shows how it starts (the Takeover game's variable homes)."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "1833ne", "1833ne-takeover"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("1833ne 0.2.0 (sha256:")
+    assert (
+        '  + B&M: name "Boston & Maine", variable_home {"cost_untracked": 80, "cost": 120}, '
+        'available_from "II", min_par 60, tokens [0, 80]'
+    ) in lines
+
+
 def test_cli_reads_compiled_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", str(ROOT / "generated" / "1830.json"), "1830"]) == 0
     out = capsys.readouterr().out

@@ -71,6 +71,7 @@ def load_compiled(
     A folder or id is loaded from its TOML and compiled in memory (generated/ is not
     read), so the diff reflects the sources as they are now.
     """
+    from eighteen.locations import find_title_dir
     from eighteen.title.compile import compile_title
     from eighteen.title.pipeline import display_path, load_title
 
@@ -82,6 +83,8 @@ def load_compiled(
             return None, [Problem(display_path(p), 1, 1, "E002", f"cannot read: {exc}")]
     if not p.is_dir() and root is not None and (root / "titles" / ref).is_dir():
         p = root / "titles" / ref
+    if not p.is_dir():  # an id: the project's, the checkout's or the installed package's
+        p = find_title_dir(ref) or p
     if not p.is_dir():
         return None, [Problem(display_path(p), 1, 1, "E002", "no such title folder or file")]
     title, problems = load_title(p)
@@ -212,7 +215,7 @@ def _summary(section: str, record: Mapping[str, Any]) -> str:
         "hexes": ("name", "color", "terrain", "cost", "cities", "towns", "offboard"),
         "tiles": ("color", "count", "label"),
         "privates": ("name", "value", "revenue"),
-        "corporations": ("name", "home", "tokens"),
+        "corporations": ("name", "home", "variable_home", "available_from", "min_par", "tokens"),
         "options": ("description",),
         "zones": ("name",),
     }
