@@ -201,3 +201,16 @@ def test_cli_reports_unparsable_files(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "TOML syntax error" in capsys.readouterr().err
     assert broken.read_text() == "layout = \n"
     assert main(["fmt", str(tmp_path / "missing.toml")]) == 1
+    assert (
+        capsys.readouterr()
+        .err.splitlines()[0]
+        .endswith("missing.toml: error: no such file, folder or title")
+    )
+
+
+def test_cli_takes_a_title_id_from_any_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["fmt", "--check", "1830"]) == 0
+    assert capsys.readouterr().err == "fmt: 8 file(s), would reformat 0\n"

@@ -225,14 +225,17 @@ def _schema_prefix(target: Path) -> str:
 
 def cmd_fmt(paths: list[str], *, check: bool = False, fmt: str = "text") -> int:
     """Format title files in place; with check, list the files that would change."""
+    from eighteen.locations import find_title_dir
     from eighteen.title.fmt import FormatError, format_file, toml_files
     from eighteen.title.pipeline import display_path
 
-    targets = [Path(p) for p in paths] or [repo_root() / "titles"]
+    # a path, or a title id found where `eighteen titles` finds it
+    targets = [p if p.exists() else find_title_dir(str(p)) or p for p in map(Path, paths)]
+    targets = targets or [repo_root() / "titles"]
     errors: list[dict[str, str]] = []
     for p in targets:
         if not p.exists():
-            errors.append({"file": display_path(p), "message": "no such file or folder"})
+            errors.append({"file": display_path(p), "message": "no such file, folder or title"})
     files = toml_files([p for p in targets if p.exists()])
     changed: list[str] = []
     for f in files:
