@@ -44,6 +44,8 @@ def record(index: int, values: list[int], **extra: Any) -> dict[str, Any]:
                 "revenue": 400,
                 "operating_rounds": 4,
                 "prices": [90, 100],
+                "taken_over_by": None,
+                "took_over": 0,
             },
             "BB": {
                 "floated": False,
@@ -51,8 +53,12 @@ def record(index: int, values: list[int], **extra: Any) -> dict[str, Any]:
                 "revenue": 0,
                 "operating_rounds": 0,
                 "prices": [None, None],
+                "taken_over_by": None,
+                "took_over": 0,
             },
         },
+        "takeovers": 0,
+        "takeovers_held": False,
     }
     r.update(extra)
     return r
@@ -152,3 +158,23 @@ def test_a_closed_corporation_has_no_final_price() -> None:
     assert bb["final_price"] == {"n": 0, "mean": None, "ci": None}
     assert bb["revenue_per_or"] == {"n": 1, "mean": 0.0, "ci": None}
     assert metrics(closed, TABLES)["BB final price"] is None
+
+
+def test_takeovers_per_game_and_per_corporation() -> None:
+    """With rules.takeovers: how often a corporation is taken over, how many it takes over,
+    and takeovers per game; a title without takeovers has no such metrics."""
+    took = record(1, [200, 400], takeovers=1, takeovers_held=True)
+    took["corporations"]["AA"]["took_over"] = 1
+    took["corporations"]["BB"]["taken_over_by"] = "AA"
+    records = [record(0, [500, 300], takeovers_held=True), took]
+    s = title_summary(records, TABLES)
+    assert s["takeovers"]["held"] is True
+    assert s["takeovers"]["games"]["rate"] == 0.5
+    assert s["takeovers"]["per_game"]["mean"] == 0.5
+    aa, bb = s["corporations"]["AA"], s["corporations"]["BB"]
+    assert (aa["taken_over_rate"]["rate"], bb["taken_over_rate"]["rate"]) == (0.0, 0.5)
+    assert (aa["takeovers_made"]["mean"], bb["takeovers_made"]["mean"]) == (0.5, 0.0)
+    m = metrics(took, TABLES)
+    assert (m["takeovers"], m["BB taken over rate"], m["AA taken over rate"]) == (1, 1.0, 0.0)
+    assert "takeovers" not in metrics(RECORDS[0], TABLES)
+    assert title_summary(RECORDS, TABLES)["takeovers"]["held"] is False

@@ -241,6 +241,12 @@ def print_summary(summary: dict[str, Any]) -> None:
         print(f"  operating rounds: mean {_num(length['mean'])}")
         reasons = ", ".join(f"{k} {_pct(v['rate'])}" for k, v in s["end_reasons"].items())
         print(f"  ends: {reasons}")
+        tk = s["takeovers"]
+        if tk["held"]:
+            print(
+                f"  takeovers: mean {tk['per_game']['mean']:.1f} per game, "
+                f"in {_pct(tk['games']['rate'])} of games"
+            )
     if "comparison" in summary:
         c = summary["comparison"]
         sig = [d for d in c["differences"] if d["significant"]]

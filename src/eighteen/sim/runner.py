@@ -189,9 +189,14 @@ def play_job(job: Job, tables: Tables | None = None) -> Record:
                     "revenue": observer.revenue[cid],
                     "operating_rounds": observer.ors_run[cid],
                     "prices": observer.prices[cid],
+                    # takeovers (rules.takeovers): who absorbed it, how many it absorbed
+                    "taken_over_by": state.absorbed.get(cid),
+                    "took_over": sum(1 for a in state.absorbed.values() if a == cid),
                 }
                 for cid, cs in state.corporations.items()
             },
+            "takeovers": len(state.absorbed),
+            "takeovers_held": game.rules.takeovers is not None,
         }
     )
     return record

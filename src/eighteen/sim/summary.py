@@ -40,10 +40,14 @@ def metrics(record: Record, tables: Tables) -> Metrics:
         out[f"{cid} final price"] = c["final_price"] if done else None
         per_or = c["revenue"] / c["operating_rounds"] if c["operating_rounds"] else None
         out[f"{cid} revenue per OR"] = per_or if done else None
+        if record["takeovers_held"]:
+            out[f"{cid} taken over rate"] = float(c["taken_over_by"] is not None) if done else None
     out["sets"] = record["sets"] if done else None
     out["operating rounds"] = record["operating_rounds"] if done else None
     out["actions"] = record["actions"] if done else None
     out["bankruptcy rate"] = float(bool(record["bankrupt"])) if done else None
+    if record["takeovers_held"]:
+        out["takeovers"] = record["takeovers"] if done else None
     for pid, at in record["phases"].items():
         out[f"phase {pid} began (OR)"] = at["or"] if done else None
     return out
@@ -115,6 +119,8 @@ def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
             ),
             "revenue_per_or": mean_ci(per_or),
             "price_path": _price_path(rows),
+            "taken_over_rate": wilson(sum(1 for x in rows if x["taken_over_by"]), n),
+            "takeovers_made": mean_ci([x["took_over"] for x in rows]),
         }
     out["length"] = {
         "sets": _spread([r["sets"] for r in done]),
@@ -125,6 +131,11 @@ def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
     out["end_reasons"] = {
         reason: wilson(sum(1 for r in records if str(r["end_reason"]) == reason), len(records))
         for reason in reasons
+    }
+    out["takeovers"] = {
+        "held": any(r["takeovers_held"] for r in records),
+        "games": wilson(sum(1 for r in done if r["takeovers"]), n),
+        "per_game": mean_ci([r["takeovers"] for r in done]),
     }
     out["bankruptcies"] = {
         "games": wilson(sum(1 for r in done if r["bankrupt"]), n),
