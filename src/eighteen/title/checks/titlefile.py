@@ -1,0 +1,125 @@
+"""Cross-reference checks: title.toml."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from eighteen.title.aggregate import Title
+from eighteen.title.checks.common import player_counts, repeated, train_ids
+from eighteen.title.checks.registry import W, check
+from eighteen.title.model import (
+    EmergencySource,
+    Rules,
+)
+from eighteen.title.pipeline import Sources
+from eighteen.title.problems import Problem
+
+
+@check
+def title_id_matches_folder(title: Title, s: Sources) -> Iterator[Problem]:
+    """E150: the title id must be its folder name, so `load_title(id)` finds it."""
+    if title.dir.name != title.id:
+        yield s.locate(
+            "title",
+            ("id",),
+            "E150",
+            f"title id '{title.id}' differs from its folder name '{title.dir.name}'",
+        )
+
+
+@check
+def player_range(title: Title, s: Sources) -> Iterator[Problem]:
+    """E151: players.min must not exceed players.max."""
+    p = title.title.players
+    if p.min > p.max:
+        yield s.locate("title", ("players", "min"), "E151", f"min {p.min} > max {p.max}")
+
+
+@check
+def money_per_player_count(title: Title, s: Sources) -> Iterator[Problem]:
+    """E152/E153: starting cash and certificate limit for every allowed player count."""
+    for key, code, what in (
+        ("starting_cash", "E152", "starting cash"),
+        ("certificate_limit", "E153", "certificate limit"),
+    ):
+        table: dict[str, int] = getattr(title.title, key)
+        for n in player_counts(title):
+            if str(n) not in table:
+                yield s.locate("title", (key,), code, f"{what} missing for {n} players")
+        for k in table:
+            if title.title.players.min > title.title.players.max:
+                break  # E151 says it; every count would look wrong
+            if not k.isdigit() or int(k) not in player_counts(title):
+                yield s.locate(
+                    "title",
+                    (key, k),
+                    "W154",
+                    f"'{k}' is not an allowed player count",
+                    severity=W,
+                    key=True,
+                )
+
+
+@check
+def duplicate_options(title: Title, s: Sources) -> Iterator[Problem]:
+    """E155: option ids are unique."""
+    for i, oid in repeated(o.id for o in title.title.options):
+        yield s.locate("title", ("options", i, "id"), "E155", f"duplicate option '{oid}'")
+
+
+@functools.cache
+def _rule_adapter(key: str) -> TypeAdapter[Any]:
+    """A validator for one Rules field, with its type and range (for option overrides)."""
+    field = Rules.model_fields[key]
+    if not field.metadata:
+        return TypeAdapter(field.annotation)  # type: ignore[arg-type]
+    return TypeAdapter(Annotated[field.annotation, *field.metadata])  # type: ignore[name-defined, arg-type]
+
+
+@check
+def rules_have_their_data(title: Title, s: Sources) -> Iterator[Problem]:
+    """E157: a rule that needs data has it: emergency_money naming issue_shares needs the
+    terms of the issue (rules.emergency_issue)."""
+    rules = title.title.rules
+    if "issue_shares" in rules.emergency_money and rules.emergency_issue is None:
+        k = list(rules.emergency_money).index(EmergencySource.issue_shares)
+        msg = "issue_shares needs rules.emergency_issue (how the shares are priced)"
+        yield s.locate("title", ("rules", "emergency_money", k), "E157", msg)
+
+
+@check
+def option_targets(title: Title, s: Sources) -> Iterator[Problem]:
+    """E156: an option overrides known rules (with the right kind of value) and known trains."""
+    fields = Rules.model_fields
+    trains = train_ids(title)
+    for i, o in enumerate(title.title.options):
+        for key, value in o.rules.items():
+            if key not in fields:
+                yield s.locate(
+                    "title", ("options", i, "rules", key), "E156", f"unknown rule '{key}'", key=True
+                )
+                continue
+            try:  # as the TOML means it: strict, so `= 1` is no boolean and `true` no 1
+                _rule_adapter(key).validate_json(json.dumps(value), strict=True)
+            except ValidationError as exc:
+                why = exc.errors()[0]["msg"].replace("Input should be", "it should be")
+                yield s.locate(
+                    "title",
+                    ("options", i, "rules", key),
+                    "E156",
+                    f"{json.dumps(value)} is not a valid value for rule '{key}': {why}",
+                )
+        for key in o.train_counts:
+            if key not in trains:
+                yield s.locate(
+                    "title",
+                    ("options", i, "train_counts", key),
+                    "E156",
+                    f"unknown train '{key}'",
+                    key=True,
+                )
