@@ -82,7 +82,9 @@ def test_every_enum_of_the_models_is_present() -> None:
     enums = [
         v
         for v in vars(model).values()
-        if isinstance(v, type) and issubclass(v, enum.Enum) and v.__module__ == model.__name__
+        if isinstance(v, type)
+        and issubclass(v, enum.Enum)
+        and v.__module__.startswith(model.__name__ + ".")
     ]
     assert enums
     for e in enums:

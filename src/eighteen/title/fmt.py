@@ -3,7 +3,7 @@
 Canonical means, and only means (docs/variants.md, "Formatting"):
 
 * the keys that say what a table is come first, in this order: ``extends``, ``id``,
-  ``at`` (hexes) and the ``type`` tag of abilities, wherever the model (model.py) has
+  ``at`` (hexes) and the ``type`` tag of abilities, wherever the model (title/model) has
   them; every other key keeps the author's order (authors group keys by topic under
   comments), and so do tables and arrays of tables (``[rules]``, ``[[hexes]]``);
 * comment lines directly above a key move with it; a blank line or a comment standing
