@@ -173,6 +173,7 @@ def test_routes_and_render_show_takeovers_and_chosen_homes() -> None:
     from io import StringIO
 
     from eighteen.commands.routes import print_routes, routes_json
+    from eighteen.render.svg import map_svg
     from eighteen.render.view import snapshot_of
 
     g = example_takeover_round()
@@ -194,6 +195,11 @@ def test_routes_and_render_show_takeovers_and_chosen_homes() -> None:
         "G20",
         None,
     )
+    # the map: Lowell's details say B&M chose it; Hartford's that B&W took HR over
+    assert snap.map.notes == {"G20": ["home chosen by B&M"], "C24": ["HR's home: B&W took HR over"]}
+    svg = map_svg(g.tables.data, snap.map)
+    assert 'data-hex="G20" data-color="white" data-notes="home chosen by B&amp;M"' in svg
+    assert 'data-notes="HR\'s home: B&amp;W took HR over"' in svg
 
 
 def test_a_joint_station_stays_with_the_partner_when_one_owner_is_taken_over() -> None:

@@ -9,7 +9,8 @@ doubled coordinates ``(x, y)`` of the compiled title, with the screen's y growin
 The SVG is built with :mod:`xml.etree.ElementTree`, so every text and attribute is escaped and
 the result is well-formed XML.  Elements carry data attributes for tests and scripts:
 
-- ``<g class="hex" data-hex="E19" data-color=... [data-tile="57" data-rotation="1"]>``
+- ``<g class="hex" data-hex="E19" data-color=... [data-tile="57" data-rotation="1"]
+  [data-notes="home chosen by B&M; ..."]>`` (notes: a chosen home, a takeover)
 - ``<path class="track" data-edges="1 4" data-kind="plain|city|town|offboard|stub">`` with
   absolute hex edges (a stub, dead-end track, runs from its edge a short way in)
 - ``<g class="city" data-city="0" data-slots="1" data-revenue="40" data-exits="3">`` holding
@@ -139,6 +140,8 @@ class MapView:
     homes_placed: set[str] = field(default_factory=set)
     active_blocks: set[str] | None = None  # None: every private blocks (title view)
     phase: str | None = None  # current phase id, if a game
+    #: lines for a hex's details beyond its face: a chosen home, a takeover
+    notes: dict[str, list[str]] = field(default_factory=dict)
 
 
 def corps_of(compiled: Mapping[str, Any]) -> dict[str, Corp]:
@@ -244,6 +247,7 @@ def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: floa
                 "data-printed-color": rec.get("color") if laid_color else None,
                 "data-tile": laid[0] if laid else None,
                 "data-rotation": laid[1] if laid else None,
+                "data-notes": "; ".join(view.notes[h]) if view.notes.get(h) else None,
                 "transform": f"translate({fmt(cx)} {fmt(cy)})",
             },
         )

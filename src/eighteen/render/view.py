@@ -199,6 +199,15 @@ def snapshot_of(
     }
     active_blocks |= {pid for pid, owner in private_owners.items() if owner == "unsold"}
 
+    # a chosen (variable) home, and where a corporation taken over had its home
+    notes: dict[str, list[str]] = {}
+    for cid, h in chosen.items():
+        notes.setdefault(h, []).append(f"home chosen by {cid}")
+    for target, acquirer in absorbed.items():
+        home = chosen.get(target) or corps_meta.get(target, {}).get("home")
+        if home:
+            notes.setdefault(home, []).append(f"{target}'s home: {acquirer} took {target} over")
+
     rnd = _get(state, "round")
     round_text = _round_text(rnd)
     return GameSnapshot(
@@ -208,6 +217,7 @@ def snapshot_of(
             homes_placed=homes_placed,
             active_blocks=active_blocks,
             phase=phase,
+            notes=notes,
         ),
         players=players,
         corporations=corporations,
