@@ -112,7 +112,11 @@ BAD = [
     (["play", "1830", "--players", "Ann,Ann"], 2, "player names must differ"),
     (["play", "1830", "--seed", "-1"], 2, "expected a number of at least 0, got -1"),
     (["play", "1830", "--seed", "x"], 2, "expected a whole number, got 'x'"),
-    (["play", "1830", "--bots", "smart"], 2, "invalid choice: 'smart'"),
+    (
+        ["play", "1830", "--bots", "smart"],
+        2,
+        "unknown bot kind 'smart' in 'smart'; choose from greedy, random",
+    ),
     (["play", "1830", "--option", "nope"], 1, "1830 has no option 'nope'; its options: "),
     (["play", "1830", "--save", "/nonexistent/dir/x.json"], 1, "no such folder /nonexistent/dir"),
     (["play", "1830", "--save", "{tmp}"], 1, "is a folder, not a file"),
@@ -220,6 +224,19 @@ def test_play_json_and_player_names(capsys: pytest.CaptureFixture[str], tmp_path
     assert doc["players"] == ["Ann", "Bob", "Cy"] and doc["save"] == str(target)
     assert sorted(r["player"] for r in doc["ranking"]) == ["Ann", "Bob", "Cy"]
     assert json.loads(target.read_text())["players"] == ["Ann", "Bob", "Cy"]
+
+
+def test_play_mixes_bots_as_simulate_does(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "play", "1830", "--players", "3", "--seed", "2", "--bots", "greedy:bold,2*random",
+        "--format", "json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert (code, doc["over"]) == (0, True)
+    assert doc["ranking"][0]["player"] == "Player1"  # the greedy bot beats the two random ones
+    code, out, err = run(capsys, "play", "1830", "--players", "3", "--bots", "greedy,random")
+    assert (code, out) == (2, "")
+    assert err == "eighteen play: error: --bots: --bots names 2 bots for 3 players\n"
 
 
 def test_saves_have_normal_permissions_and_leave_no_temp_files(

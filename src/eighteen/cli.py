@@ -128,7 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="how many players, or their names: Ann,Bob,Cy",
     )
     pl.add_argument("--seed", type=_count, default=1, help="random seed (same seed, same game)")
-    pl.add_argument("--bots", choices=["random", "greedy"], default="greedy", help="bot kind")
+    pl.add_argument(
+        "--bots",
+        default="greedy",
+        metavar="SPEC",
+        help="the bots, one for every seat or one per seat, as for simulate: greedy, random, "
+        "greedy:bold, greedy(cash=0.3,risk=0.8), 2*random,greedy (see docs/simulate.md)",
+    )
     pl.add_argument(
         "--option",
         action="append",

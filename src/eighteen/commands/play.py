@@ -14,6 +14,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn
 from rich.table import Table
 
 from eighteen.commands.output import (
+    USAGE,
     OutputError,
     check_file_target,
     emit_json,
@@ -24,10 +25,11 @@ from eighteen.commands.output import (
 )
 from eighteen.engine import views
 from eighteen.engine.actions import IllegalAction
-from eighteen.engine.bots import make_bots, play
+from eighteen.engine.bots import play
 from eighteen.engine.game import Game
 from eighteen.engine.tables import TitleNotFound, load_title
 from eighteen.io.jsonlimits import JSONLimitError, load_json
+from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots
 from eighteen.title.save import SaveFormatError, check_save
 from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
@@ -163,7 +165,16 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
         game = Game.new(tables, players=players, seed=args.seed, options=args.options)
     except ValueError as exc:
         return _err(str(exc), "play")
-    bots = make_bots(args.bots, players, args.seed)
+    try:
+        seats = seat_bots(parse_bots(args.bots), len(players))
+    except BotSpecError as exc:
+        return fail("play", f"--bots: {exc}", USAGE)
+    bots = {
+        p: spec.make(args.seed * 1000 + i)
+        for i, (p, spec) in enumerate(zip(players, seats, strict=True))
+    }
+    labels = sorted({spec.label for spec in seats})
+    who = f"{labels[0]} bots" if len(labels) == 1 else "bots " + ",".join(s.label for s in seats)
     quiet = args.quiet or fmt == "json"
     if progress_console is None and not quiet and sys.stdout.isatty() and sys.stderr.isatty():
         progress_console = Console(file=sys.stderr)
@@ -172,7 +183,7 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
     try:
         with progress:
             if fmt == "text":
-                progress.emit(f"{tables.name}: {len(players)} {args.bots} bots, seed {args.seed}")
+                progress.emit(f"{tables.name}: {len(players)} {who}, seed {args.seed}")
             for _ in play(game, bots):
                 log.step()
                 progress.tick(game)
