@@ -321,3 +321,25 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(
     monkeypatch.setenv("NO_COLOR", "1")
     output.fail("play", "boom")
     assert "31m" not in capsys.readouterr().err
+
+
+def test_a_stuck_game_is_reported_and_saved(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """1833NE has no end for a game no one can act in (rules.stall_ends_game false): play
+    says so, prints where the game stands and saves it; replay shows the same."""
+    save = tmp_path / "stuck.json"
+    code, out, err = run(
+        capsys, "play", "1833ne", "--bots", "random", "--seed", "4", "--quiet", "--save", str(save)
+    )
+    assert code == 0
+    assert out.splitlines()[1:3] == [
+        "result (stuck: no one can act any more):",
+        "place  player   value  cash",
+    ]
+    assert "eighteen play: warning: the game is stuck" in err
+    code, out2, _ = run(capsys, "replay", str(save))
+    assert (code, out2) == (0, "\n".join(out.splitlines()[1:]) + "\n")
+    code, out, _ = run(capsys, "replay", str(save), "--format", "json")
+    doc = json.loads(out)
+    assert (code, doc["over"], doc["stuck"], doc["end_reason"]) == (0, False, True, None)

@@ -46,7 +46,13 @@ def print_ranking(game: Game, out: TextIO | None = None) -> None:
     privates as the title counts them) and cash (default: standard output, looked up at
     call time so a replaced sys.stdout is honoured)."""
     out = out if out is not None else sys.stdout
-    reason = game.state.end_reason if game.is_over else "not over"
+    reason = (
+        game.state.end_reason
+        if game.is_over
+        else "stuck: no one can act any more"
+        if game.stuck
+        else "not over"
+    )
     con = Console(file=out, highlight=False, emoji=False, markup=False)
     if not con.is_terminal:
         con.width = 200  # a pipe or file: never wrap a long player name
@@ -72,6 +78,7 @@ def ranking_json(game: Game) -> dict[str, Any]:
         "options": list(game.options),
         "actions": len(game.log),
         "over": game.is_over,
+        "stuck": game.stuck,
         "end_reason": game.state.end_reason if game.is_over else None,
         "ranking": [
             {"place": place, "player": name, "value": value}
@@ -188,7 +195,10 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
                 log.step()
                 progress.tick(game)
     except RuntimeError as exc:
-        return _err(str(exc), "play")
+        if not game.stuck:
+            return _err(str(exc), "play")
+        # no rule of the title ends a game no one can act in: report and save it as it is
+        warn("play", f"{exc}; the ranking is where the game stands")
     if args.save:
         try:
             write_save(game, args.save)
