@@ -76,7 +76,7 @@ def action_campaign(args: tuple[int, int]) -> dict[str, int]:
         bots = make_bots("random", names, game_no)
         game_no += 1
         for _ in range(rng.randrange(5, 400)):
-            if game.is_over:
+            if game.is_over or game.stuck:  # stuck: no one can act (1833NE has no end for it)
                 break
             actor = game.acting()
             owner = actor
