@@ -6,6 +6,7 @@ import pytest
 
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine.actions import Bid, Par, Pass
+from eighteen.engine.tables import Tables
 
 FIVE = ["RT", "Kevin", "Kathy", "Skr", "Edward"]
 
@@ -119,6 +120,28 @@ def test_all_pass_lowers_the_first_private_to_zero() -> None:
         g.apply(Pass("A"))
     g.apply(Bid("A", "SV", 0))
     assert g.state.privates["SV"].owner == "A"
+
+
+def test_a_player_who_cannot_pay_the_forced_price_may_pass() -> None:
+    """A title whose forced price is above $0 (here $10): the player to act must take the
+    first private at that price only if he can pay it; one who cannot passes, and the
+    next, who can, must take it.  (Found by the title fuzzing: the engine offered the pass
+    and then refused it.)"""
+    data = load_title("1830").data
+    tables = Tables({**data, "rules": {**data["rules"], "auction_forced_price": 10}})
+    g = Game.new(tables, ["A", "B"])
+    for _ in range(4):  # $20 -> $15 -> $10
+        g.apply(Pass(g.acting()))  # type: ignore[arg-type]
+    assert g.acting() == "A" and g.legal_actions() == [Bid("A", "SV", 10)]
+    g.state.player("A").cash = 7
+    g.invalidate_caches()
+    assert Pass("A") in g.legal_actions() and Bid("A", "SV", 10) not in g.legal_actions()
+    g.apply(Pass("A"))
+    assert g.legal_actions() == [Bid("B", "SV", 10)]
+    with pytest.raises(IllegalAction, match=r"SV costs \$10: B must take it"):
+        g.apply(Pass("B"))
+    g.apply(Bid("B", "SV", 10))
+    assert g.state.privates["SV"].owner == "B"
 
 
 def test_all_pass_after_a_sale_pays_the_privates() -> None:

@@ -9,8 +9,8 @@ seating order from the left of the best bidder, raising by at least the min rais
 bidder who passes may bid again later, and the private goes to the best bidder once every
 other bidder has passed since the last raise.  If every player passes in a row: before any
 private is sold, the first drops by rules.auction_price_drop (at rules.auction_forced_price
-the next player must take it); afterwards the privates pay their revenue and the auction
-goes on.  With rules.auction_all_pass_revenue (facts §10.2) instead: every private with
+the next player must take it, if he can pay); afterwards the privates pay their revenue and
+the auction goes on.  With rules.auction_all_pass_revenue (facts §10.2) instead: every private with
 bids is sold in price order, then the privates sold so far pay their revenue that many
 times, and the auction goes on (no price drop).  A private granting a president's certificate makes its buyer set that
 corporation's par at once.
@@ -55,7 +55,7 @@ def cheapest_price(g: Context) -> int:
 
 def forced(g: Context) -> bool:
     """The first private has dropped to rules.auction_forced_price: the player to act
-    must take it."""
+    must take it (if he can pay for it; one who cannot passes)."""
     r = _r(g)
     return r.drop > 0 and cheapest_price(g) <= g.rules.auction_forced_price
 
@@ -297,8 +297,10 @@ class Waterfall(Step):
         who = action.actor
         n = len(g.state.players)
         left = unsold(g)
+        # at the forced price the player to act must take the first private, if he can pay
+        must_take = forced(g) and available(g, who) >= cheapest_price(g)
         if isinstance(action, Pass):
-            if forced(g):
+            if must_take:
                 raise IllegalAction(f"{left[0]} costs ${cheapest_price(g)}: {who} must take it")
             r.passes += 1
             g.note(f"{who} passes")
@@ -333,7 +335,7 @@ class Waterfall(Step):
             _sell(g, pid, who, price)
             resolve(g)
             return
-        if forced(g):
+        if must_take:
             raise IllegalAction(f"{left[0]} costs ${cheapest_price(g)}: {who} must take it")
         lo = min_bid(g, pid)
         if action.price < lo:
