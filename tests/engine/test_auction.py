@@ -142,6 +142,16 @@ def test_a_player_who_cannot_pay_the_forced_price_may_pass() -> None:
         g.apply(Pass("B"))
     g.apply(Bid("B", "SV", 10))
     assert g.state.privates["SV"].owner == "B"
+    # if no one can pay the forced price, the price goes on dropping
+    g = Game.new(tables, ["A", "B"])
+    for _ in range(4):
+        g.apply(Pass(g.acting()))  # type: ignore[arg-type]
+    for p in g.state.players:
+        p.cash = 7
+    g.invalidate_caches()
+    g.apply(Pass("A"))
+    g.apply(Pass("B"))
+    assert g.legal_actions() == [Bid("A", "SV", 5)]
 
 
 def test_all_pass_after_a_sale_pays_the_privates() -> None:

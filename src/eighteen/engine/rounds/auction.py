@@ -313,7 +313,8 @@ class Waterfall(Step):
                     resolve(g)
                 elif len(left) == len(g.tables.privates):
                     face = int(g.tables.private(left[0]).value)
-                    floor = min(face, int(g.rules.auction_forced_price))
+                    # every player passed at the forced price (none could pay): on to $0
+                    floor = 0 if forced(g) else min(face, int(g.rules.auction_forced_price))
                     r.drop = min(r.drop + g.rules.auction_price_drop, face - floor)
                     g.note(f"everyone passed: {left[0]} now costs ${cheapest_price(g)}")
                 else:
