@@ -46,7 +46,8 @@ def check_invariants(g: Game) -> None:
         corp, i = cert.rsplit("_", 1)
         if holder == POOL:
             pool[corp] += sizes[corp][int(i)]
-    dumped = bool(s.eliminated) and g.rules.bankrupt_shares_unmoved
+    rule = g.rules.bankruptcy
+    dumped = bool(s.eliminated) and getattr(rule, "shares_unmoved", False)
     for corp, pct in pool.items():
         assert dumped or pct <= g.rules.pool_limit_percent, (corp, pct)
     # presidents hold the president's certificate; closed corporations hold nothing

@@ -354,7 +354,7 @@ RULES: dict[str, Any] = {
     "train_buy_from_corporation_min": 1,
     "must_own_train": "with_route",
     "president_may_sell_for_train": True,
-    "bankruptcy": "game_ends",
+    "bankruptcy": {"kind": "game_ends", "sells_shares": False},
     "bank_broken": "end_of_or_set",
     "home_token_reserved": True,
     "private_values_count_at_end": True,

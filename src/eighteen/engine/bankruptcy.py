@@ -1,8 +1,8 @@
-"""A bankrupt player leaves the game and the game goes on (rules.bankruptcy =
+"""A bankrupt player leaves the game and the game goes on (rules.bankruptcy of kind
 "player_eliminated"; seed 003, "emergency money" and its comparison section 7).
 
 The cash he raised is already the corporation's.  His remaining certificates go to the
-market; with rules.bankrupt_shares_unmoved no price moves, even past the market limit or
+market; with the rule's ``shares_unmoved`` no price moves, even past the market limit or
 with a president's certificate.  A corporation whose president's certificate went to the
 market gets the player holding the most shares (at least the certificate's size; ties: the
 first in seating order after the bankrupt player) as president, who swaps shares for the
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from eighteen.engine import finance, market, privates, shares
 from eighteen.engine.state import POOL
+from eighteen.title.model import PlayerEliminated
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 def eliminate(g: Context, player: str) -> None:
     """Take the bankrupt player out of the game (see the module docstring)."""
     s = g.state
+    rule = g.rules.bankruptcy
+    unmoved = isinstance(rule, PlayerEliminated) and rule.shares_unmoved
     if player not in s.eliminated:
         s.eliminated.append(player)
     for c in g.tables.corporations:
@@ -37,7 +40,7 @@ def eliminate(g: Context, player: str) -> None:
         g.note(
             f"{player}'s {sum(shares.cert_percent(g, x) for x in mine)}% of {corp} go to the market"
         )
-        if not g.rules.bankrupt_shares_unmoved and market.price(g, corp):
+        if not unmoved and market.price(g, corp):
             finance.move_steps(g, corp, -1)
         if s.corporations[corp].president == player:
             _new_president(g, corp, player)

@@ -52,6 +52,7 @@ from eighteen.engine.state import (
     StockRound,
 )
 from eighteen.engine.tables import Tables, load_title
+from eighteen.title.model import GameEnds
 
 SAVE_FORMAT = 1
 STUCK = "no one can act any more, and no rule of the title ends the game"
@@ -399,18 +400,20 @@ class Game:
     def next_or_step(self) -> None:
         _or_next_step(self)
 
-    @implements("bankruptcy", "game_ends", "player_eliminated")
+    @implements("bankruptcy.kind", "game_ends", "player_eliminated")
     def declare_bankruptcy(self, corp: str) -> None:
         """The president cannot fund the forced train: seed 002, "forced purchase": his
-        cash goes to the corporation (he must spend it first); his shares stay unsold for
-        the final score (or, with rules.bankrupt_sells_shares, the largest legal sale of
-        each corporation is made first, as 18xx.games does).  With rules.bankruptcy =
-        "player_eliminated" he leaves and the game goes on (engine.bankruptcy)."""
+        cash goes to the corporation (he must spend it first).  With rules.bankruptcy of
+        kind "game_ends" the game ends, his shares unsold for the final score (or, with
+        ``sells_shares``, the largest legal sale of each corporation made first, as
+        18xx.games does); of kind "player_eliminated" he leaves and the game goes on
+        (engine.bankruptcy)."""
         pres = self.state.corporations[corp].president
         assert pres is not None
         self.state.bankrupt = pres
         self.note(f"{pres} is bankrupt: {corp} cannot buy a train")
-        if self.rules.bankrupt_sells_shares:
+        rule = self.rules.bankruptcy
+        if isinstance(rule, GameEnds) and rule.sells_shares:
             for c in self.tables.corporations:
                 cid = c.id
                 held = shares.percent_of(self, cid, pres)
@@ -426,12 +429,10 @@ class Game:
                     shares.sell(self, pres, cid, best)
                     finance.check_closing(self, cid)
         bank.pay(self, pres, corp, self.state.player(pres).cash, f"{pres}'s cash to {corp}")
-        if self.rules.bankruptcy == "game_ends":
+        if isinstance(rule, GameEnds):
             self.end_game("bankruptcy")
-        elif self.rules.bankruptcy == "player_eliminated":
+        else:
             bankruptcy.eliminate(self, pres)
-        else:  # pragma: no cover - refused by check_capabilities
-            raise NotImplementedError(self.rules.bankruptcy)
 
     def end_game(self, reason: str) -> None:
         self.state.game_over = True

@@ -60,11 +60,31 @@ class OperatingOrder(str, Enum):
     first_ascending_then_price = "first_ascending_then_price"
 
 
-class Bankruptcy(str, Enum):
-    """What a player's bankruptcy does."""
+class GameEnds(Strict):
+    """A player's bankruptcy ends the game at once (1830)."""
 
-    game_ends = "game_ends"
-    player_eliminated = "player_eliminated"
+    kind: Literal["game_ends"]
+    sells_shares: bool = Field(
+        False,
+        description="Before the game ends, the bankrupt president's shares are sold to the "
+        "market as far as the selling rules allow (false: kept for the score).",
+    )
+
+
+class PlayerEliminated(Strict):
+    """The bankrupt player leaves the game, which goes on (1833NE): his shares go to the
+    market, his privates close."""
+
+    kind: Literal["player_eliminated"]
+    shares_unmoved: bool = Field(
+        False,
+        description="His shares go to the market without moving prices, even past the pool "
+        "limit or with a president's certificate.",
+    )
+
+
+Bankruptcy = Annotated[GameEnds | PlayerEliminated, Field(discriminator="kind")]
+"""What a player's bankruptcy does: a tagged value."""
 
 
 class BankBroken(str, Enum):
@@ -381,11 +401,10 @@ class Rules(Strict):
     president_may_sell_for_train: bool = Field(
         True, description="President sells shares to raise money for a forced train purchase."
     )
-    bankruptcy: Bankruptcy = Field(Bankruptcy.game_ends, description="Effect of bankruptcy.")
-    bankrupt_sells_shares: bool = Field(
-        False,
-        description="Before the game ends on a bankruptcy, the bankrupt president's shares are "
-        "sold to the market as far as the selling rules allow (false: kept for the score).",
+    bankruptcy: Bankruptcy = Field(
+        default_factory=lambda: GameEnds(kind="game_ends", sells_shares=False),
+        description='Effect of bankruptcy: {kind = "game_ends", sells_shares = false} or '
+        '{kind = "player_eliminated", shares_unmoved = false}.',
     )
     bank_broken: BankBroken = Field(
         BankBroken.end_of_or_set, description="When a broken bank ends the game."
@@ -434,11 +453,6 @@ class Rules(Strict):
     )
     emergency_buy_from_bank_only: bool = Field(
         False, description="A forced train purchase comes from the bank only."
-    )
-    bankrupt_shares_unmoved: bool = Field(
-        False,
-        description="A bankrupt player's shares go to the market without moving prices, "
-        "even past the pool limit or with a president's certificate.",
     )
     dividend_options: list[DividendOption] = Field(
         default_factory=lambda: [DividendOption.full, DividendOption.withhold],
@@ -513,8 +527,18 @@ class TitleOption(Strict):
         str,
         bool
         | Annotated[int, Field(ge=-MAX_MONEY, le=MAX_MONEY)]
-        | Annotated[str, Field(max_length=200)],
-    ] = Field(default_factory=dict, description="Rules fields this option overrides.")
+        | Annotated[str, Field(max_length=200)]
+        | dict[
+            str,
+            bool
+            | Annotated[int, Field(ge=-MAX_MONEY, le=MAX_MONEY)]
+            | Annotated[str, Field(max_length=200)],
+        ],
+    ] = Field(
+        default_factory=dict,
+        description="Rules fields this option overrides (a tagged rule as a whole table, "
+        'e.g. bankruptcy = {kind = "game_ends", sells_shares = true}).',
+    )
     train_counts: dict[str, Count] = Field(
         default_factory=dict, description="Train id -> number of copies with this option."
     )
