@@ -34,7 +34,7 @@ found by :mod:`eighteen.engine.routefinder` (:func:`best_routes` here is a short
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -759,36 +759,46 @@ def _chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[in
     """Track from a stop in ``hexes[0]`` to a stop in ``hexes[-1]`` through exactly the
     listed hexes in order, with no stop in between: (first stop, last stop, paths)."""
     out: list[tuple[int, int, list[int]]] = []
-    last = len(hexes) - 1
-    board = g.board
-
-    def walk(node: tuple[bool, int], idx: int, chain: list[int], sides: int) -> None:
-        # at a side, leaving hexes[idx - 1]; continue in hexes[idx]
-        for h, pid in g.side_paths.get(node[1], []):
-            if h != hexes[idx] or h == g.paths[chain[-1]].hex:
-                continue
-            end = g.other_end(pid, node)
-            if end[0]:
-                if idx == last:
-                    out.append((-1, end[1], [*chain, pid]))
-                continue
-            if idx == last or sides >> end[1] & 1:
-                continue
-            h2, e2 = board.sides[end[1]]
-            nxt = board.neighbors[h2][e2] if h2 == h else h2
-            if nxt == hexes[idx + 1]:
-                walk(end, idx + 1, [*chain, pid], sides | 1 << end[1])
-
-    k = board.hex_index.get(hexes[0]) if len(hexes) >= 2 else None
+    k = g.board.hex_index.get(hexes[0]) if len(hexes) >= 2 else None
     first = range(g.stop_start[k], g.stop_start[k + 1]) if k is not None else range(0)
     for s in first:  # the stops of hexes[0]
         before = len(out)
         for pid in g.stop_paths[s]:
             end = g.other_end(pid, (True, s))
             if not end[0]:
-                walk(end, 1, [pid], 1 << end[1])
+                _chain_walk(g, hexes, out, end, 1, [pid], 1 << end[1])
         out[before:] = [(s, b, c) for _, b, c in out[before:] if b != s]
     return out
+
+
+def _chain_walk(
+    g: TrackGraph,
+    hexes: Sequence[str],
+    out: list[tuple[int, int, list[int]]],
+    node: tuple[bool, int],
+    idx: int,
+    chain: list[int],
+    sides: int,
+) -> None:
+    """:func:`_chains` at a side, leaving ``hexes[idx - 1]``: continue in ``hexes[idx]``
+    (a module function, not a closure calling itself: no reference cycle per call)."""
+    board = g.board
+    last = len(hexes) - 1
+    here = hexes[idx]
+    for h, pid in g.side_paths.get(node[1], ()):
+        if h != here or h == g.paths[chain[-1]].hex:
+            continue
+        end = g.other_end(pid, node)
+        if end[0]:
+            if idx == last:
+                out.append((-1, end[1], [*chain, pid]))
+            continue
+        if idx == last or sides >> end[1] & 1:
+            continue
+        h2, e2 = board.sides[end[1]]
+        nxt = board.neighbors[h2][e2] if h2 == h else h2
+        if nxt == hexes[idx + 1]:
+            _chain_walk(g, hexes, out, end, idx + 1, [*chain, pid], sides | 1 << end[1])
 
 
 def _node_stop(g: TrackGraph, node: str) -> int | None:
@@ -841,39 +851,41 @@ def route_from_connections(
     if nodes:
         want = {_node_stop(g, n) for n in nodes}
     errors: list[str] = []
+    for pids, stops in _readings(options, 0, None, [], []):
+        if want is not None and set(stops) != want:
+            continue
+        try:
+            route_paths = [g.paths[p] for p in pids]
+            return _check(
+                g,
+                corp,
+                train,
+                train_distance,
+                route_paths,
+                revenue_key,
+                bonuses,
+                stations,
+                excluded,
+            )[0]
+        except RouteError as exc:
+            errors.append(exc.reason)
+    raise RouteError(errors[0] if errors else "the connections do not form one route")
 
-    def assemble(k: int, stop: int | None, pids: list[int], stops: list[int]) -> Route | None:
-        if k == len(options):
-            if want is not None and set(stops) != want:
-                return None
-            try:
-                route_paths = [g.paths[p] for p in pids]
-                return _check(
-                    g,
-                    corp,
-                    train,
-                    train_distance,
-                    route_paths,
-                    revenue_key,
-                    bonuses,
-                    stations,
-                    excluded,
-                )[0]
-            except RouteError as exc:
-                errors.append(exc.reason)
-                return None
-        for a, b, chain in options[k]:
-            if stop is None:
-                r = assemble(k + 1, b, chain, [a, b])
-            elif a == stop:
-                r = assemble(k + 1, b, [*pids, *chain], [*stops, b])
-            else:
-                continue
-            if r is not None:
-                return r
-        return None
 
-    route = assemble(0, None, [], [])
-    if route is None:
-        raise RouteError(errors[0] if errors else "the connections do not form one route")
-    return route
+def _readings(
+    options: Sequence[Sequence[tuple[int, int, list[int]]]],
+    k: int,
+    stop: int | None,
+    pids: list[int],
+    stops: list[int],
+) -> Iterator[tuple[list[int], list[int]]]:
+    """Every reading of the chains ``options[k:]`` continuing from ``stop`` (None: the
+    first chain), in a fixed order: (the path ids, the stops) of each whole route."""
+    if k == len(options):
+        yield pids, stops
+        return
+    for a, b, chain in options[k]:
+        if stop is None:
+            yield from _readings(options, k + 1, b, chain, [a, b])
+        elif a == stop:
+            yield from _readings(options, k + 1, b, [*pids, *chain], [*stops, b])
