@@ -192,7 +192,10 @@ class Path:
             object.__setattr__(self, "b", b)
 
     def __str__(self) -> str:
-        return f"{self.hex}:{self.a}-{self.b}"
+        text = self.__dict__.get("_text")  # made once: route keys and specs ask it often
+        if text is None:
+            text = self.__dict__["_text"] = f"{self.hex}:{self.a}-{self.b}"
+        return text  # type: ignore[no-any-return]
 
     @classmethod
     def parse(cls, text: str) -> Path:
@@ -920,7 +923,8 @@ class Board:
         ``state`` for its tokens.  A new layout is the last graph made with its changed
         hexes replaced, when few hexes changed (:meth:`TrackGraph.patched`).
         """
-        g = self.cached("graph", state.track_key(), lambda: self._new_graph(state))
+        key = state.track_key()
+        g = self.cached("graph", key, lambda: self._new_graph(state, key))
         return g.bind(state)
 
     #: Most hexes a layout may differ by from the last graph made to be patched from it.
@@ -929,7 +933,11 @@ class Board:
     #: from it (:meth:`TrackGraph.extend`; a corporation's turns are some lays apart).
     EXTEND_LIMIT = 16
 
-    def _new_graph(self, state: MapState) -> TrackGraph:
+    def _new_graph(
+        self, state: MapState, key: frozenset[tuple[str, tuple[str, int]]]
+    ) -> TrackGraph:
+        """A graph of the layout of ``state`` (whose :meth:`MapState.track_key` is ``key``:
+        the graph keeps that very key, so that keys made of it compare at once)."""
         last = self._last_graph
         g = None
         if last is not None:
@@ -940,6 +948,7 @@ class Board:
                 g = last.patched(state, changed)
         if g is None:
             g = TrackGraph(self, state)
+        g.__dict__["track_key"] = key
         self._last_graph = g
         return g
 

@@ -200,6 +200,11 @@ class TrainRule:
         ``{"cities": N, "towns": s}``, or a TrainRule (returned as it is)."""
         if isinstance(distance, TrainRule):
             return distance
+        if type(distance) is int and not station_paid:
+            rule = _PLAIN_RULES.get(distance)
+            if rule is None:
+                rule = _PLAIN_RULES[distance] = cls(distance)
+            return rule
         if distance is None or distance == "unlimited":
             return cls()
         if isinstance(distance, Mapping):
@@ -249,6 +254,9 @@ class TrainRule:
             return f"{self.pay}/{self.visit}"
         return f"{self.visit}+{self.towns}" if self.towns else str(self.visit)
 
+
+#: The rule of each plain distance N read so far (:meth:`TrainRule.of`: made once each).
+_PLAIN_RULES: dict[int, TrainRule] = {}
 
 #: What :meth:`TrainRule.of` reads.
 TrainDistance = int | str | Mapping[str, Any] | TrainRule | None
@@ -484,11 +492,11 @@ def _check(
     track = tuple(map(str, paths))
     try:
         key = (
-            g.track_key,
+            g.track_key,  # the position's own fingerprints: equal keys are one object
             g.state.token_key(),
             corp,
             train,
-            rule,
+            (rule.visit, rule.pay, rule.towns, rule.station_paid),  # hashed without Python
             min(track, track[::-1]),  # a route checks the same both ways
             revenue_key,
             tuple(bonuses),
