@@ -95,15 +95,34 @@ class MapState:
     def token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
         """Fingerprint of the station tokens: equal keys mean equal tokens (cache key);
         kept as :meth:`track_key` is."""
+        return self._kept_tokens()[1]
+
+    def token_snapshot(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """The station tokens as tuples, hex by hex (the hexes holding a token only); kept
+        as :meth:`token_key` is (the same object while the tokens hold still: shared, do
+        not mutate it)."""
+        return self._kept_tokens()[2]
+
+    def _kept_tokens(
+        self,
+    ) -> tuple[
+        dict[str, list[list[str]]],
+        frozenset[tuple[str, tuple[tuple[str, ...], ...]]],
+        dict[str, tuple[tuple[str, ...], ...]],
+    ]:
+        """(a copy of the tokens, :meth:`token_key`, :meth:`token_snapshot`), made again
+        only when the tokens differ from the copy."""
         kept = self.__dict__.get("_token_key")
         if kept is not None and kept[0] == self.tokens:
-            return kept[1]  # type: ignore[no-any-return]
-        key = frozenset([(h, tuple(map(tuple, cs))) for h, cs in self.tokens.items()])
-        self.__dict__["_token_key"] = (
+            return kept  # type: ignore[no-any-return]
+        tuples = {h: tuple(map(tuple, cs)) for h, cs in self.tokens.items()}
+        kept = (
             {h: [list(c) for c in cs] for h, cs in self.tokens.items()},
-            key,
+            frozenset(tuples.items()),
+            {h: cs for h, cs in tuples.items() if any(cs)},
         )
-        return key
+        self.__dict__["_token_key"] = kept
+        return kept
 
     def city_tokens(self, hex_id: str, city: int) -> list[str]:
         """Corporations in the slots of one city (empty list when none)."""
@@ -342,8 +361,8 @@ class _Walk:
 
 
 def _tokens(state: MapState) -> dict[str, tuple[tuple[str, ...], ...]]:
-    """A snapshot of the station tokens of a position, hex by hex."""
-    return {h: tuple(map(tuple, cs)) for h, cs in state.tokens.items() if any(cs)}
+    """A snapshot of the station tokens of a position, hex by hex (kept by the state)."""
+    return state.token_snapshot()
 
 
 @dataclass(frozen=True)
@@ -353,7 +372,7 @@ class _Fragment:
     (False, global side id) and the bitmask of its sides."""
 
     stops: tuple[tuple[str, str, int], ...]
-    paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int], ...]
+    paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int, tuple[tuple[str, int], ...]], ...]
 
 
 #: The path of the ids no path holds (see :class:`TrackGraph`), and its ends.
@@ -393,6 +412,9 @@ class TrackGraph:
         self.path_id: dict[Path, int] = {}
         self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = [_NO_ENDS] * n
         self.path_sides: list[int] = [0] * n  # bitmask of the sides each path touches
+        #: per path, the (hex, edge) it reaches: its edges, and the opposite edges on the
+        #: neighbours (a reach's lay connectivity, :meth:`_add_edges`)
+        self.touch: list[tuple[tuple[str, int], ...]] = [()] * n
         self.side_paths: dict[int, list[tuple[str, int]]] = {}
         frags: list[_Fragment] = []
         for h in board.hex_ids:  # sorted: the stops come out sorted, hex by hex
@@ -418,8 +440,9 @@ class TrackGraph:
         offset = self.stop_start[k]
         paths, path_id, all_ends = self.paths, self.path_id, self.ends
         stop_paths, side_paths, path_sides = self.stop_paths, self.side_paths, self.path_sides
+        touch = self.touch
         pid = k * self.board.path_stride
-        for p, ((sa, na), (sb, nb)), mask in frag.paths:  # a path has two ends
+        for p, ((sa, na), (sb, nb)), mask, reached in frag.paths:  # a path has two ends
             paths[pid] = p
             path_id[p] = pid
             if sa:
@@ -434,6 +457,7 @@ class TrackGraph:
                 side_paths.setdefault(nb, []).append((h, pid))
             all_ends[pid] = ((sa, na), (sb, nb))
             path_sides[pid] = mask
+            touch[pid] = reached
             pid += 1
 
     def patched(self, state: MapState, changed: Iterable[str]) -> TrackGraph | None:
@@ -452,6 +476,7 @@ class TrackGraph:
         g.path_id = dict(self.path_id)
         g.ends = list(self.ends)
         g.path_sides = list(self.path_sides)
+        g.touch = list(self.touch)
         g.side_paths = dict(self.side_paths)
         g.stop_paths = list(self.stop_paths)
         stride = board.path_stride
@@ -471,10 +496,11 @@ class TrackGraph:
                 g.paths[pid] = _NO_PATH
                 g.ends[pid] = _NO_ENDS
                 g.path_sides[pid] = 0
+                g.touch[pid] = ()
                 touched.update(n for is_stop, n in self.ends[pid] if not is_stop)
             for s in range(g.stop_start[k], g.stop_start[k + 1]):
                 g.stop_paths[s] = []
-            for _, ends, _ in frag.paths:
+            for _, ends, _, _ in frag.paths:
                 touched.update(n for is_stop, n in ends if not is_stop)
             for side in touched:  # the other hex's paths stay, in their order
                 kept = [x for x in g.side_paths.get(side, ()) if x[0] != h]
@@ -562,11 +588,20 @@ class TrackGraph:
     def station_stops(self, corp: str, stations: Iterable[str] = ()) -> list[int]:
         """Stop ids where ``corp`` has a station, sorted: the cities holding its tokens,
         and every stop on the ``stations`` hexes (virtual stations of private powers)."""
+        return self._station_stops(_tokens(self.state), corp, stations)
+
+    def _station_stops(
+        self, tokens: Mapping[str, tuple[tuple[str, ...], ...]], corp: str, stations: Iterable[str]
+    ) -> list[int]:
+        """:meth:`station_stops` read off a snapshot of the tokens (:func:`_tokens`)."""
+        stop_id = self.stop_id
         out = set()
-        for h, i in self.state.token_cities(corp):
-            s = self.stop_id.get((h, "city", i))
-            if s is not None:
-                out.add(s)
+        for h, cities in tokens.items():
+            for i, c in enumerate(cities):
+                if corp in c:
+                    s = stop_id.get((h, "city", i))
+                    if s is not None:
+                        out.add(s)
         for h in stations:
             f = self.faces.get(h)
             if f is None:
@@ -589,10 +624,9 @@ class TrackGraph:
         neighbours.
         """
         extra = frozenset(stations)
-        starts = self.station_stops(corp, extra)
-        w = _Walk(
-            self, corp, extra, set(starts), set(starts), set(), set(), set(), _tokens(self.state)
-        )
+        tokens = _tokens(self.state)
+        starts = self._station_stops(tokens, corp, extra)
+        w = _Walk(self, corp, extra, set(starts), set(starts), set(), set(), set(), tokens)
         new_done, new_joined = self._follow(w, list(starts))
         edges: dict[str, set[int]] = {}
         self._add_edges(edges, set(), new_done, starts)
@@ -613,8 +647,7 @@ class TrackGraph:
             return None
         board, old = self.board, w.graph
         stride = board.path_stride
-        changed = [h for h, v in self.tiles.items() if old.tiles.get(h) != v]
-        changed += [h for h in old.tiles if h not in self.tiles]
+        changed = sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
         if len(changed) > board.EXTEND_LIMIT:
             return None
         remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
@@ -630,11 +663,14 @@ class TrackGraph:
                 if new is None:
                     return None
                 remap[pid] = new
-        starts = self.station_stops(corp, stations)
+        tokens = _tokens(self.state)
+        starts = self._station_stops(tokens, corp, stations)
         if not w.starts.issubset(starts):
             return None  # a station is gone
-        tokens = _tokens(self.state)
-        moved = {h for h in (*tokens, *w.tokens) if tokens.get(h) != w.tokens.get(h)}
+        if tokens is w.tokens:  # the state's own snapshot: no token moved since
+            moved: set[str] = set()
+        else:
+            moved = {h for h in (*tokens, *w.tokens) if tokens.get(h) != w.tokens.get(h)}
         done = set(w.done)
         gone = [p for p in remap if p in done]
         done.difference_update(gone)
@@ -667,11 +703,7 @@ class TrackGraph:
             todo.extend(
                 s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in nw.queued
             )
-            for e, nb in enumerate(board.neighbors[h]):
-                if nb is not None:
-                    y = ~(board.side_id[(h, e)] << 16 | board.hex_index[nb])
-                    if y in nw.seen:
-                        todo.append(y)
+            todo.extend(y for y in board.entries[h] if y in nw.seen)
         fresh = [s for s in starts if s not in w.starts]
         for s in fresh:
             if s not in nw.queued:
@@ -749,10 +781,11 @@ class TrackGraph:
         """Add to ``edges`` the edges of these paths (and the opposite edges on the
         neighbours) and every edge of the hexes of these stations.  The sets of ``edges``
         not named in ``own`` are shared with another reach: copied before they change."""
-        neighbors = self.board.neighbors
-        paths = self.paths
-
-        def add(h: str, e: int) -> None:
+        touch = self.touch
+        pairs = [x for pid in pids for x in touch[pid]]
+        stops = self.stops
+        pairs += [(stops[s][0], e) for s in starts for e in range(6)]
+        for h, e in pairs:
             es = edges.get(h)
             if es is None:
                 es = edges[h] = set()
@@ -761,17 +794,6 @@ class TrackGraph:
                 es = edges[h] = set(es)
                 own.add(h)
             es.add(e)
-
-        for pid in pids:
-            p = paths[pid]
-            for e in p.edges:
-                add(p.hex, e)
-                nb = neighbors[p.hex][e]
-                if nb is not None:
-                    add(nb, (e + 3) % 6)
-        for s in starts:
-            for e in range(6):
-                add(self.stops[s][0], e)
 
 
 # ---------------------------------------------------------------------------------------
@@ -825,6 +847,16 @@ class Board:
         self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
         self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
         self.hex_index: dict[str, int] = {h: k for k, h in enumerate(self.hex_ids)}
+        #: per hex, the walk states of entering it from each neighbour, in edge order
+        #: (``~(side << 16 | neighbour's number)``, see :meth:`TrackGraph._follow`)
+        self.entries: dict[str, list[int]] = {
+            h: [
+                ~(self.side_id[(h, e)] << 16 | self.hex_index[nb])
+                for e, nb in enumerate(self.neighbors[h])
+                if nb is not None
+            ]
+            for h in self.hex_ids
+        }
         #: path ids each hex owns in a track graph: the most paths a face may have
         self.path_stride = max(
             1, *(_path_count(d) for d in (*self.hexes.values(), *self.tiles.values()))
@@ -912,7 +944,13 @@ class Board:
                     mask |= 1 << sid
                 else:
                     ends.append((True, local[(h, LETTER_KIND[x[0]], int(x[1:]))]))
-            paths.append((p, tuple(ends), mask))
+            reached: list[tuple[str, int]] = []
+            for e in p.edges:
+                reached.append((h, e))
+                nb = self.neighbors[h][e]
+                if nb is not None:
+                    reached.append((nb, (e + 3) % 6))
+            paths.append((p, tuple(ends), mask, tuple(reached)))
         frag = self._fragments[key] = _Fragment(tuple(stops), tuple(paths))
         return frag
 
