@@ -375,6 +375,9 @@ class _Fragment:
     paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int, tuple[tuple[str, int], ...]], ...]
 
 
+#: What :meth:`Board.cached` finds for a key it does not hold.
+_MISSING = object()
+
 #: The path of the ids no path holds (see :class:`TrackGraph`), and its ends.
 _NO_PATH = Path("", "-", "-")
 _NO_ENDS = ((False, -1), (False, -1))
@@ -647,7 +650,10 @@ class TrackGraph:
             return None
         board, old = self.board, w.graph
         stride = board.path_stride
-        changed = sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
+        if old.tiles is self.tiles:  # bound copies of one graph: the same layout
+            changed: list[str] = []
+        else:
+            changed = sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
         if len(changed) > board.EXTEND_LIMIT:
             return None
         remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
@@ -885,13 +891,12 @@ class Board:
         c = self._caches.get(cache)
         if c is None:
             c = self._caches[cache] = OrderedDict()
-        try:
-            value = c[key]
-        except KeyError:
+        value = c.get(key, _MISSING)
+        if value is _MISSING:  # (a miss raising KeyError cost more than the lookup)
             value = c[key] = compute()
             if len(c) > self.CACHE_SIZE:
                 c.popitem(last=False)
-            return value
+            return value  # type: ignore[no-any-return]
         c.move_to_end(key)
         return value  # type: ignore[no-any-return]
 

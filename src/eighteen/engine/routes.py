@@ -482,13 +482,15 @@ def _check(
     bonuses: Sequence[Bonus] = (),
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
+    pids: Sequence[int] | None = None,
 ) -> tuple[Route, int]:
-    """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses.
+    """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses
+    (``pids``: the ids of ``paths`` on ``g`` when the caller has them).
 
     The answer is kept by the board for the position (tiles and tokens) and the arguments:
     a logged route read by an importer is checked again, the same, when it is run."""
     rule = TrainRule.of(distance)
-    args = (corp, train, rule, paths, revenue_key, bonuses, stations, excluded)
+    args = (corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids)
     track = tuple(map(str, paths))
     try:
         key = (
@@ -519,10 +521,11 @@ def _check_route(
     bonuses: Sequence[Bonus],
     stations: Collection[str],
     excluded: Collection[str],
+    known: Sequence[int] | None = None,
 ) -> tuple[Route, int]:
     if not paths:
         raise RouteError("a route needs track")
-    pids = _path_ids(g, paths)
+    pids = list(known) if known is not None else _path_ids(g, paths)
     if len(set(pids)) != len(pids):
         raise RouteError("the route uses a piece of track twice")
     # the start node: the end of the first path not shared with the second
@@ -847,12 +850,10 @@ def route_from_connections(
     g = board.graph(state)
     if not connections:
         raise RouteError("a route needs track")
-    options: list[list[tuple[int, int, list[int]]]] = []
+    options: list[_Readings] = []
     for conn in connections:
-        fwd = _chains(g, list(conn))
-        back = _chains(g, list(reversed(conn)))
-        opts = fwd + back
-        if not opts:
+        opts = _Readings(g, conn)
+        if not opts.chains:
             raise RouteError(f"no track along {'-'.join(conn)}")
         options.append(opts)
     want = None
@@ -874,14 +875,46 @@ def route_from_connections(
                 bonuses,
                 stations,
                 excluded,
+                pids,
             )[0]
         except RouteError as exc:
             errors.append(exc.reason)
     raise RouteError(errors[0] if errors else "the connections do not form one route")
 
 
+class _Readings:
+    """The chains of one connection (:func:`_chains`): those along its hexes as listed,
+    then those along them backwards, found only when a reading gets to them (the first
+    reading tried is most often the route)."""
+
+    __slots__ = ("g", "conn", "chains", "backwards")
+
+    def __init__(self, g: TrackGraph, conn: Sequence[str]) -> None:
+        self.g = g
+        self.conn = conn
+        self.chains = _chains(g, list(conn))
+        self.backwards = False
+        if not self.chains:
+            self._backwards()
+
+    def _backwards(self) -> None:
+        self.chains += _chains(self.g, list(reversed(self.conn)))
+        self.backwards = True
+
+    def __iter__(self) -> Iterator[tuple[int, int, list[int]]]:
+        i = 0
+        while True:
+            if i < len(self.chains):
+                yield self.chains[i]
+                i += 1
+            elif not self.backwards:
+                self._backwards()
+            else:
+                return
+
+
 def _readings(
-    options: Sequence[Sequence[tuple[int, int, list[int]]]],
+    options: Sequence[Iterable[tuple[int, int, list[int]]]],
     k: int,
     stop: int | None,
     pids: list[int],
