@@ -341,6 +341,13 @@ class Reach:
     #: the walk that found it, to walk on from (:meth:`TrackGraph.extend`); not part of
     #: the value
     walk: _Walk | None = field(default=None, repr=False, compare=False)
+    _order: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def hex_order(self) -> list[str]:
+        """The hexes of ``edges``, sorted (made once: a reach is never changed)."""
+        if self._order is None:
+            self._order = sorted(self.edges)
+        return self._order
 
 
 @dataclass
@@ -851,6 +858,10 @@ class Board:
                     sid = self.side_id[(h, int(b["edge"]))]
                     self.side_cost[sid] = max(self.side_cost.get(sid, 0), int(b["cost"]))
         self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
+        self._lay_tables: dict[
+            tuple[str, tuple[str, int] | None],
+            list[tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[Path]]]]],
+        ] = {}
         self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
         self.hex_index: dict[str, int] = {h: k for k, h in enumerate(self.hex_ids)}
         #: per hex, the walk states of entering it from each neighbour, in edge order
@@ -1077,22 +1088,24 @@ class Board:
         """
         if require_connection and corp is None:
             raise ValueError("lay_options: a connection needs a corporation")
-        reach = self.reach(state, corp, stations).edges if require_connection and corp else None
+        found = self.reach(state, corp, stations) if require_connection and corp else None
+        reach = found.edges if found is not None else None
         # the hexes the network reaches, not the whole board, when a connection is needed
-        pool = hexes if hexes is not None else reach if reach is not None else self.hex_ids
-        for h in sorted(pool):
+        if hexes is not None:
+            pool = sorted(hexes)
+        else:
+            pool = found.hex_order() if found is not None else self.hex_ids  # both sorted
+        for h in pool:
             if h in blocked or h not in self.hexes:
                 continue
-            usable = self.usable[h]
             cost = 0 if h in state.tiles else int(self.hexes[h].get("cost", 0))
             near = reach.get(h, set()) if reach is not None else None
             if near is not None and not near:
                 continue
-            for tile, rots, upgrade in sorted(self._candidates(state, h)):
+            for tile, upgrade, color, turns in self._lay_table(h, state.tiles.get(h)):
                 if tiles is not None and tile not in tiles:
                     continue
-                td = self.tiles.get(tile)
-                if td is None or td["color"] not in colors:
+                if color not in colors:
                     continue
                 if tile not in tile_supply:
                     continue
@@ -1100,21 +1113,45 @@ class Board:
                 if supply is not None and supply <= 0:
                     continue
                 seen: set[frozenset[Path]] = set()
-                for r in rots:
-                    exits = set(rotate_exits(td.get("exits", []), r))
-                    if not exits <= usable:
-                        continue
+                for r, exits, sig in turns:
                     if near is not None and not exits & near:
                         continue
                     if distinct:
-                        sig = frozenset(self.tile_face(h, tile, r).paths)
                         if sig in seen:
                             continue
                         seen.add(sig)
                     sides = self._completed_sides(state, h, exits) if self.side_cost else 0
                     yield TileLay(h, tile, r, cost + sides, upgrade)
 
-    def _completed_sides(self, state: MapState, hex_id: str, exits: set[int]) -> int:
+    def _lay_table(
+        self, hex_id: str, laid: tuple[str, int] | None
+    ) -> list[tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[Path]]]]]:
+        """What :meth:`iter_lay_options` reads of the tables for a hex showing ``laid``
+        (its laid tile and rotation; None: its printed face), worked out once: each
+        candidate tile (:meth:`_candidates`, in order) with whether it upgrades, its
+        colour, and its rotations whose exits are all usable edges of the hex, each with
+        those exits and its track (the signature of ``distinct``)."""
+        key = (hex_id, laid)
+        table = self._lay_tables.get(key)
+        if table is not None:
+            return table
+        usable = self.usable[hex_id]
+        state = MapState(tiles={hex_id: laid} if laid is not None else {})
+        table = []
+        for tile, rots, upgrade in sorted(self._candidates(state, hex_id)):
+            td = self.tiles.get(tile)
+            if td is None:
+                continue
+            turns = []
+            for r in rots:
+                exits = frozenset(rotate_exits(td.get("exits", []), r))
+                if exits <= usable:
+                    turns.append((r, exits, frozenset(self.tile_face(hex_id, tile, r).paths)))
+            table.append((tile, upgrade, td["color"], turns))
+        self._lay_tables[key] = table
+        return table
+
+    def _completed_sides(self, state: MapState, hex_id: str, exits: Iterable[int]) -> int:
         """Cost of the costed sides a tile with these exits on ``hex_id`` completes."""
         total = 0
         old = None
