@@ -437,6 +437,9 @@ class TrackGraph:
         self.stop_start.append(len(stops))
         self.stops = stops
         self.stop_id = {s: i for i, s in enumerate(stops)}
+        #: stands for this numbering of the stops, which the graphs patched from this one
+        #: share (a cache key part: a result naming stop ids holds for these graphs only)
+        self.numbering = object()
         self.stop_paths: list[list[int]] = [[] for _ in stops]
         for k, frag in enumerate(frags):
             if frag.paths:

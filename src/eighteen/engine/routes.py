@@ -768,7 +768,17 @@ def with_extension(
 
 def _chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[int]]]:
     """Track from a stop in ``hexes[0]`` to a stop in ``hexes[-1]`` through exactly the
-    listed hexes in order, with no stop in between: (first stop, last stop, paths)."""
+    listed hexes in order, with no stop in between: (first stop, last stop, paths).
+
+    They follow from the faces of the listed hexes alone (path ids are per hex), and the
+    numbering of the stops: the board keeps them by those, so a connection run again on
+    hexes no tile changed since is not walked again (shared: do not mutate them)."""
+    key = (g.numbering, tuple(hexes), tuple(map(g.tiles.get, hexes)))
+    return g.board.cached("chains", key, lambda: _walk_chains(g, hexes))
+
+
+def _walk_chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[int]]]:
+    """:func:`_chains`, walked."""
     out: list[tuple[int, int, list[int]]] = []
     k = g.board.hex_index.get(hexes[0]) if len(hexes) >= 2 else None
     first = range(g.stop_start[k], g.stop_start[k + 1]) if k is not None else range(0)
@@ -898,7 +908,7 @@ class _Readings:
             self._backwards()
 
     def _backwards(self) -> None:
-        self.chains += _chains(self.g, list(reversed(self.conn)))
+        self.chains = self.chains + _chains(self.g, list(reversed(self.conn)))
         self.backwards = True
 
     def __iter__(self) -> Iterator[tuple[int, int, list[int]]]:
