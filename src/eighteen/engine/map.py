@@ -654,7 +654,7 @@ class TrackGraph:
         board changed: the same as :meth:`reach` when the change only adds to the network
         (tiles keeping their old track and stops, its own new stations, cities it could
         not pass that it now may); None when the walk must start over (a city it went
-        through is now blocked, a station or a piece of track is gone)."""
+        through is now blocked, a station or a piece of track it followed is gone)."""
         w = prev.walk
         if w is None or w.corp != corp or w.stations != stations:
             return None
@@ -677,7 +677,9 @@ class TrackGraph:
                     break
                 new = self.path_id.get(p)
                 if new is None:
-                    return None
+                    if pid in w.done:
+                        return None  # track the walk followed is gone
+                    continue  # gone, but the walk never took it: nothing found depends on it
                 remap[pid] = new
         tokens = _tokens(self.state)
         starts = self._station_stops(tokens, corp, stations)
