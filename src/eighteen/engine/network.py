@@ -7,7 +7,6 @@ rounds never deal with track themselves.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -49,12 +48,22 @@ def tile_supply(g: Context) -> dict[str, int | None]:
 
 
 def _tile_supply(g: Context) -> dict[str, int | None]:
-    on_map = Counter(t for t, _ in g.state.map.tiles.values())
-    out: dict[str, int | None] = {}
-    for tid, tile in g.tables.doc.tiles.items():
-        n = tile.count
-        out[tid] = None if n is None else n - on_map.get(tid, 0)
+    out = dict(_manifest(g))
+    for t, _ in g.state.map.tiles.values():
+        n = out.get(t)
+        if n is not None:
+            out[t] = n - 1
     return out
+
+
+def _manifest(g: Context) -> dict[str, int | None]:
+    """Every tile's count in the title (None = unlimited), in table order (once per
+    tables)."""
+    m = getattr(g.tables, "_tile_manifest", None)
+    if m is None:
+        m = {tid: tile.count for tid, tile in g.tables.doc.tiles.items()}
+        g.tables._tile_manifest = m  # type: ignore[attr-defined]
+    return m  # type: ignore[no-any-return]
 
 
 def reserved(g: Context) -> dict[str, list[str]]:
