@@ -487,15 +487,21 @@ def _check(
     """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses
     (``pids``: the ids of ``paths`` on ``g`` when the caller has them).
 
-    The answer is kept by the board for the position (tiles and tokens) and the arguments:
-    a logged route read by an importer is checked again, the same, when it is run."""
+    The answer is kept by the board for what it follows from: the arguments, the tiles and
+    station tokens of the hexes the route's track lies on (a piece of track, and the
+    stops it ends at, lie in one hex: nothing else of the board is read), and the graph's
+    numbering of the stops (the route's direction compares stop ids).  So a logged route
+    read by an importer is checked again, the same, when it is run, and a route run again
+    over hexes where no tile or token changed since is known at once."""
     rule = TrainRule.of(distance)
     args = (corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids)
     track = tuple(map(str, paths))
+    tiles, tokens = g.tiles, g.state.token_snapshot()
+    hexes = sorted({p.hex if isinstance(p, Path) else p.split(":", 1)[0] for p in paths})
     try:
         key = (
-            g.track_key,  # the position's own fingerprints: equal keys are one object
-            g.state.token_key(),
+            g.numbering,
+            tuple([(h, tiles.get(h), tokens.get(h)) for h in hexes]),
             corp,
             train,
             (rule.visit, rule.pay, rule.towns, rule.station_paid),  # hashed without Python
