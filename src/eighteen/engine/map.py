@@ -103,15 +103,26 @@ class MapState:
         not mutate it)."""
         return self._kept_tokens()[2]
 
+    def station_cities(self, corp: str) -> list[tuple[str, str, int]]:
+        """The cities holding a token of ``corp``, as (hex, "city", index), sorted; kept
+        with the tokens (shared, do not mutate it)."""
+        by_corp = self._kept_tokens()[3]
+        got = by_corp.get(corp)
+        if got is None:
+            got = by_corp[corp] = [(h, "city", i) for h, i in self.token_cities(corp)]
+        return got
+
     def _kept_tokens(
         self,
     ) -> tuple[
         dict[str, list[list[str]]],
         frozenset[tuple[str, tuple[tuple[str, ...], ...]]],
         dict[str, tuple[tuple[str, ...], ...]],
+        dict[str, list[tuple[str, str, int]]],
     ]:
-        """(a copy of the tokens, :meth:`token_key`, :meth:`token_snapshot`), made again
-        only when the tokens differ from the copy."""
+        """(a copy of the tokens, :meth:`token_key`, :meth:`token_snapshot`, the
+        :meth:`station_cities` found so far), made again only when the tokens differ from
+        the copy."""
         kept = self.__dict__.get("_token_key")
         if kept is not None and kept[0] == self.tokens:
             return kept  # type: ignore[no-any-return]
@@ -120,6 +131,7 @@ class MapState:
             {h: [list(c) for c in cs] for h, cs in self.tokens.items()},
             frozenset(tuples.items()),
             {h: cs for h, cs in tuples.items() if any(cs)},
+            {},
         )
         self.__dict__["_token_key"] = kept
         return kept
@@ -601,20 +613,12 @@ class TrackGraph:
     def station_stops(self, corp: str, stations: Iterable[str] = ()) -> list[int]:
         """Stop ids where ``corp`` has a station, sorted: the cities holding its tokens,
         and every stop on the ``stations`` hexes (virtual stations of private powers)."""
-        return self._station_stops(_tokens(self.state), corp, stations)
-
-    def _station_stops(
-        self, tokens: Mapping[str, tuple[tuple[str, ...], ...]], corp: str, stations: Iterable[str]
-    ) -> list[int]:
-        """:meth:`station_stops` read off a snapshot of the tokens (:func:`_tokens`)."""
         stop_id = self.stop_id
         out = set()
-        for h, cities in tokens.items():
-            for i, c in enumerate(cities):
-                if corp in c:
-                    s = stop_id.get((h, "city", i))
-                    if s is not None:
-                        out.add(s)
+        for city in self.state.station_cities(corp):
+            s = stop_id.get(city)
+            if s is not None:
+                out.add(s)
         for h in stations:
             f = self.faces.get(h)
             if f is None:
@@ -638,7 +642,7 @@ class TrackGraph:
         """
         extra = frozenset(stations)
         tokens = _tokens(self.state)
-        starts = self._station_stops(tokens, corp, extra)
+        starts = self.station_stops(corp, extra)
         w = _Walk(self, corp, extra, set(starts), set(starts), set(), set(), set(), tokens)
         new_done, new_joined = self._follow(w, list(starts))
         edges: dict[str, set[int]] = {}
@@ -682,7 +686,7 @@ class TrackGraph:
                     continue  # gone, but the walk never took it: nothing found depends on it
                 remap[pid] = new
         tokens = _tokens(self.state)
-        starts = self._station_stops(tokens, corp, stations)
+        starts = self.station_stops(corp, stations)
         if not w.starts.issubset(starts):
             return None  # a station is gone
         if tokens is w.tokens:  # the state's own snapshot: no token moved since
