@@ -379,6 +379,11 @@ class _Walk:
     tokens: dict[str, tuple[tuple[str, ...], ...]]
 
 
+def _stop_counts(face: Face) -> tuple[int, int, bool]:
+    """The stops a face shows: its cities, its towns, an off-board or not."""
+    return (len(face.cities), len(face.towns), face.offboard is not None)
+
+
 def _tokens(state: MapState) -> dict[str, tuple[tuple[str, ...], ...]]:
     """A snapshot of the station tokens of a position, hex by hex (kept by the state)."""
     return state.token_snapshot()
@@ -672,8 +677,8 @@ class TrackGraph:
             return None
         remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
         for h in changed:
-            if board.fragment(old.faces[h]).stops != board.fragment(self.faces[h]).stops:
-                return None
+            if _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]):
+                return None  # other stops (the fragment's stops follow from these counts)
             k = board.hex_index[h]
             for pid in range(k * stride, (k + 1) * stride):
                 p = old.paths[pid]
