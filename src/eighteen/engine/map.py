@@ -1303,13 +1303,34 @@ class Board:
         home. ``require_connection=False`` (private powers) drops the network check;
         ``stations``: hexes where the corporation has a virtual station.
         """
+        return list(
+            self.iter_token_options(
+                state,
+                corp,
+                reserved=reserved,
+                require_connection=require_connection,
+                hexes=hexes,
+                stations=stations,
+            )
+        )
+
+    def iter_token_options(
+        self,
+        state: MapState,
+        corp: str,
+        *,
+        reserved: Mapping[str, Iterable[str]],
+        require_connection: bool = True,
+        hexes: set[str] | None = None,
+        stations: Iterable[str] = (),
+    ) -> Iterator[tuple[str, int]]:
+        """:meth:`token_options` one by one (the caller may stop at the first)."""
         if require_connection:
             candidates = sorted(self.reach(state, corp, stations).cities)
         else:
             candidates = [
                 (h, i) for h in self.hex_ids for i in range(len(self.face(state, h).cities))
             ]
-        out: list[tuple[str, int]] = []
         for h, i in candidates:
             if hexes is not None and h not in hexes:
                 continue
@@ -1325,8 +1346,7 @@ class Board:
                     if cities is None:
                         free = 0
             if free > 0:
-                out.append((h, i))
-        return out
+                yield (h, i)
 
     def place_token(self, state: MapState, corp: str, hex_id: str, city: int) -> None:
         """Put ``corp``'s token in a free slot of a city (mutates ``state``).

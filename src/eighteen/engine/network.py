@@ -199,21 +199,27 @@ def token_options(
     """Cities where ``corp`` may place a station now.  A reservation naming no city on a
     hex with several cities (not a home) holds one free slot anywhere on the hex: others
     may take a slot there only while enough free slots remain for its holders."""
+    return list(iter_token_options(g, corp, hexes=hexes, connected=connected))
+
+
+def iter_token_options(
+    g: Context, corp: str, *, hexes: set[str] | None = None, connected: bool = True
+) -> Iterator[tuple[str, int]]:
+    """:func:`token_options` one by one (the caller may stop at the first)."""
     held = reserved(g)
     spread = {h: [c for c in cs if _spread(g, c, h)] for h, cs in held.items()}
     to_map = {h: [c for c in cs if c not in spread[h]] for h, cs in held.items()}
-    out = board(g).token_options(
-        g.state.map, corp, reserved=to_map, require_connection=connected, hexes=hexes
-    )
-    keep = []
-    for h, i in out:
+    b = board(g)
+    m = g.state.map
+    for h, i in b.iter_token_options(
+        m, corp, reserved=to_map, require_connection=connected, hexes=hexes
+    ):
         holders = [c for c in spread.get(h, []) if c != corp]
-        face = board(g).face(g.state.map, h)
-        free = sum(board(g).free_slots(g.state.map, h, k) for k in range(len(face.cities)))
+        face = b.face(m, h)
+        free = sum(b.free_slots(m, h, k) for k in range(len(face.cities)))
         free -= sum(1 for c in to_map.get(h, []) if c != corp)  # slots held by the others
         if free - 1 >= len(holders):
-            keep.append((h, i))
-    return keep
+            yield (h, i)
 
 
 def _spread(g: Context, corp: str, hex_id: str) -> bool:
