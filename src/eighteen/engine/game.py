@@ -170,7 +170,7 @@ class Game:
         """The player name or corporation id that must act now (None when over or stuck)."""
         if self.state.game_over or self.stuck:
             return None
-        return self._round().acting(self)
+        return self.memo(("acting",), lambda: self._round().acting(self))
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the acting entity (continuous amounts are sampled; any

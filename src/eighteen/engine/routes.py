@@ -499,6 +499,8 @@ def _check(
     tiles, tokens = g.tiles, g.state.token_snapshot()
     hexes = sorted({p.hex if isinstance(p, Path) else p.split(":", 1)[0] for p in paths})
     try:
+        bonus_key = tuple(bonuses)
+        hash(bonus_key)  # (the other parts of the key are text, numbers and their sets)
         key = (
             g.numbering,
             tuple([(h, tiles.get(h), tokens.get(h)) for h in hexes]),
@@ -507,11 +509,10 @@ def _check(
             (rule.visit, rule.pay, rule.towns, rule.station_paid),  # hashed without Python
             min(track, track[::-1]),  # a route checks the same both ways
             revenue_key,
-            tuple(bonuses),
+            bonus_key,
             frozenset(stations),
             frozenset(excluded),
         )
-        hash(key)
     except TypeError:  # an argument that cannot be a key: no keeping
         return _check_route(g, *args)
     return g.board.cached("check", key, lambda: _check_route(g, *args))
