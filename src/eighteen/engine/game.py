@@ -63,6 +63,8 @@ _ROUNDS: dict[str, Round] = {
     "takeover": TakeoverRoundSteps(),
 }
 _RESERVED_NAMES = {"bank", IPO, "pool"}
+#: what :meth:`Game.memo` finds for a query not asked since the state last changed
+_UNKNOWN = object()
 #: actions between two snapshots of the state (undo and a rollback replay from the last)
 _SNAPSHOT_EVERY = 16
 
@@ -169,7 +171,7 @@ class Game:
         """The player name or corporation id that must act now (None when over or stuck)."""
         if self.state.game_over or self.stuck:
             return None
-        return self._round().acting(self)
+        return self.memo(("acting",), lambda: self._round().acting(self))
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the acting entity (continuous amounts are sampled; any
@@ -185,11 +187,13 @@ class Game:
     def memo(self, key: Any, compute: Any) -> Any:
         """Cache an expensive query (legal tile lays, routes...) until the state changes.
         Callers must not mutate the result."""
-        if self._memo is None:
+        memo = self._memo
+        if memo is None:
             return compute()
-        if key not in self._memo:
-            self._memo[key] = compute()
-        return self._memo[key]
+        value = memo.get(key, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[key] = compute()
+        return value
 
     def invalidate_caches(self) -> None:
         """Forget cached queries: call after editing ``game.state`` directly (test setups),

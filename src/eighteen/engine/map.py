@@ -95,15 +95,46 @@ class MapState:
     def token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
         """Fingerprint of the station tokens: equal keys mean equal tokens (cache key);
         kept as :meth:`track_key` is."""
+        return self._kept_tokens()[1]
+
+    def token_snapshot(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """The station tokens as tuples, hex by hex (the hexes holding a token only); kept
+        as :meth:`token_key` is (the same object while the tokens hold still: shared, do
+        not mutate it)."""
+        return self._kept_tokens()[2]
+
+    def station_cities(self, corp: str) -> list[tuple[str, str, int]]:
+        """The cities holding a token of ``corp``, as (hex, "city", index), sorted; kept
+        with the tokens (shared, do not mutate it)."""
+        by_corp = self._kept_tokens()[3]
+        got = by_corp.get(corp)
+        if got is None:
+            got = by_corp[corp] = [(h, "city", i) for h, i in self.token_cities(corp)]
+        return got
+
+    def _kept_tokens(
+        self,
+    ) -> tuple[
+        dict[str, list[list[str]]],
+        frozenset[tuple[str, tuple[tuple[str, ...], ...]]],
+        dict[str, tuple[tuple[str, ...], ...]],
+        dict[str, list[tuple[str, str, int]]],
+    ]:
+        """(a copy of the tokens, :meth:`token_key`, :meth:`token_snapshot`, the
+        :meth:`station_cities` found so far), made again only when the tokens differ from
+        the copy."""
         kept = self.__dict__.get("_token_key")
         if kept is not None and kept[0] == self.tokens:
-            return kept[1]  # type: ignore[no-any-return]
-        key = frozenset([(h, tuple(map(tuple, cs))) for h, cs in self.tokens.items()])
-        self.__dict__["_token_key"] = (
+            return kept  # type: ignore[no-any-return]
+        tuples = {h: tuple(map(tuple, cs)) for h, cs in self.tokens.items()}
+        kept = (
             {h: [list(c) for c in cs] for h, cs in self.tokens.items()},
-            key,
+            frozenset(tuples.items()),
+            {h: cs for h, cs in tuples.items() if any(cs)},
+            {},
         )
-        return key
+        self.__dict__["_token_key"] = kept
+        return kept
 
     def city_tokens(self, hex_id: str, city: int) -> list[str]:
         """Corporations in the slots of one city (empty list when none)."""
@@ -192,7 +223,10 @@ class Path:
             object.__setattr__(self, "b", b)
 
     def __str__(self) -> str:
-        return f"{self.hex}:{self.a}-{self.b}"
+        text = self.__dict__.get("_text")  # made once: route keys and specs ask it often
+        if text is None:
+            text = self.__dict__["_text"] = f"{self.hex}:{self.a}-{self.b}"
+        return text  # type: ignore[no-any-return]
 
     @classmethod
     def parse(cls, text: str) -> Path:
@@ -319,6 +353,13 @@ class Reach:
     #: the walk that found it, to walk on from (:meth:`TrackGraph.extend`); not part of
     #: the value
     walk: _Walk | None = field(default=None, repr=False, compare=False)
+    _order: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def hex_order(self) -> list[str]:
+        """The hexes of ``edges``, sorted (made once: a reach is never changed)."""
+        if self._order is None:
+            self._order = sorted(self.edges)
+        return self._order
 
 
 @dataclass
@@ -338,9 +379,14 @@ class _Walk:
     tokens: dict[str, tuple[tuple[str, ...], ...]]
 
 
+def _stop_counts(face: Face) -> tuple[int, int, bool]:
+    """The stops a face shows: its cities, its towns, an off-board or not."""
+    return (len(face.cities), len(face.towns), face.offboard is not None)
+
+
 def _tokens(state: MapState) -> dict[str, tuple[tuple[str, ...], ...]]:
-    """A snapshot of the station tokens of a position, hex by hex."""
-    return {h: tuple(map(tuple, cs)) for h, cs in state.tokens.items() if any(cs)}
+    """A snapshot of the station tokens of a position, hex by hex (kept by the state)."""
+    return state.token_snapshot()
 
 
 @dataclass(frozen=True)
@@ -350,8 +396,11 @@ class _Fragment:
     (False, global side id) and the bitmask of its sides."""
 
     stops: tuple[tuple[str, str, int], ...]
-    paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int], ...]
+    paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int, tuple[tuple[str, int], ...]], ...]
 
+
+#: What :meth:`Board.cached` finds for a key it does not hold.
+_MISSING = object()
 
 #: The path of the ids no path holds (see :class:`TrackGraph`), and its ends.
 _NO_PATH = Path("", "-", "-")
@@ -390,6 +439,9 @@ class TrackGraph:
         self.path_id: dict[Path, int] = {}
         self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = [_NO_ENDS] * n
         self.path_sides: list[int] = [0] * n  # bitmask of the sides each path touches
+        #: per path, the (hex, edge) it reaches: its edges, and the opposite edges on the
+        #: neighbours (a reach's lay connectivity, :meth:`_add_edges`)
+        self.touch: list[tuple[tuple[str, int], ...]] = [()] * n
         self.side_paths: dict[int, list[tuple[str, int]]] = {}
         frags: list[_Fragment] = []
         for h in board.hex_ids:  # sorted: the stops come out sorted, hex by hex
@@ -402,6 +454,9 @@ class TrackGraph:
         self.stop_start.append(len(stops))
         self.stops = stops
         self.stop_id = {s: i for i, s in enumerate(stops)}
+        #: stands for this numbering of the stops, which the graphs patched from this one
+        #: share (a cache key part: a result naming stop ids holds for these graphs only)
+        self.numbering = object()
         self.stop_paths: list[list[int]] = [[] for _ in stops]
         for k, frag in enumerate(frags):
             if frag.paths:
@@ -415,8 +470,9 @@ class TrackGraph:
         offset = self.stop_start[k]
         paths, path_id, all_ends = self.paths, self.path_id, self.ends
         stop_paths, side_paths, path_sides = self.stop_paths, self.side_paths, self.path_sides
+        touch = self.touch
         pid = k * self.board.path_stride
-        for p, ((sa, na), (sb, nb)), mask in frag.paths:  # a path has two ends
+        for p, ((sa, na), (sb, nb)), mask, reached in frag.paths:  # a path has two ends
             paths[pid] = p
             path_id[p] = pid
             if sa:
@@ -431,6 +487,7 @@ class TrackGraph:
                 side_paths.setdefault(nb, []).append((h, pid))
             all_ends[pid] = ((sa, na), (sb, nb))
             path_sides[pid] = mask
+            touch[pid] = reached
             pid += 1
 
     def patched(self, state: MapState, changed: Iterable[str]) -> TrackGraph | None:
@@ -449,6 +506,7 @@ class TrackGraph:
         g.path_id = dict(self.path_id)
         g.ends = list(self.ends)
         g.path_sides = list(self.path_sides)
+        g.touch = list(self.touch)
         g.side_paths = dict(self.side_paths)
         g.stop_paths = list(self.stop_paths)
         stride = board.path_stride
@@ -468,10 +526,11 @@ class TrackGraph:
                 g.paths[pid] = _NO_PATH
                 g.ends[pid] = _NO_ENDS
                 g.path_sides[pid] = 0
+                g.touch[pid] = ()
                 touched.update(n for is_stop, n in self.ends[pid] if not is_stop)
             for s in range(g.stop_start[k], g.stop_start[k + 1]):
                 g.stop_paths[s] = []
-            for _, ends, _ in frag.paths:
+            for _, ends, _, _ in frag.paths:
                 touched.update(n for is_stop, n in ends if not is_stop)
             for side in touched:  # the other hex's paths stay, in their order
                 kept = [x for x in g.side_paths.get(side, ()) if x[0] != h]
@@ -559,9 +618,10 @@ class TrackGraph:
     def station_stops(self, corp: str, stations: Iterable[str] = ()) -> list[int]:
         """Stop ids where ``corp`` has a station, sorted: the cities holding its tokens,
         and every stop on the ``stations`` hexes (virtual stations of private powers)."""
+        stop_id = self.stop_id
         out = set()
-        for h, i in self.state.token_cities(corp):
-            s = self.stop_id.get((h, "city", i))
+        for city in self.state.station_cities(corp):
+            s = stop_id.get(city)
             if s is not None:
                 out.add(s)
         for h in stations:
@@ -586,10 +646,9 @@ class TrackGraph:
         neighbours.
         """
         extra = frozenset(stations)
+        tokens = _tokens(self.state)
         starts = self.station_stops(corp, extra)
-        w = _Walk(
-            self, corp, extra, set(starts), set(starts), set(), set(), set(), _tokens(self.state)
-        )
+        w = _Walk(self, corp, extra, set(starts), set(starts), set(), set(), set(), tokens)
         new_done, new_joined = self._follow(w, list(starts))
         edges: dict[str, set[int]] = {}
         self._add_edges(edges, set(), new_done, starts)
@@ -604,20 +663,22 @@ class TrackGraph:
         board changed: the same as :meth:`reach` when the change only adds to the network
         (tiles keeping their old track and stops, its own new stations, cities it could
         not pass that it now may); None when the walk must start over (a city it went
-        through is now blocked, a station or a piece of track is gone)."""
+        through is now blocked, a station or a piece of track it followed is gone)."""
         w = prev.walk
         if w is None or w.corp != corp or w.stations != stations:
             return None
         board, old = self.board, w.graph
         stride = board.path_stride
-        changed = [h for h, v in self.tiles.items() if old.tiles.get(h) != v]
-        changed += [h for h in old.tiles if h not in self.tiles]
+        if old.tiles is self.tiles:  # bound copies of one graph: the same layout
+            changed: list[str] = []
+        else:
+            changed = sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
         if len(changed) > board.EXTEND_LIMIT:
             return None
         remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
         for h in changed:
-            if board.fragment(old.faces[h]).stops != board.fragment(self.faces[h]).stops:
-                return None
+            if _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]):
+                return None  # other stops (the fragment's stops follow from these counts)
             k = board.hex_index[h]
             for pid in range(k * stride, (k + 1) * stride):
                 p = old.paths[pid]
@@ -625,13 +686,18 @@ class TrackGraph:
                     break
                 new = self.path_id.get(p)
                 if new is None:
-                    return None
+                    if pid in w.done:
+                        return None  # track the walk followed is gone
+                    continue  # gone, but the walk never took it: nothing found depends on it
                 remap[pid] = new
+        tokens = _tokens(self.state)
         starts = self.station_stops(corp, stations)
         if not w.starts.issubset(starts):
             return None  # a station is gone
-        tokens = _tokens(self.state)
-        moved = {h for h in (*tokens, *w.tokens) if tokens.get(h) != w.tokens.get(h)}
+        if tokens is w.tokens:  # the state's own snapshot: no token moved since
+            moved: set[str] = set()
+        else:
+            moved = {h for h in (*tokens, *w.tokens) if tokens.get(h) != w.tokens.get(h)}
         done = set(w.done)
         gone = [p for p in remap if p in done]
         done.difference_update(gone)
@@ -664,11 +730,7 @@ class TrackGraph:
             todo.extend(
                 s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in nw.queued
             )
-            for e, nb in enumerate(board.neighbors[h]):
-                if nb is not None:
-                    y = ~(board.side_id[(h, e)] << 16 | board.hex_index[nb])
-                    if y in nw.seen:
-                        todo.append(y)
+            todo.extend(y for y in board.entries[h] if y in nw.seen)
         fresh = [s for s in starts if s not in w.starts]
         for s in fresh:
             if s not in nw.queued:
@@ -746,10 +808,11 @@ class TrackGraph:
         """Add to ``edges`` the edges of these paths (and the opposite edges on the
         neighbours) and every edge of the hexes of these stations.  The sets of ``edges``
         not named in ``own`` are shared with another reach: copied before they change."""
-        neighbors = self.board.neighbors
-        paths = self.paths
-
-        def add(h: str, e: int) -> None:
+        touch = self.touch
+        pairs = [x for pid in pids for x in touch[pid]]
+        stops = self.stops
+        pairs += [(stops[s][0], e) for s in starts for e in range(6)]
+        for h, e in pairs:
             es = edges.get(h)
             if es is None:
                 es = edges[h] = set()
@@ -758,17 +821,6 @@ class TrackGraph:
                 es = edges[h] = set(es)
                 own.add(h)
             es.add(e)
-
-        for pid in pids:
-            p = paths[pid]
-            for e in p.edges:
-                add(p.hex, e)
-                nb = neighbors[p.hex][e]
-                if nb is not None:
-                    add(nb, (e + 3) % 6)
-        for s in starts:
-            for e in range(6):
-                add(self.stops[s][0], e)
 
 
 # ---------------------------------------------------------------------------------------
@@ -820,8 +872,22 @@ class Board:
                     sid = self.side_id[(h, int(b["edge"]))]
                     self.side_cost[sid] = max(self.side_cost.get(sid, 0), int(b["cost"]))
         self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
+        self._lay_tables: dict[
+            tuple[str, tuple[str, int] | None],
+            list[tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[Path]]]]],
+        ] = {}
         self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
         self.hex_index: dict[str, int] = {h: k for k, h in enumerate(self.hex_ids)}
+        #: per hex, the walk states of entering it from each neighbour, in edge order
+        #: (``~(side << 16 | neighbour's number)``, see :meth:`TrackGraph._follow`)
+        self.entries: dict[str, list[int]] = {
+            h: [
+                ~(self.side_id[(h, e)] << 16 | self.hex_index[nb])
+                for e, nb in enumerate(self.neighbors[h])
+                if nb is not None
+            ]
+            for h in self.hex_ids
+        }
         #: path ids each hex owns in a track graph: the most paths a face may have
         self.path_stride = max(
             1, *(_path_count(d) for d in (*self.hexes.values(), *self.tiles.values()))
@@ -850,13 +916,12 @@ class Board:
         c = self._caches.get(cache)
         if c is None:
             c = self._caches[cache] = OrderedDict()
-        try:
-            value = c[key]
-        except KeyError:
+        value = c.get(key, _MISSING)
+        if value is _MISSING:  # (a miss raising KeyError cost more than the lookup)
             value = c[key] = compute()
             if len(c) > self.CACHE_SIZE:
                 c.popitem(last=False)
-            return value
+            return value  # type: ignore[no-any-return]
         c.move_to_end(key)
         return value  # type: ignore[no-any-return]
 
@@ -909,7 +974,13 @@ class Board:
                     mask |= 1 << sid
                 else:
                     ends.append((True, local[(h, LETTER_KIND[x[0]], int(x[1:]))]))
-            paths.append((p, tuple(ends), mask))
+            reached: list[tuple[str, int]] = []
+            for e in p.edges:
+                reached.append((h, e))
+                nb = self.neighbors[h][e]
+                if nb is not None:
+                    reached.append((nb, (e + 3) % 6))
+            paths.append((p, tuple(ends), mask, tuple(reached)))
         frag = self._fragments[key] = _Fragment(tuple(stops), tuple(paths))
         return frag
 
@@ -920,7 +991,8 @@ class Board:
         ``state`` for its tokens.  A new layout is the last graph made with its changed
         hexes replaced, when few hexes changed (:meth:`TrackGraph.patched`).
         """
-        g = self.cached("graph", state.track_key(), lambda: self._new_graph(state))
+        key = state.track_key()
+        g = self.cached("graph", key, lambda: self._new_graph(state, key))
         return g.bind(state)
 
     #: Most hexes a layout may differ by from the last graph made to be patched from it.
@@ -929,7 +1001,11 @@ class Board:
     #: from it (:meth:`TrackGraph.extend`; a corporation's turns are some lays apart).
     EXTEND_LIMIT = 16
 
-    def _new_graph(self, state: MapState) -> TrackGraph:
+    def _new_graph(
+        self, state: MapState, key: frozenset[tuple[str, tuple[str, int]]]
+    ) -> TrackGraph:
+        """A graph of the layout of ``state`` (whose :meth:`MapState.track_key` is ``key``:
+        the graph keeps that very key, so that keys made of it compare at once)."""
         last = self._last_graph
         g = None
         if last is not None:
@@ -940,6 +1016,7 @@ class Board:
                 g = last.patched(state, changed)
         if g is None:
             g = TrackGraph(self, state)
+        g.__dict__["track_key"] = key
         self._last_graph = g
         return g
 
@@ -1025,22 +1102,24 @@ class Board:
         """
         if require_connection and corp is None:
             raise ValueError("lay_options: a connection needs a corporation")
-        reach = self.reach(state, corp, stations).edges if require_connection and corp else None
+        found = self.reach(state, corp, stations) if require_connection and corp else None
+        reach = found.edges if found is not None else None
         # the hexes the network reaches, not the whole board, when a connection is needed
-        pool = hexes if hexes is not None else reach if reach is not None else self.hex_ids
-        for h in sorted(pool):
+        if hexes is not None:
+            pool = sorted(hexes)
+        else:
+            pool = found.hex_order() if found is not None else self.hex_ids  # both sorted
+        for h in pool:
             if h in blocked or h not in self.hexes:
                 continue
-            usable = self.usable[h]
             cost = 0 if h in state.tiles else int(self.hexes[h].get("cost", 0))
             near = reach.get(h, set()) if reach is not None else None
             if near is not None and not near:
                 continue
-            for tile, rots, upgrade in sorted(self._candidates(state, h)):
+            for tile, upgrade, color, turns in self._lay_table(h, state.tiles.get(h)):
                 if tiles is not None and tile not in tiles:
                     continue
-                td = self.tiles.get(tile)
-                if td is None or td["color"] not in colors:
+                if color not in colors:
                     continue
                 if tile not in tile_supply:
                     continue
@@ -1048,21 +1127,45 @@ class Board:
                 if supply is not None and supply <= 0:
                     continue
                 seen: set[frozenset[Path]] = set()
-                for r in rots:
-                    exits = set(rotate_exits(td.get("exits", []), r))
-                    if not exits <= usable:
-                        continue
+                for r, exits, sig in turns:
                     if near is not None and not exits & near:
                         continue
                     if distinct:
-                        sig = frozenset(self.tile_face(h, tile, r).paths)
                         if sig in seen:
                             continue
                         seen.add(sig)
                     sides = self._completed_sides(state, h, exits) if self.side_cost else 0
                     yield TileLay(h, tile, r, cost + sides, upgrade)
 
-    def _completed_sides(self, state: MapState, hex_id: str, exits: set[int]) -> int:
+    def _lay_table(
+        self, hex_id: str, laid: tuple[str, int] | None
+    ) -> list[tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[Path]]]]]:
+        """What :meth:`iter_lay_options` reads of the tables for a hex showing ``laid``
+        (its laid tile and rotation; None: its printed face), worked out once: each
+        candidate tile (:meth:`_candidates`, in order) with whether it upgrades, its
+        colour, and its rotations whose exits are all usable edges of the hex, each with
+        those exits and its track (the signature of ``distinct``)."""
+        key = (hex_id, laid)
+        table = self._lay_tables.get(key)
+        if table is not None:
+            return table
+        usable = self.usable[hex_id]
+        state = MapState(tiles={hex_id: laid} if laid is not None else {})
+        table = []
+        for tile, rots, upgrade in sorted(self._candidates(state, hex_id)):
+            td = self.tiles.get(tile)
+            if td is None:
+                continue
+            turns = []
+            for r in rots:
+                exits = frozenset(rotate_exits(td.get("exits", []), r))
+                if exits <= usable:
+                    turns.append((r, exits, frozenset(self.tile_face(hex_id, tile, r).paths)))
+            table.append((tile, upgrade, td["color"], turns))
+        self._lay_tables[key] = table
+        return table
+
+    def _completed_sides(self, state: MapState, hex_id: str, exits: Iterable[int]) -> int:
         """Cost of the costed sides a tile with these exits on ``hex_id`` completes."""
         total = 0
         old = None
@@ -1200,13 +1303,34 @@ class Board:
         home. ``require_connection=False`` (private powers) drops the network check;
         ``stations``: hexes where the corporation has a virtual station.
         """
+        return list(
+            self.iter_token_options(
+                state,
+                corp,
+                reserved=reserved,
+                require_connection=require_connection,
+                hexes=hexes,
+                stations=stations,
+            )
+        )
+
+    def iter_token_options(
+        self,
+        state: MapState,
+        corp: str,
+        *,
+        reserved: Mapping[str, Iterable[str]],
+        require_connection: bool = True,
+        hexes: set[str] | None = None,
+        stations: Iterable[str] = (),
+    ) -> Iterator[tuple[str, int]]:
+        """:meth:`token_options` one by one (the caller may stop at the first)."""
         if require_connection:
             candidates = sorted(self.reach(state, corp, stations).cities)
         else:
             candidates = [
                 (h, i) for h in self.hex_ids for i in range(len(self.face(state, h).cities))
             ]
-        out: list[tuple[str, int]] = []
         for h, i in candidates:
             if hexes is not None and h not in hexes:
                 continue
@@ -1222,8 +1346,7 @@ class Board:
                     if cities is None:
                         free = 0
             if free > 0:
-                out.append((h, i))
-        return out
+                yield (h, i)
 
     def place_token(self, state: MapState, corp: str, hex_id: str, city: int) -> None:
         """Put ``corp``'s token in a free slot of a city (mutates ``state``).

@@ -7,7 +7,6 @@ rounds never deal with track themselves.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -49,12 +48,22 @@ def tile_supply(g: Context) -> dict[str, int | None]:
 
 
 def _tile_supply(g: Context) -> dict[str, int | None]:
-    on_map = Counter(t for t, _ in g.state.map.tiles.values())
-    out: dict[str, int | None] = {}
-    for tid, tile in g.tables.doc.tiles.items():
-        n = tile.count
-        out[tid] = None if n is None else n - on_map.get(tid, 0)
+    out = dict(_manifest(g))
+    for t, _ in g.state.map.tiles.values():
+        n = out.get(t)
+        if n is not None:
+            out[t] = n - 1
     return out
+
+
+def _manifest(g: Context) -> dict[str, int | None]:
+    """Every tile's count in the title (None = unlimited), in table order (once per
+    tables)."""
+    m = getattr(g.tables, "_tile_manifest", None)
+    if m is None:
+        m = {tid: tile.count for tid, tile in g.tables.doc.tiles.items()}
+        g.tables._tile_manifest = m  # type: ignore[attr-defined]
+    return m  # type: ignore[no-any-return]
 
 
 def reserved(g: Context) -> dict[str, list[str]]:
@@ -190,21 +199,27 @@ def token_options(
     """Cities where ``corp`` may place a station now.  A reservation naming no city on a
     hex with several cities (not a home) holds one free slot anywhere on the hex: others
     may take a slot there only while enough free slots remain for its holders."""
+    return list(iter_token_options(g, corp, hexes=hexes, connected=connected))
+
+
+def iter_token_options(
+    g: Context, corp: str, *, hexes: set[str] | None = None, connected: bool = True
+) -> Iterator[tuple[str, int]]:
+    """:func:`token_options` one by one (the caller may stop at the first)."""
     held = reserved(g)
     spread = {h: [c for c in cs if _spread(g, c, h)] for h, cs in held.items()}
     to_map = {h: [c for c in cs if c not in spread[h]] for h, cs in held.items()}
-    out = board(g).token_options(
-        g.state.map, corp, reserved=to_map, require_connection=connected, hexes=hexes
-    )
-    keep = []
-    for h, i in out:
+    b = board(g)
+    m = g.state.map
+    for h, i in b.iter_token_options(
+        m, corp, reserved=to_map, require_connection=connected, hexes=hexes
+    ):
         holders = [c for c in spread.get(h, []) if c != corp]
-        face = board(g).face(g.state.map, h)
-        free = sum(board(g).free_slots(g.state.map, h, k) for k in range(len(face.cities)))
+        face = b.face(m, h)
+        free = sum(b.free_slots(m, h, k) for k in range(len(face.cities)))
         free -= sum(1 for c in to_map.get(h, []) if c != corp)  # slots held by the others
         if free - 1 >= len(holders):
-            keep.append((h, i))
-    return keep
+            yield (h, i)
 
 
 def _spread(g: Context, corp: str, hex_id: str) -> bool:
@@ -332,8 +347,12 @@ def can_run(g: Context, corp: str) -> bool:
     def joined() -> bool:
         b = board(g)
         reach = b.reach(g.state.map, corp, stations)
-        graph = b.graph(g.state.map)
-        own = {graph.stops[x] for x in graph.station_stops(corp, stations)}
+        w = reach.walk  # it started at the corporation's stations on this very position
+        if w is not None:
+            own = {w.graph.stops[x] for x in w.starts}
+        else:
+            graph = b.graph(g.state.map)
+            own = {graph.stops[x] for x in graph.station_stops(corp, stations)}
         if any(s not in own and s[0] not in excluded for s in reach.joined):
             return True
         if len(own) < 2 or not reach.joined:

@@ -222,28 +222,13 @@ class Network:
         """Track from stop ``s`` to each next stop: (stop, path ids from s, sides)."""
         g = self.g
         out: list[tuple[int, tuple[int, ...], int]] = []
-
-        def walk(node: tuple[bool, int], side_hex: str, chain: list[int], sides: int) -> None:
-            for h, pid in g.side_paths.get(node[1], []):
-                if h == side_hex:
-                    continue
-                end = g.other_end(pid, node)
-                if end[0]:
-                    if end[1] != s:
-                        out.append((end[1], (*chain, pid), sides))
-                    continue
-                bit = 1 << end[1]
-                if sides & bit:
-                    continue
-                walk(end, h, [*chain, pid], sides | bit)
-
         for pid in g.stop_paths[s]:
             end = g.other_end(pid, (True, s))
             if end[0]:
                 if end[1] != s:
                     out.append((end[1], (pid,), 1 << (free_bit + pid)))
                 continue
-            walk(end, g.paths[pid].hex, [pid], 1 << end[1])
+            _segment_walk(g, s, out, end, g.paths[pid].hex, [pid], 1 << end[1])
         return out
 
     # -- enumeration ------------------------------------------------------------------
@@ -967,3 +952,28 @@ def has_route(
     """Can the corporation run any route at all (a station joined by track to another stop)?"""
     net = network(board, state, corp, stations, excluded)
     return any(net.adj[t] for t in net.tokens)
+
+
+def _segment_walk(
+    g: TrackGraph,
+    s: int,
+    out: list[tuple[int, tuple[int, ...], int]],
+    node: tuple[bool, int],
+    side_hex: str,
+    chain: list[int],
+    sides: int,
+) -> None:
+    """``_segments_from`` at a side left from ``side_hex`` (a module function, not a
+    closure calling itself: no reference cycle per call)."""
+    for h, pid in g.side_paths.get(node[1], []):
+        if h == side_hex:
+            continue
+        end = g.other_end(pid, node)
+        if end[0]:
+            if end[1] != s:
+                out.append((end[1], (*chain, pid), sides))
+            continue
+        bit = 1 << end[1]
+        if sides & bit:
+            continue
+        _segment_walk(g, s, out, end, h, [*chain, pid], sides | bit)

@@ -34,7 +34,7 @@ found by :mod:`eighteen.engine.routefinder` (:func:`best_routes` here is a short
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -200,6 +200,11 @@ class TrainRule:
         ``{"cities": N, "towns": s}``, or a TrainRule (returned as it is)."""
         if isinstance(distance, TrainRule):
             return distance
+        if type(distance) is int and not station_paid:
+            rule = _PLAIN_RULES.get(distance)
+            if rule is None:
+                rule = _PLAIN_RULES[distance] = cls(distance)
+            return rule
         if distance is None or distance == "unlimited":
             return cls()
         if isinstance(distance, Mapping):
@@ -249,6 +254,9 @@ class TrainRule:
             return f"{self.pay}/{self.visit}"
         return f"{self.visit}+{self.towns}" if self.towns else str(self.visit)
 
+
+#: The rule of each plain distance N read so far (:meth:`TrainRule.of`: made once each).
+_PLAIN_RULES: dict[int, TrainRule] = {}
 
 #: What :meth:`TrainRule.of` reads.
 TrainDistance = int | str | Mapping[str, Any] | TrainRule | None
@@ -474,28 +482,37 @@ def _check(
     bonuses: Sequence[Bonus] = (),
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
+    pids: Sequence[int] | None = None,
 ) -> tuple[Route, int]:
-    """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses.
+    """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses
+    (``pids``: the ids of ``paths`` on ``g`` when the caller has them).
 
-    The answer is kept by the board for the position (tiles and tokens) and the arguments:
-    a logged route read by an importer is checked again, the same, when it is run."""
+    The answer is kept by the board for what it follows from: the arguments, the tiles and
+    station tokens of the hexes the route's track lies on (a piece of track, and the
+    stops it ends at, lie in one hex: nothing else of the board is read), and the graph's
+    numbering of the stops (the route's direction compares stop ids).  So a logged route
+    read by an importer is checked again, the same, when it is run, and a route run again
+    over hexes where no tile or token changed since is known at once."""
     rule = TrainRule.of(distance)
-    args = (corp, train, rule, paths, revenue_key, bonuses, stations, excluded)
+    args = (corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids)
     track = tuple(map(str, paths))
+    tiles, tokens = g.tiles, g.state.token_snapshot()
+    hexes = sorted({p.hex if isinstance(p, Path) else p.split(":", 1)[0] for p in paths})
     try:
+        bonus_key = tuple(bonuses)
+        hash(bonus_key)  # (the other parts of the key are text, numbers and their sets)
         key = (
-            g.track_key,
-            g.state.token_key(),
+            g.numbering,
+            tuple([(h, tiles.get(h), tokens.get(h)) for h in hexes]),
             corp,
             train,
-            rule,
+            (rule.visit, rule.pay, rule.towns, rule.station_paid),  # hashed without Python
             min(track, track[::-1]),  # a route checks the same both ways
             revenue_key,
-            tuple(bonuses),
+            bonus_key,
             frozenset(stations),
             frozenset(excluded),
         )
-        hash(key)
     except TypeError:  # an argument that cannot be a key: no keeping
         return _check_route(g, *args)
     return g.board.cached("check", key, lambda: _check_route(g, *args))
@@ -511,10 +528,11 @@ def _check_route(
     bonuses: Sequence[Bonus],
     stations: Collection[str],
     excluded: Collection[str],
+    known: Sequence[int] | None = None,
 ) -> tuple[Route, int]:
     if not paths:
         raise RouteError("a route needs track")
-    pids = _path_ids(g, paths)
+    pids = list(known) if known is not None else _path_ids(g, paths)
     if len(set(pids)) != len(pids):
         raise RouteError("the route uses a piece of track twice")
     # the start node: the end of the first path not shared with the second
@@ -757,38 +775,58 @@ def with_extension(
 
 def _chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[int]]]:
     """Track from a stop in ``hexes[0]`` to a stop in ``hexes[-1]`` through exactly the
-    listed hexes in order, with no stop in between: (first stop, last stop, paths)."""
+    listed hexes in order, with no stop in between: (first stop, last stop, paths).
+
+    They follow from the faces of the listed hexes alone (path ids are per hex), and the
+    numbering of the stops: the board keeps them by those, so a connection run again on
+    hexes no tile changed since is not walked again (shared: do not mutate them)."""
+    key = (g.numbering, tuple(hexes), tuple(map(g.tiles.get, hexes)))
+    return g.board.cached("chains", key, lambda: _walk_chains(g, hexes))
+
+
+def _walk_chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[int]]]:
+    """:func:`_chains`, walked."""
     out: list[tuple[int, int, list[int]]] = []
-    last = len(hexes) - 1
-    board = g.board
-
-    def walk(node: tuple[bool, int], idx: int, chain: list[int], sides: int) -> None:
-        # at a side, leaving hexes[idx - 1]; continue in hexes[idx]
-        for h, pid in g.side_paths.get(node[1], []):
-            if h != hexes[idx] or h == g.paths[chain[-1]].hex:
-                continue
-            end = g.other_end(pid, node)
-            if end[0]:
-                if idx == last:
-                    out.append((-1, end[1], [*chain, pid]))
-                continue
-            if idx == last or sides >> end[1] & 1:
-                continue
-            h2, e2 = board.sides[end[1]]
-            nxt = board.neighbors[h2][e2] if h2 == h else h2
-            if nxt == hexes[idx + 1]:
-                walk(end, idx + 1, [*chain, pid], sides | 1 << end[1])
-
-    k = board.hex_index.get(hexes[0]) if len(hexes) >= 2 else None
+    k = g.board.hex_index.get(hexes[0]) if len(hexes) >= 2 else None
     first = range(g.stop_start[k], g.stop_start[k + 1]) if k is not None else range(0)
     for s in first:  # the stops of hexes[0]
         before = len(out)
         for pid in g.stop_paths[s]:
             end = g.other_end(pid, (True, s))
             if not end[0]:
-                walk(end, 1, [pid], 1 << end[1])
+                _chain_walk(g, hexes, out, end, 1, [pid], 1 << end[1])
         out[before:] = [(s, b, c) for _, b, c in out[before:] if b != s]
     return out
+
+
+def _chain_walk(
+    g: TrackGraph,
+    hexes: Sequence[str],
+    out: list[tuple[int, int, list[int]]],
+    node: tuple[bool, int],
+    idx: int,
+    chain: list[int],
+    sides: int,
+) -> None:
+    """:func:`_chains` at a side, leaving ``hexes[idx - 1]``: continue in ``hexes[idx]``
+    (a module function, not a closure calling itself: no reference cycle per call)."""
+    board = g.board
+    last = len(hexes) - 1
+    here = hexes[idx]
+    for h, pid in g.side_paths.get(node[1], ()):
+        if h != here or h == g.paths[chain[-1]].hex:
+            continue
+        end = g.other_end(pid, node)
+        if end[0]:
+            if idx == last:
+                out.append((-1, end[1], [*chain, pid]))
+            continue
+        if idx == last or sides >> end[1] & 1:
+            continue
+        h2, e2 = board.sides[end[1]]
+        nxt = board.neighbors[h2][e2] if h2 == h else h2
+        if nxt == hexes[idx + 1]:
+            _chain_walk(g, hexes, out, end, idx + 1, [*chain, pid], sides | 1 << end[1])
 
 
 def _node_stop(g: TrackGraph, node: str) -> int | None:
@@ -829,51 +867,83 @@ def route_from_connections(
     g = board.graph(state)
     if not connections:
         raise RouteError("a route needs track")
-    options: list[list[tuple[int, int, list[int]]]] = []
+    options: list[_Readings] = []
     for conn in connections:
-        fwd = _chains(g, list(conn))
-        back = _chains(g, list(reversed(conn)))
-        opts = fwd + back
-        if not opts:
+        opts = _Readings(g, conn)
+        if not opts.chains:
             raise RouteError(f"no track along {'-'.join(conn)}")
         options.append(opts)
     want = None
     if nodes:
         want = {_node_stop(g, n) for n in nodes}
     errors: list[str] = []
+    for pids, stops in _readings(options, 0, None, [], []):
+        if want is not None and set(stops) != want:
+            continue
+        try:
+            route_paths = [g.paths[p] for p in pids]
+            return _check(
+                g,
+                corp,
+                train,
+                train_distance,
+                route_paths,
+                revenue_key,
+                bonuses,
+                stations,
+                excluded,
+                pids,
+            )[0]
+        except RouteError as exc:
+            errors.append(exc.reason)
+    raise RouteError(errors[0] if errors else "the connections do not form one route")
 
-    def assemble(k: int, stop: int | None, pids: list[int], stops: list[int]) -> Route | None:
-        if k == len(options):
-            if want is not None and set(stops) != want:
-                return None
-            try:
-                route_paths = [g.paths[p] for p in pids]
-                return _check(
-                    g,
-                    corp,
-                    train,
-                    train_distance,
-                    route_paths,
-                    revenue_key,
-                    bonuses,
-                    stations,
-                    excluded,
-                )[0]
-            except RouteError as exc:
-                errors.append(exc.reason)
-                return None
-        for a, b, chain in options[k]:
-            if stop is None:
-                r = assemble(k + 1, b, chain, [a, b])
-            elif a == stop:
-                r = assemble(k + 1, b, [*pids, *chain], [*stops, b])
+
+class _Readings:
+    """The chains of one connection (:func:`_chains`): those along its hexes as listed,
+    then those along them backwards, found only when a reading gets to them (the first
+    reading tried is most often the route)."""
+
+    __slots__ = ("g", "conn", "chains", "backwards")
+
+    def __init__(self, g: TrackGraph, conn: Sequence[str]) -> None:
+        self.g = g
+        self.conn = conn
+        self.chains = _chains(g, list(conn))
+        self.backwards = False
+        if not self.chains:
+            self._backwards()
+
+    def _backwards(self) -> None:
+        self.chains = self.chains + _chains(self.g, list(reversed(self.conn)))
+        self.backwards = True
+
+    def __iter__(self) -> Iterator[tuple[int, int, list[int]]]:
+        i = 0
+        while True:
+            if i < len(self.chains):
+                yield self.chains[i]
+                i += 1
+            elif not self.backwards:
+                self._backwards()
             else:
-                continue
-            if r is not None:
-                return r
-        return None
+                return
 
-    route = assemble(0, None, [], [])
-    if route is None:
-        raise RouteError(errors[0] if errors else "the connections do not form one route")
-    return route
+
+def _readings(
+    options: Sequence[Iterable[tuple[int, int, list[int]]]],
+    k: int,
+    stop: int | None,
+    pids: list[int],
+    stops: list[int],
+) -> Iterator[tuple[list[int], list[int]]]:
+    """Every reading of the chains ``options[k:]`` continuing from ``stop`` (None: the
+    first chain), in a fixed order: (the path ids, the stops) of each whole route."""
+    if k == len(options):
+        yield pids, stops
+        return
+    for a, b, chain in options[k]:
+        if stop is None:
+            yield from _readings(options, k + 1, b, chain, [a, b])
+        elif a == stop:
+            yield from _readings(options, k + 1, b, [*pids, *chain], [*stops, b])

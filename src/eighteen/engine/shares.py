@@ -60,14 +60,10 @@ def percent_of(g: Context, corp: str, owner: str) -> int:
 def holdings(g: Context, owner: str) -> dict[str, int]:
     """Corporation -> percent the owner holds (:func:`percent_of` of every corporation,
     in table order)."""
-    certs = g.state.certs
-    out: dict[str, int] = {}
-    for corp, table in g.tables.cert_table.items():
-        n = 0
-        for c, p in table:
-            if certs[c] == owner:
-                n += p
-        out[corp] = n
+    out = dict.fromkeys(g.tables.cert_table, 0)
+    corp_of, percent = g.tables.cert_corps, g.tables.cert_percents
+    for c in [c for c, o in g.state.certs.items() if o == owner]:  # one pass over them
+        out[corp_of[c]] += percent[c]
     return out
 
 
@@ -92,9 +88,7 @@ def cert_count(g: Context, player: str) -> int:
     n = 0
     counts: dict[str, bool] = {}  # corporation -> counts_for_limit, asked once each
     corp_of = g.tables.cert_corps
-    for cert, owner in g.state.certs.items():
-        if owner != player:
-            continue
+    for cert in [c for c, o in g.state.certs.items() if o == player]:
         corp = corp_of.get(cert) or cert_corp(cert)
         ok = counts.get(corp)
         if ok is None:

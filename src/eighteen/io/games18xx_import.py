@@ -394,7 +394,8 @@ class Importer:
         """Apply ``build()``; if it does not fit, pass optional operating steps of the
         acting corporation until it does (see the module doc).  Divergence otherwise."""
         g = self.game
-        first: IllegalAction | MapError | RouteError | None = None
+        first: str | None = None  # the first refusal's reason (not the exception: its
+        # traceback would hold this frame, a reference cycle per refusal)
         passes = 0
         while True:
             action = build()
@@ -402,7 +403,8 @@ class Importer:
                 g.apply(action)
                 return
             except (IllegalAction, MapError, RouteError) as exc:
-                first = first or exc
+                if first is None:
+                    first = str(exc)
             if passes >= MAX_PASSES or not self.pass_step():
                 for _ in range(passes):
                     g.undo()

@@ -33,7 +33,10 @@ class Step:
 
     def is_active(self, g: Context) -> bool:
         """:meth:`active`, cached until the state changes (``Game.memo``)."""
-        return bool(g.memo(("active", self), lambda: self.active(g)))
+        key = self.__dict__.get("_active_key")
+        if key is None:  # made once per step (steps are shared, their key too)
+            key = self.__dict__["_active_key"] = ("active", self)
+        return bool(g.memo(key, lambda: self.active(g)))
 
     def actor(self, g: Context) -> str | None:
         """Who must act in this step."""

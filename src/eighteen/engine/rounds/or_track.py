@@ -444,28 +444,36 @@ def next_token_cost(g: Context, corp: str, hex_id: str | None = None) -> int | N
 
 def token_options(g: Context) -> list[tuple[str, int, int, bool]]:
     """(hex, city, cost, free-ability) station tokens the corporation may place now."""
-    return g.memo("tokens", lambda: _token_options(g))
+    return g.memo("tokens", lambda: list(_token_options(g)))
 
 
-def _token_options(g: Context) -> list[tuple[str, int, int, bool]]:
+def can_token(g: Context) -> bool:
+    """May the corporation place a station token now?  (``bool(token_options(g))``,
+    stopping at the first.)"""
+    return g.memo(("can_token",), lambda: next(_token_options(g), None) is not None)
+
+
+def _token_options(g: Context) -> Iterator[tuple[str, int, int, bool]]:
+    """The options of :func:`token_options`, one by one, in its order."""
     corp = operating(g)
     r = _r(g)
-    out: list[tuple[str, int, int, bool]] = []
     cost = next_token_cost(g, corp)
     if cost is None:
-        return out
+        return
+    seen: set[tuple[str, int]] = set()
     if r.free_token:
         hex_id = r.free_token[0]
-        for h, c in network.token_options(g, corp, hexes={hex_id}, connected=False):
-            out.append((h, c, 0, True))
+        for h, c in network.iter_token_options(g, corp, hexes={hex_id}, connected=False):
+            seen.add((h, c))
+            yield (h, c, 0, True)
     if not r.tokened:
-        for h, c in network.token_options(g, corp):
+        for h, c in network.iter_token_options(g, corp):
             here = next_token_cost(g, corp, h)
             if here is None or here > g.state.corporations[corp].cash:
                 continue
-            if not any((h, c) == (x[0], x[1]) for x in out):
-                out.append((h, c, here, False))
-    return out
+            if (h, c) not in seen:
+                seen.add((h, c))
+                yield (h, c, here, False)
 
 
 class Token(ORStep):
@@ -473,7 +481,7 @@ class Token(ORStep):
     actions: ClassVar = (PlaceToken, Pass)
 
     def active(self, g: Context) -> bool:
-        return self.is_current(g) and bool(token_options(g))
+        return self.is_current(g) and can_token(g)
 
     def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
