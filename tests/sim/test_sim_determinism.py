@@ -69,3 +69,9 @@ def test_a_game_record_is_consistent() -> None:
 def test_a_game_cut_short_is_unfinished() -> None:
     r = play_job(Job("1830", 0, 7, tuple(SEATS), max_actions=50))
     assert (r["finished"], r["end_reason"], r["actions"]) == (False, "unfinished", 50)
+
+
+def test_a_stuck_game_says_so() -> None:
+    """1833NE has no end for a game no one can act in: its record says "stuck"."""
+    r = play_job(Job("1833ne", 0, 4, tuple(parse_bots("4*random"))))
+    assert (r["finished"], r["end_reason"], r["actions"]) == (False, "stuck", 342)

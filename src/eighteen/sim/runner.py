@@ -164,7 +164,12 @@ def play_job(job: Job, tables: Tables | None = None) -> Record:
     winners = [i for i, v in enumerate(values) if v == top]
     record.update(
         {
-            "end_reason": state.end_reason if record["finished"] else "unfinished",
+            # stuck: no one can act and the title has no end for it (rules.stall_ends_game)
+            "end_reason": state.end_reason
+            if record["finished"]
+            else "stuck"
+            if game.stuck
+            else "unfinished",
             "actions": n,
             "sets": state.stock_rounds,
             "operating_rounds": observer.operating_rounds,
