@@ -9,6 +9,7 @@ import io
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -343,3 +344,23 @@ def test_a_stuck_game_is_reported_and_saved(
     code, out, _ = run(capsys, "replay", str(save), "--format", "json")
     doc = json.loads(out)
     assert (code, doc["over"], doc["stuck"], doc["end_reason"]) == (0, False, True, None)
+
+
+def test_play_warns_when_the_compiled_tables_are_older_than_the_title(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An author who edits a title and forgets `eighteen compile` is told, not left to
+    play the old tables unawares."""
+    for name in ("common", "1830"):
+        shutil.copytree(ROOT / "titles" / name, tmp_path / "titles" / name)
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "compile", "1830")[0] == 0
+    code, _, err = run(capsys, "play", "1830", "--players", "3", "--quiet")
+    assert (code, "warning" in err) == (0, False)
+    title = tmp_path / "titles" / "1830" / "title.toml"
+    title.write_text(title.read_text().replace("bank = 12000", "bank = 13000", 1))
+    code, _, err = run(capsys, "play", "1830", "--players", "3", "--quiet")
+    assert code == 0
+    assert err.startswith("eighteen play: warning: the compiled tables of 1830 (sha256:")
+    assert "are older than titles/1830 (sha256:" in err
+    assert "run `eighteen compile 1830` to play the title as it is now" in err

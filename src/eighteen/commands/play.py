@@ -31,7 +31,7 @@ from eighteen.engine.tables import TitleNotFound, load_title
 from eighteen.io.jsonlimits import JSONLimitError, load_json
 from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots
 from eighteen.title.save import SaveFormatError, check_save
-from eighteen.title.versions import SaveTitleMismatch, check_save_title
+from eighteen.title.versions import SaveTitleMismatch, check_save_title, stale_tables
 
 #: Event words worth a line in the short per-round log.
 NOTABLE = ("floats", "phase", "rust", "closes", "bankrupt", "the game ends", "president of")
@@ -161,6 +161,9 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
         tables = load_title(args.title)
     except TitleNotFound as exc:
         return _err(str(exc), "play")
+    stale = stale_tables(tables.id, tables.hash)
+    if stale:
+        warn("play", stale)
     if isinstance(args.players, list):
         players = list(args.players)
     else:

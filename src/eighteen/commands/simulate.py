@@ -94,10 +94,12 @@ def prepare(
     args: argparse.Namespace,
 ) -> tuple[list[str], dict[str, Tables], Any, Backend, Path]:
     """Check every argument; raise UsageError (exit 2) or ValueError (exit 1)."""
+    from eighteen.commands.output import warn
     from eighteen.engine.game import Game
     from eighteen.engine.tables import TitleNotFound, load_title
     from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots
     from eighteen.sim.runner import Backend, player_names
+    from eighteen.title.versions import stale_tables
 
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
@@ -122,6 +124,9 @@ def prepare(
             tables[tid] = load_title(tid)
         except TitleNotFound as exc:
             raise ValueError(str(exc)) from None
+        stale = stale_tables(tables[tid].id, tables[tid].hash)
+        if stale:
+            warn("simulate", stale)
         try:  # player count, names and options, as the games will use them
             Game.new(tables[tid], players=player_names(args.players), options=args.options)
         except ValueError as exc:
