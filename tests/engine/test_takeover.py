@@ -243,3 +243,13 @@ def test_a_taken_over_corporation_does_not_pass_its_bonus_on() -> None:
     g.state.absorbed["B&W"] = "FRR"  # as take_over records it
     g.invalidate_caches()
     assert trains.corporation_limit(g, "FRR") == 4
+
+
+def test_the_title_page_says_how_the_five_start() -> None:
+    from eighteen.render.page import render_page
+
+    html = render_page(load_title("1833ne-takeover").data)
+    row = html[html.index('<tr data-corp="B&amp;M">') :]
+    row = row[: row.index("</tr>")]
+    assert "Boston &amp; Maine (from phase II) (starts at $60 or more)" in row
+    assert "chosen when started: $80 in a gray hex or one without track, else $120" in row
