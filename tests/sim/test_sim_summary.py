@@ -13,7 +13,10 @@ TABLES: Any = SimpleNamespace(
     version="1.0.0",
     hash="sha256:0",
     privates=[SimpleNamespace(id="P1", name="First")],
-    corporations=[SimpleNamespace(id="AA"), SimpleNamespace(id="BB")],
+    corporations=[
+        SimpleNamespace(id="AA", color="#FFFFFF"),
+        SimpleNamespace(id="BB", color="#1C3F94"),
+    ],
     phases=[SimpleNamespace(id="2"), SimpleNamespace(id="3")],
 )
 
@@ -178,3 +181,16 @@ def test_takeovers_per_game_and_per_corporation() -> None:
     assert (m["takeovers"], m["BB taken over rate"], m["AA taken over rate"]) == (1, 1.0, 0.0)
     assert "takeovers" not in metrics(RECORDS[0], TABLES)
     assert title_summary(RECORDS, TABLES)["takeovers"]["held"] is False
+
+
+def test_price_lines_take_the_corporations_colours() -> None:
+    """A corporation's line has its title colour; a white one is drawn gray, and a second
+    line of a colour already used is dashed."""
+    from eighteen.sim.report import _line_style
+
+    used: set[str] = set()
+    assert _line_style("#1C3F94", used, "#000000") == ("#1c3f94", "-")
+    assert _line_style("#FFFFFF", used, "#000000") == ("#8c8c8c", "-")
+    assert _line_style("#1c3f94", used, "#000000") == ("#1c3f94", "--")
+    assert _line_style(None, used, "#ff0000") == ("#ff0000", "-")
+    assert title_summary(RECORDS, TABLES)["corporations"]["BB"]["color"] == "#1C3F94"

@@ -118,6 +118,23 @@ def plot_phases(summary: dict[str, Any]) -> str:
     return _svg(fig)
 
 
+def _line_style(color: Any, used: set[str], fallback: Any) -> tuple[Any, str]:
+    """A corporation's own colour for its line (a very light one drawn gray), dashed when
+    another line of the plot already has that colour; ``fallback`` if it has none."""
+    from matplotlib.colors import to_hex, to_rgb
+
+    try:
+        r, g, b = to_rgb(color)
+    except (TypeError, ValueError):
+        r, g, b = to_rgb(fallback)
+    if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.85:  # white or nearly: invisible on white
+        r, g, b = 0.55, 0.55, 0.55
+    key = to_hex((r, g, b))
+    style = "--" if key in used else "-"
+    used.add(key)
+    return key, style
+
+
 def plot_prices(summary: dict[str, Any], records: dict[str, list[Record]]) -> str:
     """Mean share price after each operating round, drawn while at least a quarter of the
     finished games (two at least) had the corporation on the market."""
@@ -127,7 +144,8 @@ def plot_prices(summary: dict[str, Any], records: dict[str, list[Record]]) -> st
     for ax, tid in zip(axes[0], ids, strict=True):
         done = [r for r in records[tid] if r["finished"]]
         enough = max(2, len(done) // 4)
-        for j, cid in enumerate(summary["results"][tid]["corporations"]):
+        used: set[str] = set()
+        for j, (cid, corp) in enumerate(summary["results"][tid]["corporations"].items()):
             paths = [r["corporations"][cid]["prices"] for r in done]
             xs, ys = [], []
             for k in range(max((len(p) for p in paths), default=0)):
@@ -136,7 +154,8 @@ def plot_prices(summary: dict[str, Any], records: dict[str, list[Record]]) -> st
                     xs.append(k + 1)
                     ys.append(sum(at) / len(at))
             if xs:
-                ax.plot(xs, ys, lw=1.2, label=cid, color=plt.cm.tab10(j % 10))
+                color, style = _line_style(corp.get("color"), used, plt.cm.tab10(j % 10))
+                ax.plot(xs, ys, lw=1.2, label=cid, color=color, ls=style)
         ax.set_title(tid)
         ax.set_xlabel("after operating round")
         ax.set_ylabel("mean share price ($)")

@@ -113,6 +113,7 @@ def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
         rows = [r["corporations"][cid] for r in done]
         per_or = [x["revenue"] / x["operating_rounds"] for x in rows if x["operating_rounds"]]
         out["corporations"][cid] = {
+            "color": c.color,  # the title's, for the plots
             "float_rate": wilson(sum(1 for x in rows if x["floated"]), n),
             "final_price": mean_ci(
                 [x["final_price"] for x in rows if x["final_price"] is not None]
