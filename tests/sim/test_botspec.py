@@ -58,7 +58,9 @@ def test_seats() -> None:
         ("greedy(cash=0.1", "unclosed '(' in 'greedy(cash=0.1'"),
         ("greedy),random", "unbalanced ')' at column 7"),
         ("greedy,,random", "empty bot in 'greedy,,random'"),
-        ("0*greedy", "bot count must be at least 1 in '0*greedy'"),
+        ("0*greedy", "bot count must be between 1 and 100 in '0*greedy'"),
+        ("101*greedy", "bot count must be between 1 and 100 in '101*greedy'"),
+        ("9" * 30 + "*random", f"bot count must be between 1 and 100 in '{'9' * 30}*random'"),
         ("greedy-bold", "cannot read bot 'greedy-bold'"),
     ],
 )

@@ -19,6 +19,8 @@ from dataclasses import dataclass, fields, replace
 from eighteen.engine.bots import PERSONALITIES, Bot, GreedyBot, Personality, RandomBot
 
 KINDS = ("greedy", "random")
+#: Most seats a bot list may name (no title seats more players).
+MAX_SEATS = 100
 TRAITS = tuple(f.name for f in fields(Personality))
 
 _ITEM = re.compile(
@@ -83,9 +85,10 @@ def _parse_item(item: str) -> tuple[int, BotSpec]:
     kind = m["kind"]
     if kind not in KINDS:
         raise BotSpecError(f"unknown bot kind {kind!r} in {item!r}; choose from {', '.join(KINDS)}")
-    count = int(m["count"]) if m["count"] else 1
-    if count < 1:
-        raise BotSpecError(f"bot count must be at least 1 in {item!r}")
+    digits = m["count"]  # a count of many digits is too big without reading it as a number
+    count = 1 if not digits else int(digits) if len(digits) <= 6 else MAX_SEATS + 1
+    if not 1 <= count <= MAX_SEATS:
+        raise BotSpecError(f"bot count must be between 1 and {MAX_SEATS} in {item!r}")
     if kind == "random":
         if m["style"] or m["traits"] is not None:
             raise BotSpecError(f"the random bot has no personality: {item!r}")
