@@ -111,6 +111,7 @@ BAD = [
     (["play", "1830", "--players", "9"], 1, "1830 is for 2-6 players, not 9"),
     (["play", "1830", "--players", "Ann"], 2, "expected a number of players or two or more"),
     (["play", "1830", "--players", "Ann,Ann"], 2, "player names must differ"),
+    (["play", "1830", "--players", "9" * 20], 2, "expected at most 100 players, got 99999"),
     (["play", "1830", "--seed", "-1"], 2, "expected a number of at least 0, got -1"),
     (["play", "1830", "--seed", "x"], 2, "expected a whole number, got 'x'"),
     (

@@ -57,11 +57,22 @@ def _count(text: str) -> int:
     return value
 
 
+#: More players than any title seats: a larger count is refused before any list is made.
+MAX_PLAYERS = 100
+
+
 def _players(text: str) -> int | list[str]:
     """A number of players, or their names separated by commas (``Ann,Bob,Cy``)."""
-    if text.strip().isdigit():
-        return int(text)
+    digits = text.strip()
+    if digits.isdigit():
+        if len(digits) > 3 or int(digits) > MAX_PLAYERS:
+            raise argparse.ArgumentTypeError(f"expected at most {MAX_PLAYERS} players, got {text}")
+        return int(digits)
     names = [n.strip() for n in text.split(",")]
+    if len(names) > MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"expected at most {MAX_PLAYERS} players, got {len(names)}"
+        )
     if len(names) < 2 or not all(names):
         raise argparse.ArgumentTypeError(
             f"expected a number of players or two or more names like Ann,Bob,Cy; got {text!r}"

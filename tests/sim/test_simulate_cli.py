@@ -73,6 +73,9 @@ def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--bots", "greedy,random"], 2, "--bots: --bots names 2 bots for 4 players"),
         (["--games", "0"], 2, "--games must be at least 1, not 0"),
         (["--workers", "0"], 2, "--workers must be at least 1, not 0"),
+        (["--games", "9" * 20], 2, "--games must be at most 1,000,000, not 99,999,"),
+        (["--players", "9" * 20], 2, "--players must be at most 100, not 99,999,"),
+        (["--bots", "9" * 20 + "*random"], 2, "--bots: bot count must be between 1 and 100"),
         (["--vs", "1830"], 2, "--vs names the same title as TITLE (1830)"),
         (["--players", "9"], 1, "1830: 1830 is for 2-6 players, not 9"),
         (["--option", "nope"], 1, "1830: unknown option 'nope'"),
@@ -84,7 +87,7 @@ def test_bad_arguments(
 ) -> None:
     assert main(["simulate", "1830", "--out", str(tmp_path), *argv]) == code
     err = capsys.readouterr().err
-    assert err.startswith(f"eighteen simulate: {message}"), err
+    assert err.startswith(f"eighteen simulate: error: {message}"), err
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
@@ -93,7 +96,7 @@ def test_unknown_title(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     assert main(["simulate", "1899", "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(
-        "eighteen simulate: no compiled tables for '1899' (known titles: 1830, 1830-example,"
+        "eighteen simulate: error: no compiled tables for '1899' (known titles: 1830, 1830-example,"
     )
     assert err.count("\n") == 1
 
@@ -104,7 +107,7 @@ def test_unwritable_out(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     blocker.write_text("not a folder")
     assert main(["simulate", "1830", "--out", str(blocker / "out")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"eighteen simulate: cannot write to --out {blocker / 'out'}: ")
+    assert err.startswith(f"eighteen simulate: error: cannot write to --out {blocker / 'out'}: ")
     assert err.count("\n") == 1
 
 

@@ -24,8 +24,10 @@ class UsageError(ValueError):
 
 
 def _err(msg: str, code: int = 1) -> int:
-    print(f"eighteen simulate: {msg}", file=sys.stderr)
-    return code
+    """``eighteen simulate: error: MSG`` on standard error, as every command says it."""
+    from eighteen.commands.output import fail
+
+    return fail("simulate", msg, code)
 
 
 def add_parser(sub: Any) -> None:
@@ -101,16 +103,19 @@ def prepare(
     from eighteen.sim.runner import Backend, player_names
     from eighteen.title.versions import stale_tables
 
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, not {args.games}")
-    if args.players < 1:
-        raise UsageError(f"--players must be at least 1, not {args.players}")
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, not {args.workers}")
-    if args.max_actions < 1:
-        raise UsageError(f"--max-actions must be at least 1, not {args.max_actions}")
-    if args.ray_cpus is not None and args.ray_cpus < 1:
-        raise UsageError(f"--ray-cpus must be at least 1, not {args.ray_cpus}")
+    bounds = [  # (option, value, lowest, highest): beyond the highest is no real run
+        ("--games", args.games, 1, 1_000_000),
+        ("--players", args.players, 1, 100),
+        ("--workers", args.workers, 1, 1024),
+        ("--max-actions", args.max_actions, 1, 10_000_000),
+    ]
+    if args.ray_cpus is not None:
+        bounds.append(("--ray-cpus", args.ray_cpus, 1, 4096))
+    for option, value, lo, hi in bounds:
+        if value < lo:
+            raise UsageError(f"{option} must be at least {lo}, not {value}")
+        if value > hi:
+            raise UsageError(f"{option} must be at most {hi:,}, not {value:,}")
     try:
         seats = seat_bots(parse_bots(args.bots), args.players)
     except BotSpecError as exc:
