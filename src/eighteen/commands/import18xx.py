@@ -198,8 +198,8 @@ def cmd_import(
     if save and res is not None:
         try:
             write_save(res.game, save)
-        except OSError as exc:
-            return _err(f"cannot write {save}: {exc}")
+        except OSError as exc:  # the reason, not the temporary file's name
+            return _err(f"cannot write {save}: {exc.strerror or exc}")
         print(f"saved {len(res.game.log)} actions to {save}", file=sys.stderr)
     if check:
         return 0 if matched == total else 1

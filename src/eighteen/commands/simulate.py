@@ -191,7 +191,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
             _write(out / "report.html", render_report(summary, records))
     except OSError as exc:
-        return _err(f"cannot write to {out}: {exc}")
+        return _err(f"cannot write to {out}: {exc.strerror or exc}")
     if args.format == "json":
         print(json.dumps(summary, indent=1))
     else:
