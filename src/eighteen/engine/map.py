@@ -353,6 +353,8 @@ class Reach:
     #: the walk that found it, to walk on from (:meth:`TrackGraph.extend`); not part of
     #: the value
     walk: _Walk | None = field(default=None, repr=False, compare=False)
+    #: the corporation's stations, as stops (the walk's starts)
+    own: frozenset[tuple[str, str, int]] = field(default=frozenset(), repr=False, compare=False)
     _order: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def hex_order(self) -> list[str]:
@@ -655,7 +657,7 @@ class TrackGraph:
         found = {self.stops[s] for s in new_joined}
         stops = found | {self.stops[s] for s in starts}
         cities = {(h, i) for h, kind, i in stops if kind == "city"}
-        return Reach(edges, cities, stops, found, w)
+        return Reach(edges, cities, stops, found, w, frozenset(self.stops[s] for s in starts))
 
     def extend(self, prev: Reach, corp: str, stations: frozenset[str]) -> Reach | None:
         """The reach of ``corp`` on this graph's position, found by walking on from
@@ -663,7 +665,12 @@ class TrackGraph:
         board changed: the same as :meth:`reach` when the change only adds to the network
         (tiles keeping their old track and stops, its own new stations, cities it could
         not pass that it now may); None when the walk must start over (a city it went
-        through is now blocked, a station or a piece of track it followed is gone)."""
+        through is now blocked, a station or a piece of track it followed is gone).
+
+        The walk goes on in place: ``prev`` gives its walk up to the new reach (only the
+        last reach of a corporation is walked on from, :meth:`Board.reach`), and the new
+        reach shares ``prev``'s sets when the walk found nothing new.  Nothing is changed
+        before the walk is known to go on (a None leaves ``prev`` as it was)."""
         w = prev.walk
         if w is None or w.corp != corp or w.stations != stations:
             return None
@@ -675,6 +682,7 @@ class TrackGraph:
             changed = sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
         if len(changed) > board.EXTEND_LIMIT:
             return None
+        done = w.done
         remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
         for h in changed:
             if _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]):
@@ -684,11 +692,11 @@ class TrackGraph:
                 p = old.paths[pid]
                 if p is _NO_PATH:
                     break
+                if pid not in done:
+                    continue  # gone or not, the walk never took it: nothing found depends on it
                 new = self.path_id.get(p)
                 if new is None:
-                    if pid in w.done:
-                        return None  # track the walk followed is gone
-                    continue  # gone, but the walk never took it: nothing found depends on it
+                    return None  # track the walk followed is gone
                 remap[pid] = new
         tokens = _tokens(self.state)
         starts = self.station_stops(corp, stations)
@@ -698,45 +706,41 @@ class TrackGraph:
             moved: set[str] = set()
         else:
             moved = {h for h in (*tokens, *w.tokens) if tokens.get(h) != w.tokens.get(h)}
-        done = set(w.done)
-        gone = [p for p in remap if p in done]
-        done.difference_update(gone)
-        done.update(remap[p] for p in gone)
-        nw = _Walk(
-            self,
-            corp,
-            stations,
-            set(starts),
-            set(w.queued),
-            set(w.joined),
-            done,
-            set(w.seen),
-            tokens,
-        )
-        todo: list[int] = []
-        for h in moved.union(changed):
+        queued, joined = w.queued, w.joined
+        opened: list[int] = []  # stops the walk reached but could not pass, now passable
+        for h in moved.union(changed) if moved else changed:
             k = board.hex_index[h]
             for s in range(self.stop_start[k], self.stop_start[k + 1]):
-                if s in nw.starts:
+                if s in starts:
                     continue
                 through = self.passable(s, corp)
-                if s in nw.queued and not through:
-                    return None  # the walk went through a city now blocked
-                if through and s in nw.joined and s not in nw.queued:
-                    nw.queued.add(s)
-                    todo.append(s)
+                if s in queued:
+                    if not through:
+                        return None  # the walk went through a city now blocked
+                elif through and s in joined:
+                    opened.append(s)
+        # the walk goes on: from here on it is changed
+        prev.walk = None
+        if remap:
+            done.difference_update(remap)
+            done.update(remap.values())
+        w.graph = self
+        w.tokens = tokens
+        todo = opened
+        queued.update(opened)
         for h in changed:  # walk again from where the walk entered the changed hexes
             k = board.hex_index[h]
-            todo.extend(
-                s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in nw.queued
-            )
-            todo.extend(y for y in board.entries[h] if y in nw.seen)
+            todo.extend(s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in queued)
+            todo.extend(y for y in board.entries[h] if y in w.seen)
         fresh = [s for s in starts if s not in w.starts]
         for s in fresh:
-            if s not in nw.queued:
-                nw.queued.add(s)
+            w.starts.add(s)
+            if s not in queued:
+                queued.add(s)
                 todo.append(s)
-        new_done, new_joined = self._follow(nw, todo)
+        new_done, new_joined = self._follow(w, todo) if todo else ([], [])
+        if not new_done and not new_joined and not fresh:
+            return Reach(prev.edges, prev.cities, prev.stops, prev.joined, w, prev.own)
         edges = dict(prev.edges)
         self._add_edges(edges, set(), new_done, fresh)
         found = set(prev.joined)
@@ -750,7 +754,8 @@ class TrackGraph:
             for h, kind, i in map(self.stops.__getitem__, (*new_joined, *fresh))
             if kind == "city"
         )
-        return Reach(edges, cities, stops, found, nw)
+        own = prev.own.union(self.stops[s] for s in fresh) if fresh else prev.own
+        return Reach(edges, cities, stops, found, w, own)
 
     def _follow(self, w: _Walk, todo: list[int]) -> tuple[list[int], list[int]]:
         """Walk on from the states in ``todo`` (stop ids, or sides entered from a hex:
