@@ -195,6 +195,17 @@ class Game:
             value = memo[key] = compute()
         return value
 
+    def step_active(self, step: Any) -> bool:
+        """``step.active(self)``, cached as :meth:`memo` is (keyed by the step itself: the
+        steps are shared objects; no closure made per question)."""
+        memo = self._memo
+        if memo is None:
+            return bool(step.active(self))
+        value = memo.get(step, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[step] = bool(step.active(self))
+        return value  # type: ignore[no-any-return]
+
     def invalidate_caches(self) -> None:
         """Forget cached queries: call after editing ``game.state`` directly (test setups),
         before the next query or apply.  Never needed when the game only changes through
