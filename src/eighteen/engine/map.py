@@ -21,9 +21,10 @@ Vocabulary (rules: seed 002 "routes" and "tokens"; reference facts §7-§9):
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from eighteen.faces import read_face, rotate_exits
@@ -401,6 +402,22 @@ class _Fragment:
     paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int, tuple[tuple[str, int], ...]], ...]
 
 
+@dataclass
+class _Tables:
+    """The path tables of a track graph being made (:meth:`TrackGraph.__init__`,
+    :meth:`TrackGraph.patched`), as lists; the graph keeps them as tuples."""
+
+    paths: list[Path]
+    ends: list[tuple[tuple[bool, int], tuple[bool, int]]]
+    path_sides: list[int]
+    touch: list[tuple[tuple[str, int], ...]]
+    stop_paths: list[tuple[int, ...]]
+    side_paths: dict[int, tuple[tuple[str, int], ...]]
+
+
+#: The sort key of (hex, path id) pairs: the path id.
+_SECOND = itemgetter(1)
+
 #: What :meth:`Board.cached` finds for a key it does not hold.
 _MISSING = object()
 
@@ -436,15 +453,6 @@ class TrackGraph:
         stops: list[tuple[str, str, int]] = []
         #: per hex (board order), the first of its stop ids; a last entry closes the list
         self.stop_start: list[int] = []
-        n = len(board.hex_ids) * stride
-        self.paths: list[Path] = [_NO_PATH] * n
-        self.path_id: dict[Path, int] = {}
-        self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = [_NO_ENDS] * n
-        self.path_sides: list[int] = [0] * n  # bitmask of the sides each path touches
-        #: per path, the (hex, edge) it reaches: its edges, and the opposite edges on the
-        #: neighbours (a reach's lay connectivity, :meth:`_add_edges`)
-        self.touch: list[tuple[tuple[str, int], ...]] = [()] * n
-        self.side_paths: dict[int, list[tuple[str, int]]] = {}
         frags: list[_Fragment] = []
         for h in board.hex_ids:  # sorted: the stops come out sorted, hex by hex
             f = board.face(state, h)
@@ -459,34 +467,53 @@ class TrackGraph:
         #: stands for this numbering of the stops, which the graphs patched from this one
         #: share (a cache key part: a result naming stop ids holds for these graphs only)
         self.numbering = object()
-        self.stop_paths: list[list[int]] = [[] for _ in stops]
+        n = len(board.hex_ids) * stride
+        self.path_id: dict[Path, int] = {}
+        # the tables are made as lists and kept as tuples (of tuples of numbers and
+        # strings: the collector stops visiting them, a graph being some thousand
+        # entries, and some hundred graphs being kept by the caches)
+        t = _Tables([_NO_PATH] * n, [_NO_ENDS] * n, [0] * n, [()] * n, [() for _ in stops], {})
         for k, frag in enumerate(frags):
             if frag.paths:
-                self._add(k, frag)
+                self._add(k, frag, t)
+        self._keep(t)
 
-    def _add(self, k: int, frag: _Fragment) -> None:
-        """Enter the paths of the fragment of hex number ``k`` (its stops are numbered):
-        path ids ``k * stride`` on, so each hex keeps its own range of ids and the ids
-        run in board order whatever the lays that led to the graph."""
+    def _keep(self, t: _Tables) -> None:
+        """Take the tables ``t`` made (as tuples, see :meth:`__init__`)."""
+        self.paths: list[Path] = t.paths
+        self.ends: tuple[tuple[tuple[bool, int], tuple[bool, int]], ...] = tuple(t.ends)
+        #: bitmask of the sides each path touches
+        self.path_sides: tuple[int, ...] = tuple(t.path_sides)
+        #: per path, the (hex, edge) it reaches: its edges, and the opposite edges on the
+        #: neighbours (a reach's lay connectivity, :meth:`_add_edges`)
+        self.touch: tuple[tuple[tuple[str, int], ...], ...] = tuple(t.touch)
+        self.stop_paths: tuple[tuple[int, ...], ...] = tuple(t.stop_paths)
+        self.side_paths: dict[int, tuple[tuple[str, int], ...]] = t.side_paths
+
+    def _add(self, k: int, frag: _Fragment, t: _Tables) -> None:
+        """Enter the paths of the fragment of hex number ``k`` (its stops are numbered)
+        in the tables being made: path ids ``k * stride`` on, so each hex keeps its own
+        range of ids and the ids run in board order whatever the lays that led to the
+        graph."""
         h = self.board.hex_ids[k]
         offset = self.stop_start[k]
-        paths, path_id, all_ends = self.paths, self.path_id, self.ends
-        stop_paths, side_paths, path_sides = self.stop_paths, self.side_paths, self.path_sides
-        touch = self.touch
+        paths, path_id, all_ends = t.paths, self.path_id, t.ends
+        stop_paths, side_paths, path_sides = t.stop_paths, t.side_paths, t.path_sides
+        touch = t.touch
         pid = k * self.board.path_stride
         for p, ((sa, na), (sb, nb)), mask, reached in frag.paths:  # a path has two ends
             paths[pid] = p
             path_id[p] = pid
             if sa:
                 na += offset
-                stop_paths[na].append(pid)
+                stop_paths[na] = (*stop_paths[na], pid)
             else:
-                side_paths.setdefault(na, []).append((h, pid))
+                side_paths[na] = (*side_paths.get(na, ()), (h, pid))
             if sb:
                 nb += offset
-                stop_paths[nb].append(pid)
+                stop_paths[nb] = (*stop_paths[nb], pid)
             else:
-                side_paths.setdefault(nb, []).append((h, pid))
+                side_paths[nb] = (*side_paths.get(nb, ()), (h, pid))
             all_ends[pid] = ((sa, na), (sb, nb))
             path_sides[pid] = mask
             touch[pid] = reached
@@ -504,13 +531,16 @@ class TrackGraph:
         g.state = state
         g.tiles = dict(state.tiles)
         g.faces = dict(self.faces)
-        g.paths = list(self.paths)
-        g.path_id = dict(self.path_id)
-        g.ends = list(self.ends)
-        g.path_sides = list(self.path_sides)
-        g.touch = list(self.touch)
-        g.side_paths = dict(self.side_paths)
-        g.stop_paths = list(self.stop_paths)
+        g.path_id = path_id = dict(self.path_id)
+        t = _Tables(
+            list(self.paths),
+            list(self.ends),
+            list(self.path_sides),
+            list(self.touch),
+            list(self.stop_paths),
+            dict(self.side_paths),
+        )
+        side_paths = t.side_paths
         stride = board.path_stride
         for h in changed:
             k = board.hex_index[h]
@@ -521,30 +551,31 @@ class TrackGraph:
             g.faces[h] = face
             touched: set[int] = set()
             for pid in range(k * stride, (k + 1) * stride):
-                p = g.paths[pid]
+                p = t.paths[pid]
                 if p is _NO_PATH:
                     break
-                del g.path_id[p]
-                g.paths[pid] = _NO_PATH
-                g.ends[pid] = _NO_ENDS
-                g.path_sides[pid] = 0
-                g.touch[pid] = ()
+                del path_id[p]
+                t.paths[pid] = _NO_PATH
+                t.ends[pid] = _NO_ENDS
+                t.path_sides[pid] = 0
+                t.touch[pid] = ()
                 touched.update(n for is_stop, n in self.ends[pid] if not is_stop)
             for s in range(g.stop_start[k], g.stop_start[k + 1]):
-                g.stop_paths[s] = []
+                t.stop_paths[s] = ()
             for _, ends, _, _ in frag.paths:
                 touched.update(n for is_stop, n in ends if not is_stop)
             for side in touched:  # the other hex's paths stay, in their order
-                kept = [x for x in g.side_paths.get(side, ()) if x[0] != h]
+                kept = tuple(x for x in side_paths.get(side, ()) if x[0] != h)
                 if kept:
-                    g.side_paths[side] = kept
+                    side_paths[side] = kept
                 else:
-                    g.side_paths.pop(side, None)
-            g._add(k, frag)
+                    side_paths.pop(side, None)
+            g._add(k, frag, t)
             for side in touched:
-                got = g.side_paths.get(side)
+                got = side_paths.get(side)
                 if got is not None and len(got) > 1:
-                    got.sort(key=lambda x: x[1])
+                    side_paths[side] = tuple(sorted(got, key=_SECOND))
+        g._keep(t)
         return g
 
     @cached_property
@@ -767,6 +798,7 @@ class TrackGraph:
         corp, queued, joined, done, seen = w.corp, w.queued, w.joined, w.done, w.seen
         new_done: list[int] = []
         new_joined: list[int] = []
+        pids: Sequence[int]
         while todo:
             x = todo.pop()
             if x >= 0:
@@ -1038,12 +1070,16 @@ class Board:
 
     def _new_reach(self, state: MapState, corp: str, stations: frozenset[str]) -> Reach:
         """The reach walked on from the last one found for the corporation when the board
-        only grew for it since (:meth:`TrackGraph.extend`), else walked afresh."""
+        only grew for it since (:meth:`TrackGraph.extend`), else walked afresh.  Only the
+        last reach keeps its walk (no other is walked on from): the walk of the one it
+        replaces, and the graph that walk holds, are let go."""
         g = self.graph(state)
         prev = self._last_reach.get((corp, stations))
         r = g.extend(prev, corp, stations) if prev is not None else None
         if r is None:
             r = g.reach(corp, stations)
+            if prev is not None:
+                prev.walk = None
         self._last_reach[(corp, stations)] = r
         return r
 
