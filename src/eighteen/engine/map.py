@@ -1150,31 +1150,37 @@ class Board:
             pool = sorted(hexes)
         else:
             pool = found.hex_order() if found is not None else self.hex_ids  # both sorted
+        laid = state.tiles
         for h in pool:
             if h in blocked or h not in self.hexes:
                 continue
-            cost = 0 if h in state.tiles else int(self.hexes[h].get("cost", 0))
-            near = reach.get(h, set()) if reach is not None else None
-            if near is not None and not near:
-                continue
-            for tile, upgrade, color, turns in self._lay_table(h, state.tiles.get(h)):
+            near = None
+            if reach is not None:
+                near = reach.get(h)
+                if not near:
+                    continue
+            cost = -1
+            for tile, upgrade, color, turns in self._lay_table(h, laid.get(h)):
                 if tiles is not None and tile not in tiles:
                     continue
                 if color not in colors:
                     continue
-                if tile not in tile_supply:
-                    continue
-                supply = tile_supply[tile]
+                supply = tile_supply.get(tile, 0)
                 if supply is not None and supply <= 0:
-                    continue
-                seen: set[frozenset[Path]] = set()
+                    continue  # none left (a tile missing from the supply is not in it)
+                seen: set[frozenset[Path]] | None = None
                 for r, exits, sig in turns:
-                    if near is not None and not exits & near:
+                    if near is not None and exits.isdisjoint(near):
                         continue
                     if distinct:
-                        if sig in seen:
+                        if seen is None:
+                            seen = {sig}
+                        elif sig in seen:
                             continue
-                        seen.add(sig)
+                        else:
+                            seen.add(sig)
+                    if cost < 0:
+                        cost = 0 if h in laid else int(self.hexes[h].get("cost", 0))
                     sides = self._completed_sides(state, h, exits) if self.side_cost else 0
                     yield TileLay(h, tile, r, cost + sides, upgrade)
 
