@@ -65,8 +65,10 @@ _ROUNDS: dict[str, Round] = {
 _RESERVED_NAMES = {"bank", IPO, "pool"}
 #: what :meth:`Game.memo` finds for a query not asked since the state last changed
 _UNKNOWN = object()
-#: actions between two snapshots of the state (undo and a rollback replay from the last)
-_SNAPSHOT_EVERY = 16
+#: actions between two snapshots of the state (undo and a rollback replay from the last;
+#: a snapshot costs some actions' time and a replay hardly ever needs one: 32 keeps an
+#: undo to a few milliseconds)
+_SNAPSHOT_EVERY = 32
 
 
 class Game:
