@@ -9,49 +9,33 @@ process (``time.process_time``), so that other work on a shared machine does not
 Targets (issue 15): at most 150 µs per action on every game, last tenth no more than 1.5x
 the first.
 
-Run: .venv/bin/python bench/replay.py [RUNS] [EXPORT.json ...]
+On a shared machine a burst of load still slows a run (the CPU time of a process grows
+when others thrash its caches), so a best of a few runs made back to back may keep a slow
+one.  ``--runs N`` makes N rounds, each a fresh process replaying the whole corpus once;
+the best of the rounds counts per game.  ``--vs TREE`` alternates each round with a
+process running the code of another checkout (its ``src``; e.g. a ``git worktree`` of the
+commit before a change), so that both meet the same load, and compares them game by game.
+
+Run: .venv/bin/python bench/replay.py [RUNS] [--runs N] [--vs TREE] [EXPORT.json ...]
 """
 
 from __future__ import annotations
 
 import gc
+import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
-
-from eighteen.engine import tables
-from eighteen.io import games18xx
-from eighteen.io.games18xx import Importer, read_export
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests/fixtures/18xx-games"
 TARGET_US = 150.0
 CLOCK = time.process_time
 TARGET_RATIO = 1.5
 
-
-class StepTimer:
-    """Times every ``Importer.step`` call (one logged action, its passes included)."""
-
-    def __init__(self) -> None:
-        self.times: list[float] = []
-        self.original = games18xx.Importer.step
-
-    def __enter__(self) -> StepTimer:
-        original = self.original
-        times = self.times
-
-        def timed(imp: Importer, aid: int | str, a: dict) -> None:
-            t0 = CLOCK()
-            try:
-                original(imp, aid, a)
-            finally:
-                times.append(CLOCK() - t0)
-
-        games18xx.Importer.step = timed  # type: ignore[method-assign]
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        games18xx.Importer.step = self.original  # type: ignore[method-assign]
+#: (µs per action, µs per action in each tenth, actions)
+Timing = tuple[float, list[float], int]
 
 
 def tenths(times: list[float]) -> list[float]:
@@ -64,50 +48,91 @@ def tenths(times: list[float]) -> list[float]:
     return out
 
 
-def bench(path: Path, runs: int) -> tuple[float, list[float], int] | None:
+def bench(path: Path, runs: int) -> Timing | None:
+    """The fastest of ``runs`` imports of one export (None: the replay is not exact)."""
+    from eighteen.engine import tables
+    from eighteen.io import games18xx
+    from eighteen.io.games18xx import Importer, read_export
+
     data = read_export(path)
     title = tables.load_title(str(data["title"]))
-    best: tuple[float, list[float], int] | None = None
+    best: Timing | None = None
+    original = games18xx.Importer.step
     for _ in range(runs):
         gc.collect()
-        with StepTimer() as st:
+        times: list[float] = []
+
+        def timed(imp: Importer, aid: int | str, a: dict, times: list[float] = times) -> None:
+            t0 = CLOCK()
+            try:
+                original(imp, aid, a)
+            finally:
+                times.append(CLOCK() - t0)
+
+        games18xx.Importer.step = timed  # type: ignore[method-assign]
+        try:
             t0 = CLOCK()
             res = games18xx.import_game(data, title)
             total = CLOCK() - t0
+        finally:
+            games18xx.Importer.step = original  # type: ignore[method-assign]
         if res.mismatches():
             print(f"{path.name}: the replay is not exact: {res.mismatches()[0]}")
             return None
         per = total / max(res.applied, 1) * 1e6
         if best is None or per < best[0]:
-            best = (per, tenths(st.times), res.applied)
+            best = (per, tenths(times), res.applied)
     return best
 
 
-def main(argv: list[str]) -> int:
-    runs = int(argv[1]) if len(argv) > 1 else 3
-    paths = [Path(p) for p in argv[2:]] or [
-        *sorted((FIXTURES / "1830-generated").glob("g*.json")),
-        FIXTURES / "1830/29133.json",
-    ]
+def measure(paths: list[Path], runs: int) -> dict[str, Timing] | None:
+    """Each game's best of ``runs`` imports, in this process."""
+    from eighteen.io import games18xx
+    from eighteen.io.games18xx import read_export
+
     games18xx.import_game(read_export(paths[0]))  # warm up: tables, board, caches
-    rows = []
-    print(f"{'game':<16}{'actions':>8}{'µs/act':>9}  tenths (µs per action){'':>40}last/first")
+    out = {}
     for path in paths:
         got = bench(path, runs)
         if got is None:
-            return 1
-        per, parts, n = got
+            return None
+        out[path.stem] = got
+    return out
+
+
+def in_process(tree: Path, paths: list[Path]) -> dict[str, Timing] | None:
+    """One import of each game in a fresh process running the code of ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    cmd = [sys.executable, __file__, "1", "--json", *map(str, paths)]
+    done = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True)
+    if done.returncode != 0:
+        print(done.stdout + done.stderr)
+        return None
+    return {k: (v[0], v[1], v[2]) for k, v in json.loads(done.stdout).items()}
+
+
+def best_of(rounds: list[dict[str, Timing]]) -> dict[str, Timing]:
+    return {k: min((r[k] for r in rounds), key=lambda t: t[0]) for k in rounds[0]}
+
+
+def summary(label: str, got: dict[str, Timing], rows_too: bool = True) -> dict[str, float]:
+    """Print the table of ``got`` and its totals; returns the totals."""
+    rows = []
+    if rows_too:
+        print(f"{'game':<16}{'actions':>8}{'µs/act':>9}  tenths (µs per action){'':>40}last/first")
+    for name, (per, parts, n) in got.items():
         ratio = parts[-1] / parts[0] if parts[0] else float("inf")
-        rows.append((path.stem, n, per, ratio))
-        shown = " ".join(f"{x:5.0f}" for x in parts)
-        print(f"{path.stem:<16}{n:>8}{per:>9.1f}  {shown}  {ratio:5.2f}")
+        rows.append((name, n, per, ratio))
+        if rows_too:
+            shown = " ".join(f"{x:5.0f}" for x in parts)
+            print(f"{name:<16}{n:>8}{per:>9.1f}  {shown}  {ratio:5.2f}")
     worst = max(rows, key=lambda r: r[2])
     worst_ratio = max(rows, key=lambda r: r[3])
     actions = sum(r[1] for r in rows)
     mean = sum(r[1] * r[2] for r in rows) / actions
     over = [r[0] for r in rows if r[2] > TARGET_US]
     steep = [r[0] for r in rows if r[3] > TARGET_RATIO]
-    print(f"\n{len(rows)} games, {actions} actions, best of {runs} runs each")
+    print(f"\n{label}: {len(rows)} games, {actions} actions")
     print(f"  mean:        {mean:7.1f} µs per action")
     print(f"  worst game:  {worst[0]} {worst[2]:.1f} µs per action (target {TARGET_US:.0f})")
     print(
@@ -115,6 +140,69 @@ def main(argv: list[str]) -> int:
         f"(target {TARGET_RATIO}x)"
     )
     print(f"  over {TARGET_US:.0f} µs: {len(over)} games; ratio over {TARGET_RATIO}: {len(steep)}")
+    return {"mean": mean, "worst": worst[2], "over": len(over), "ratio": worst_ratio[3]}
+
+
+def main(argv: list[str]) -> int:
+    args = argv[1:]
+    runs, vs, as_json, files = 3, None, False, []
+    rounds = 0
+    while args:
+        a = args.pop(0)
+        if a == "--runs":
+            rounds = int(args.pop(0))
+        elif a == "--vs":
+            vs = Path(args.pop(0)).resolve()
+        elif a == "--json":
+            as_json = True
+        elif a.isdigit():
+            runs = int(a)
+        else:
+            files.append(Path(a).resolve())
+    paths = files or [
+        *sorted((FIXTURES / "1830-generated").glob("g*.json")),
+        FIXTURES / "1830/29133.json",
+    ]
+    if as_json:
+        got = measure(paths, runs)
+        if got is None:
+            return 1
+        print(json.dumps(got))
+        return 0
+    if not rounds and vs is None:
+        got = measure(paths, runs)
+        if got is None:
+            return 1
+        summary(f"best of {runs} runs each", got)
+        return 0
+    here = Path(__file__).resolve().parents[1]
+    trees = [here] if vs is None else [vs, here]
+    results: dict[Path, list[dict[str, Timing]]] = {t: [] for t in trees}
+    for k in range(max(rounds, 1)):
+        for tree in trees if k % 2 == 0 else trees[::-1]:
+            got = in_process(tree, paths)
+            if got is None:
+                return 1
+            results[tree].append(got)
+        print(f"round {k + 1} of {max(rounds, 1)} done", file=sys.stderr)
+    n = max(rounds, 1)
+    if vs is None:
+        summary(f"best of {n} rounds", best_of(results[here]))
+        return 0
+    old, new = best_of(results[vs]), best_of(results[here])
+    print(f"{'game':<16}{'actions':>8}{'before':>9}{'after':>9}  {'ratio before':>12}{'after':>7}")
+    for name in old:
+        (p0, t0, n0), (p1, t1, _) = old[name], new[name]
+        r0 = t0[-1] / t0[0] if t0[0] else float("inf")
+        r1 = t1[-1] / t1[0] if t1[0] else float("inf")
+        print(f"{name:<16}{n0:>8}{p0:>9.1f}{p1:>9.1f}  {r0:>12.2f}{r1:>7.2f}")
+    a = summary(f"before ({vs}), best of {n} rounds", old, rows_too=False)
+    b = summary(f"after ({here}), best of {n} rounds", new, rows_too=False)
+    print(
+        f"\nmean {a['mean']:.1f} -> {b['mean']:.1f} µs per action; worst game "
+        f"{a['worst']:.1f} -> {b['worst']:.1f}; over {TARGET_US:.0f} µs {a['over']} -> "
+        f"{b['over']}; worst ratio {a['ratio']:.2f} -> {b['ratio']:.2f}"
+    )
     return 0
 
 

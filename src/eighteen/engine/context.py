@@ -36,6 +36,9 @@ class Context(Protocol):
     def memo(self, key: Any, compute: Callable[[], T]) -> T:
         """A query's answer cached until the state next changes."""
 
+    def step_active(self, step: Any) -> bool:
+        """Whether a round's step is active (``step.active``), cached as :meth:`memo`."""
+
     def invalidate_caches(self) -> None:
         """Forget cached queries (after a change made outside apply)."""
 

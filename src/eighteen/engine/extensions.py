@@ -206,10 +206,11 @@ class Extender:
             self.explored += 1
             if self.explored > self.limit:
                 raise _Stop
+            nxt: Sequence[int]
             if node[0]:
                 nxt = g.stop_paths[node[1]]
             else:
-                nxt = [p for h, p in g.side_paths.get(node[1], []) if h != prev_hex]
+                nxt = [p for h, p in g.side_paths.get(node[1], ()) if h != prev_hex]
             here = 0 if node[0] else 1 << node[1]
             order = []
             for pid in nxt:

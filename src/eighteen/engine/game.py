@@ -65,8 +65,10 @@ _ROUNDS: dict[str, Round] = {
 _RESERVED_NAMES = {"bank", IPO, "pool"}
 #: what :meth:`Game.memo` finds for a query not asked since the state last changed
 _UNKNOWN = object()
-#: actions between two snapshots of the state (undo and a rollback replay from the last)
-_SNAPSHOT_EVERY = 16
+#: actions between two snapshots of the state (undo and a rollback replay from the last;
+#: a snapshot costs some actions' time and a replay hardly ever needs one: 32 keeps an
+#: undo to a few milliseconds)
+_SNAPSHOT_EVERY = 32
 
 
 class Game:
@@ -194,6 +196,17 @@ class Game:
         if value is _UNKNOWN:
             value = memo[key] = compute()
         return value
+
+    def step_active(self, step: Any) -> bool:
+        """``step.active(self)``, cached as :meth:`memo` is (keyed by the step itself: the
+        steps are shared objects; no closure made per question)."""
+        memo = self._memo
+        if memo is None:
+            return bool(step.active(self))
+        value = memo.get(step, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[step] = bool(step.active(self))
+        return value  # type: ignore[no-any-return]
 
     def invalidate_caches(self) -> None:
         """Forget cached queries: call after editing ``game.state`` directly (test setups),

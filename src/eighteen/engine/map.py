@@ -21,9 +21,10 @@ Vocabulary (rules: seed 002 "routes" and "tokens"; reference facts §7-§9):
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from eighteen.faces import read_face, rotate_exits
@@ -353,6 +354,8 @@ class Reach:
     #: the walk that found it, to walk on from (:meth:`TrackGraph.extend`); not part of
     #: the value
     walk: _Walk | None = field(default=None, repr=False, compare=False)
+    #: the corporation's stations, as stops (the walk's starts)
+    own: frozenset[tuple[str, str, int]] = field(default=frozenset(), repr=False, compare=False)
     _order: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def hex_order(self) -> list[str]:
@@ -399,6 +402,22 @@ class _Fragment:
     paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int, tuple[tuple[str, int], ...]], ...]
 
 
+@dataclass
+class _Tables:
+    """The path tables of a track graph being made (:meth:`TrackGraph.__init__`,
+    :meth:`TrackGraph.patched`), as lists; the graph keeps them as tuples."""
+
+    paths: list[Path]
+    ends: list[tuple[tuple[bool, int], tuple[bool, int]]]
+    path_sides: list[int]
+    touch: list[tuple[tuple[str, int], ...]]
+    stop_paths: list[tuple[int, ...]]
+    side_paths: dict[int, tuple[tuple[str, int], ...]]
+
+
+#: The sort key of (hex, path id) pairs: the path id.
+_SECOND = itemgetter(1)
+
 #: What :meth:`Board.cached` finds for a key it does not hold.
 _MISSING = object()
 
@@ -434,15 +453,6 @@ class TrackGraph:
         stops: list[tuple[str, str, int]] = []
         #: per hex (board order), the first of its stop ids; a last entry closes the list
         self.stop_start: list[int] = []
-        n = len(board.hex_ids) * stride
-        self.paths: list[Path] = [_NO_PATH] * n
-        self.path_id: dict[Path, int] = {}
-        self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = [_NO_ENDS] * n
-        self.path_sides: list[int] = [0] * n  # bitmask of the sides each path touches
-        #: per path, the (hex, edge) it reaches: its edges, and the opposite edges on the
-        #: neighbours (a reach's lay connectivity, :meth:`_add_edges`)
-        self.touch: list[tuple[tuple[str, int], ...]] = [()] * n
-        self.side_paths: dict[int, list[tuple[str, int]]] = {}
         frags: list[_Fragment] = []
         for h in board.hex_ids:  # sorted: the stops come out sorted, hex by hex
             f = board.face(state, h)
@@ -457,34 +467,53 @@ class TrackGraph:
         #: stands for this numbering of the stops, which the graphs patched from this one
         #: share (a cache key part: a result naming stop ids holds for these graphs only)
         self.numbering = object()
-        self.stop_paths: list[list[int]] = [[] for _ in stops]
+        n = len(board.hex_ids) * stride
+        self.path_id: dict[Path, int] = {}
+        # the tables are made as lists and kept as tuples (of tuples of numbers and
+        # strings: the collector stops visiting them, a graph being some thousand
+        # entries, and some hundred graphs being kept by the caches)
+        t = _Tables([_NO_PATH] * n, [_NO_ENDS] * n, [0] * n, [()] * n, [() for _ in stops], {})
         for k, frag in enumerate(frags):
             if frag.paths:
-                self._add(k, frag)
+                self._add(k, frag, t)
+        self._keep(t)
 
-    def _add(self, k: int, frag: _Fragment) -> None:
-        """Enter the paths of the fragment of hex number ``k`` (its stops are numbered):
-        path ids ``k * stride`` on, so each hex keeps its own range of ids and the ids
-        run in board order whatever the lays that led to the graph."""
+    def _keep(self, t: _Tables) -> None:
+        """Take the tables ``t`` made (as tuples, see :meth:`__init__`)."""
+        self.paths: list[Path] = t.paths
+        self.ends: tuple[tuple[tuple[bool, int], tuple[bool, int]], ...] = tuple(t.ends)
+        #: bitmask of the sides each path touches
+        self.path_sides: tuple[int, ...] = tuple(t.path_sides)
+        #: per path, the (hex, edge) it reaches: its edges, and the opposite edges on the
+        #: neighbours (a reach's lay connectivity, :meth:`_add_edges`)
+        self.touch: tuple[tuple[tuple[str, int], ...], ...] = tuple(t.touch)
+        self.stop_paths: tuple[tuple[int, ...], ...] = tuple(t.stop_paths)
+        self.side_paths: dict[int, tuple[tuple[str, int], ...]] = t.side_paths
+
+    def _add(self, k: int, frag: _Fragment, t: _Tables) -> None:
+        """Enter the paths of the fragment of hex number ``k`` (its stops are numbered)
+        in the tables being made: path ids ``k * stride`` on, so each hex keeps its own
+        range of ids and the ids run in board order whatever the lays that led to the
+        graph."""
         h = self.board.hex_ids[k]
         offset = self.stop_start[k]
-        paths, path_id, all_ends = self.paths, self.path_id, self.ends
-        stop_paths, side_paths, path_sides = self.stop_paths, self.side_paths, self.path_sides
-        touch = self.touch
+        paths, path_id, all_ends = t.paths, self.path_id, t.ends
+        stop_paths, side_paths, path_sides = t.stop_paths, t.side_paths, t.path_sides
+        touch = t.touch
         pid = k * self.board.path_stride
         for p, ((sa, na), (sb, nb)), mask, reached in frag.paths:  # a path has two ends
             paths[pid] = p
             path_id[p] = pid
             if sa:
                 na += offset
-                stop_paths[na].append(pid)
+                stop_paths[na] = (*stop_paths[na], pid)
             else:
-                side_paths.setdefault(na, []).append((h, pid))
+                side_paths[na] = (*side_paths.get(na, ()), (h, pid))
             if sb:
                 nb += offset
-                stop_paths[nb].append(pid)
+                stop_paths[nb] = (*stop_paths[nb], pid)
             else:
-                side_paths.setdefault(nb, []).append((h, pid))
+                side_paths[nb] = (*side_paths.get(nb, ()), (h, pid))
             all_ends[pid] = ((sa, na), (sb, nb))
             path_sides[pid] = mask
             touch[pid] = reached
@@ -502,13 +531,16 @@ class TrackGraph:
         g.state = state
         g.tiles = dict(state.tiles)
         g.faces = dict(self.faces)
-        g.paths = list(self.paths)
-        g.path_id = dict(self.path_id)
-        g.ends = list(self.ends)
-        g.path_sides = list(self.path_sides)
-        g.touch = list(self.touch)
-        g.side_paths = dict(self.side_paths)
-        g.stop_paths = list(self.stop_paths)
+        g.path_id = path_id = dict(self.path_id)
+        t = _Tables(
+            list(self.paths),
+            list(self.ends),
+            list(self.path_sides),
+            list(self.touch),
+            list(self.stop_paths),
+            dict(self.side_paths),
+        )
+        side_paths = t.side_paths
         stride = board.path_stride
         for h in changed:
             k = board.hex_index[h]
@@ -519,30 +551,31 @@ class TrackGraph:
             g.faces[h] = face
             touched: set[int] = set()
             for pid in range(k * stride, (k + 1) * stride):
-                p = g.paths[pid]
+                p = t.paths[pid]
                 if p is _NO_PATH:
                     break
-                del g.path_id[p]
-                g.paths[pid] = _NO_PATH
-                g.ends[pid] = _NO_ENDS
-                g.path_sides[pid] = 0
-                g.touch[pid] = ()
+                del path_id[p]
+                t.paths[pid] = _NO_PATH
+                t.ends[pid] = _NO_ENDS
+                t.path_sides[pid] = 0
+                t.touch[pid] = ()
                 touched.update(n for is_stop, n in self.ends[pid] if not is_stop)
             for s in range(g.stop_start[k], g.stop_start[k + 1]):
-                g.stop_paths[s] = []
+                t.stop_paths[s] = ()
             for _, ends, _, _ in frag.paths:
                 touched.update(n for is_stop, n in ends if not is_stop)
             for side in touched:  # the other hex's paths stay, in their order
-                kept = [x for x in g.side_paths.get(side, ()) if x[0] != h]
+                kept = tuple(x for x in side_paths.get(side, ()) if x[0] != h)
                 if kept:
-                    g.side_paths[side] = kept
+                    side_paths[side] = kept
                 else:
-                    g.side_paths.pop(side, None)
-            g._add(k, frag)
+                    side_paths.pop(side, None)
+            g._add(k, frag, t)
             for side in touched:
-                got = g.side_paths.get(side)
+                got = side_paths.get(side)
                 if got is not None and len(got) > 1:
-                    got.sort(key=lambda x: x[1])
+                    side_paths[side] = tuple(sorted(got, key=_SECOND))
+        g._keep(t)
         return g
 
     @cached_property
@@ -655,7 +688,7 @@ class TrackGraph:
         found = {self.stops[s] for s in new_joined}
         stops = found | {self.stops[s] for s in starts}
         cities = {(h, i) for h, kind, i in stops if kind == "city"}
-        return Reach(edges, cities, stops, found, w)
+        return Reach(edges, cities, stops, found, w, frozenset(self.stops[s] for s in starts))
 
     def extend(self, prev: Reach, corp: str, stations: frozenset[str]) -> Reach | None:
         """The reach of ``corp`` on this graph's position, found by walking on from
@@ -663,7 +696,12 @@ class TrackGraph:
         board changed: the same as :meth:`reach` when the change only adds to the network
         (tiles keeping their old track and stops, its own new stations, cities it could
         not pass that it now may); None when the walk must start over (a city it went
-        through is now blocked, a station or a piece of track it followed is gone)."""
+        through is now blocked, a station or a piece of track it followed is gone).
+
+        The walk goes on in place: ``prev`` gives its walk up to the new reach (only the
+        last reach of a corporation is walked on from, :meth:`Board.reach`), and the new
+        reach shares ``prev``'s sets when the walk found nothing new.  Nothing is changed
+        before the walk is known to go on (a None leaves ``prev`` as it was)."""
         w = prev.walk
         if w is None or w.corp != corp or w.stations != stations:
             return None
@@ -675,6 +713,7 @@ class TrackGraph:
             changed = sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
         if len(changed) > board.EXTEND_LIMIT:
             return None
+        done = w.done
         remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
         for h in changed:
             if _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]):
@@ -684,11 +723,11 @@ class TrackGraph:
                 p = old.paths[pid]
                 if p is _NO_PATH:
                     break
+                if pid not in done:
+                    continue  # gone or not, the walk never took it: nothing found depends on it
                 new = self.path_id.get(p)
                 if new is None:
-                    if pid in w.done:
-                        return None  # track the walk followed is gone
-                    continue  # gone, but the walk never took it: nothing found depends on it
+                    return None  # track the walk followed is gone
                 remap[pid] = new
         tokens = _tokens(self.state)
         starts = self.station_stops(corp, stations)
@@ -698,45 +737,41 @@ class TrackGraph:
             moved: set[str] = set()
         else:
             moved = {h for h in (*tokens, *w.tokens) if tokens.get(h) != w.tokens.get(h)}
-        done = set(w.done)
-        gone = [p for p in remap if p in done]
-        done.difference_update(gone)
-        done.update(remap[p] for p in gone)
-        nw = _Walk(
-            self,
-            corp,
-            stations,
-            set(starts),
-            set(w.queued),
-            set(w.joined),
-            done,
-            set(w.seen),
-            tokens,
-        )
-        todo: list[int] = []
-        for h in moved.union(changed):
+        queued, joined = w.queued, w.joined
+        opened: list[int] = []  # stops the walk reached but could not pass, now passable
+        for h in moved.union(changed) if moved else changed:
             k = board.hex_index[h]
             for s in range(self.stop_start[k], self.stop_start[k + 1]):
-                if s in nw.starts:
+                if s in starts:
                     continue
                 through = self.passable(s, corp)
-                if s in nw.queued and not through:
-                    return None  # the walk went through a city now blocked
-                if through and s in nw.joined and s not in nw.queued:
-                    nw.queued.add(s)
-                    todo.append(s)
+                if s in queued:
+                    if not through:
+                        return None  # the walk went through a city now blocked
+                elif through and s in joined:
+                    opened.append(s)
+        # the walk goes on: from here on it is changed
+        prev.walk = None
+        if remap:
+            done.difference_update(remap)
+            done.update(remap.values())
+        w.graph = self
+        w.tokens = tokens
+        todo = opened
+        queued.update(opened)
         for h in changed:  # walk again from where the walk entered the changed hexes
             k = board.hex_index[h]
-            todo.extend(
-                s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in nw.queued
-            )
-            todo.extend(y for y in board.entries[h] if y in nw.seen)
+            todo.extend(s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in queued)
+            todo.extend(y for y in board.entries[h] if y in w.seen)
         fresh = [s for s in starts if s not in w.starts]
         for s in fresh:
-            if s not in nw.queued:
-                nw.queued.add(s)
+            w.starts.add(s)
+            if s not in queued:
+                queued.add(s)
                 todo.append(s)
-        new_done, new_joined = self._follow(nw, todo)
+        new_done, new_joined = self._follow(w, todo) if todo else ([], [])
+        if not new_done and not new_joined and not fresh:
+            return Reach(prev.edges, prev.cities, prev.stops, prev.joined, w, prev.own)
         edges = dict(prev.edges)
         self._add_edges(edges, set(), new_done, fresh)
         found = set(prev.joined)
@@ -750,7 +785,8 @@ class TrackGraph:
             for h, kind, i in map(self.stops.__getitem__, (*new_joined, *fresh))
             if kind == "city"
         )
-        return Reach(edges, cities, stops, found, nw)
+        own = prev.own.union(self.stops[s] for s in fresh) if fresh else prev.own
+        return Reach(edges, cities, stops, found, w, own)
 
     def _follow(self, w: _Walk, todo: list[int]) -> tuple[list[int], list[int]]:
         """Walk on from the states in ``todo`` (stop ids, or sides entered from a hex:
@@ -762,6 +798,7 @@ class TrackGraph:
         corp, queued, joined, done, seen = w.corp, w.queued, w.joined, w.done, w.seen
         new_done: list[int] = []
         new_joined: list[int] = []
+        pids: Sequence[int]
         while todo:
             x = todo.pop()
             if x >= 0:
@@ -1033,12 +1070,16 @@ class Board:
 
     def _new_reach(self, state: MapState, corp: str, stations: frozenset[str]) -> Reach:
         """The reach walked on from the last one found for the corporation when the board
-        only grew for it since (:meth:`TrackGraph.extend`), else walked afresh."""
+        only grew for it since (:meth:`TrackGraph.extend`), else walked afresh.  Only the
+        last reach keeps its walk (no other is walked on from): the walk of the one it
+        replaces, and the graph that walk holds, are let go."""
         g = self.graph(state)
         prev = self._last_reach.get((corp, stations))
         r = g.extend(prev, corp, stations) if prev is not None else None
         if r is None:
             r = g.reach(corp, stations)
+            if prev is not None:
+                prev.walk = None
         self._last_reach[(corp, stations)] = r
         return r
 
@@ -1109,31 +1150,37 @@ class Board:
             pool = sorted(hexes)
         else:
             pool = found.hex_order() if found is not None else self.hex_ids  # both sorted
+        laid = state.tiles
         for h in pool:
             if h in blocked or h not in self.hexes:
                 continue
-            cost = 0 if h in state.tiles else int(self.hexes[h].get("cost", 0))
-            near = reach.get(h, set()) if reach is not None else None
-            if near is not None and not near:
-                continue
-            for tile, upgrade, color, turns in self._lay_table(h, state.tiles.get(h)):
+            near = None
+            if reach is not None:
+                near = reach.get(h)
+                if not near:
+                    continue
+            cost = -1
+            for tile, upgrade, color, turns in self._lay_table(h, laid.get(h)):
                 if tiles is not None and tile not in tiles:
                     continue
                 if color not in colors:
                     continue
-                if tile not in tile_supply:
-                    continue
-                supply = tile_supply[tile]
+                supply = tile_supply.get(tile, 0)
                 if supply is not None and supply <= 0:
-                    continue
-                seen: set[frozenset[Path]] = set()
+                    continue  # none left (a tile missing from the supply is not in it)
+                seen: set[frozenset[Path]] | None = None
                 for r, exits, sig in turns:
-                    if near is not None and not exits & near:
+                    if near is not None and exits.isdisjoint(near):
                         continue
                     if distinct:
-                        if sig in seen:
+                        if seen is None:
+                            seen = {sig}
+                        elif sig in seen:
                             continue
-                        seen.add(sig)
+                        else:
+                            seen.add(sig)
+                    if cost < 0:
+                        cost = 0 if h in laid else int(self.hexes[h].get("cost", 0))
                     sides = self._completed_sides(state, h, exits) if self.side_cost else 0
                     yield TileLay(h, tile, r, cost + sides, upgrade)
 

@@ -347,12 +347,7 @@ def can_run(g: Context, corp: str) -> bool:
     def joined() -> bool:
         b = board(g)
         reach = b.reach(g.state.map, corp, stations)
-        w = reach.walk  # it started at the corporation's stations on this very position
-        if w is not None:
-            own = {w.graph.stops[x] for x in w.starts}
-        else:
-            graph = b.graph(g.state.map)
-            own = {graph.stops[x] for x in graph.station_stops(corp, stations)}
+        own = reach.own  # the stations it started at on this very position
         if any(s not in own and s[0] not in excluded for s in reach.joined):
             return True
         if len(own) < 2 or not reach.joined:

@@ -206,7 +206,7 @@ class TrainRule:
                 rule = _PLAIN_RULES[distance] = cls(distance)
             return rule
         if distance is None or distance == "unlimited":
-            return cls()
+            return _UNLIMITED
         if isinstance(distance, Mapping):
             visit = distance.get("visit")
             if visit is not None:
@@ -253,6 +253,10 @@ class TrainRule:
         if self.pay is not None:
             return f"{self.pay}/{self.visit}"
         return f"{self.visit}+{self.towns}" if self.towns else str(self.visit)
+
+
+#: The rule of a train that runs any distance (made once: a rule is a value).
+_UNLIMITED = TrainRule()
 
 
 #: The rule of each plain distance N read so far (:meth:`TrainRule.of`: made once each).

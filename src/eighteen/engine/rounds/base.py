@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from eighteen.engine.context import Context
 
 
+#: The :meth:`Round.served` query's key in ``Game.memo``.
+_SERVED = ("served",)
+
+
 class Step:
     """One step of a round.
 
@@ -32,11 +36,8 @@ class Step:
         raise NotImplementedError
 
     def is_active(self, g: Context) -> bool:
-        """:meth:`active`, cached until the state changes (``Game.memo``)."""
-        key = self.__dict__.get("_active_key")
-        if key is None:  # made once per step (steps are shared, their key too)
-            key = self.__dict__["_active_key"] = ("active", self)
-        return bool(g.memo(key, lambda: self.active(g)))
+        """:meth:`active`, cached until the state changes (``Game.step_active``)."""
+        return g.step_active(self)
 
     def actor(self, g: Context) -> str | None:
         """Who must act in this step."""
@@ -84,7 +85,11 @@ class Round:
         return st.anytime
 
     def served(self, g: Context) -> Step | None:
-        """The first active step (``active_steps(g)[0]``, without asking the others)."""
+        """The first active step (``active_steps(g)[0]``, without asking the others);
+        cached until the state changes."""
+        return g.memo(_SERVED, lambda: self._served(g))
+
+    def _served(self, g: Context) -> Step | None:
         for st in self.steps(g):
             if st.is_active(g):
                 return st
@@ -109,19 +114,21 @@ class Round:
         first active step that handles its type, the served step first, then the active
         anytime steps (one that does not handle the type is not asked whether it is
         active)."""
-        served: Step | None = None
-        for st in self.steps(g):
-            if served is not None and not (
-                isinstance(action, st.actions) and self.concurrent(g, st)
-            ):
-                continue
-            if not st.is_active(g):
-                continue
-            if served is None:
-                served = st
-                if not isinstance(action, st.actions):
-                    continue
-            return st
+        served = self.served(g)
+        if served is not None:
+            if isinstance(action, served.actions):
+                return served
+            after = False
+            for st in self.steps(g):
+                if st is served:
+                    after = True
+                elif (
+                    after
+                    and isinstance(action, st.actions)
+                    and self.concurrent(g, st)
+                    and st.is_active(g)
+                ):
+                    return st
         steps = self.active_steps(g)
         expected = sorted({t.type for st in steps for t in st.actions})
         name = steps[0].name if steps else "none"
