@@ -149,6 +149,9 @@ def main(argv: list[str]) -> int:
     rounds = 0
     while args:
         a = args.pop(0)
+        if a in ("-h", "--help"):
+            print(__doc__)
+            return 0
         if a == "--runs":
             rounds = int(args.pop(0))
         elif a == "--vs":
