@@ -99,7 +99,7 @@ def replay(board: Board, *, check_lays: bool = True) -> Iterator[Position]:
                 homed.add(corp)
                 assert int(city) in board.home_city_options(s, corp), a
             elif check_lays:
-                assert (hex_id, int(city)) in board.token_options(s, corp, reserved={}), a
+                assert (hex_id, int(city)) in list(board.token_options(s, corp, reserved={})), a
             board.place_token(s, corp, hex_id, int(city))  # type: ignore[arg-type]
         elif a["type"] == "run_routes":
             trains: list[tuple[str, int | None]] = []

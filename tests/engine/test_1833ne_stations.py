@@ -62,14 +62,14 @@ def test_boston_reservation_holds_one_slot_of_the_hex() -> None:
     # B&L's home (not placed yet) holds a slot of its city and B&P one slot of the hex:
     # nothing is left for the others
     g.invalidate_caches()
-    assert network.token_options(g, "FRR", **anywhere) == []
+    assert list(network.token_options(g, "FRR", **anywhere)) == []
     g.state.map.tokens["G22"][other].append("B&L")
     g.state.corporations["B&L"].home_placed = True
     g.invalidate_caches()
     cities = b.face(g.state.map, "G22").cities
     assert sum(b.free_slots(g.state.map, "G22", k) for k in range(len(cities))) == 1
-    assert network.token_options(g, "FRR", **anywhere) == []  # the last slot is B&P's
-    assert network.token_options(g, "B&P", **anywhere) == [("G22", other)]
+    assert list(network.token_options(g, "FRR", **anywhere)) == []  # the last slot is B&P's
+    assert list(network.token_options(g, "B&P", **anywhere)) == [("G22", other)]
 
 
 def test_a_lay_pays_for_the_pass_it_completes() -> None:

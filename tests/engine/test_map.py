@@ -404,22 +404,22 @@ def test_token_options_follow_network_and_blocking() -> None:
     board = token_board()
     s = MapState()
     board.place_token(s, "X", "B2", 0)
-    assert board.token_options(s, "X", reserved={}) == [
+    assert list(board.token_options(s, "X", reserved={})) == [
         ("B4", 0),
         ("B6", 0),
         ("B8", 0),
     ]
     board.place_token(s, "Y", "B4", 0)  # full: X stops there
-    assert board.token_options(s, "X", reserved={}) == []
+    assert list(board.token_options(s, "X", reserved={})) == []
     two = token_board(slots_b4=2)
     s = MapState()
     board = two
     board.place_token(s, "X", "B2", 0)
     board.place_token(s, "Y", "B4", 0)  # one slot left: X passes and may token it
-    assert board.token_options(s, "X", reserved={}) == [("B4", 0), ("B6", 0), ("B8", 0)]
+    assert list(board.token_options(s, "X", reserved={})) == [("B4", 0), ("B6", 0), ("B8", 0)]
     board.place_token(s, "X", "B4", 0)
-    assert board.token_options(s, "X", reserved={}) == [("B6", 0), ("B8", 0)]  # not B4 again
-    assert board.token_options(s, "X", reserved={}, hexes={"B8"}) == [("B8", 0)]
+    assert list(board.token_options(s, "X", reserved={})) == [("B6", 0), ("B8", 0)]  # not B4 again
+    assert list(board.token_options(s, "X", reserved={}, hexes={"B8"})) == [("B8", 0)]
 
 
 def test_token_options_respect_reservations() -> None:
@@ -428,8 +428,8 @@ def test_token_options_respect_reservations() -> None:
     board.place_token(s, "X", "B2", 0)
     reserved = {"B6": ["R"], "B8": ["E"]}
     # R's home B6 (1 slot) is held; E's home B8 has no fixed city: both cities held.
-    assert board.token_options(s, "X", reserved=reserved) == [("B4", 0)]
-    assert board.token_options(s, "X", reserved={"B4": ["R"]}) == [
+    assert list(board.token_options(s, "X", reserved=reserved)) == [("B4", 0)]
+    assert list(board.token_options(s, "X", reserved={"B4": ["R"]})) == [
         ("B4", 0),
         ("B6", 0),
         ("B8", 0),
@@ -437,13 +437,13 @@ def test_token_options_respect_reservations() -> None:
     # the reservation holder itself is not kept out
     s2 = MapState()
     board.place_token(s2, "E", "B2", 0)
-    assert ("B8", 0) in board.token_options(s2, "E", reserved=reserved)
+    assert ("B8", 0) in list(board.token_options(s2, "E", reserved=reserved))
 
 
 def test_token_options_without_connection() -> None:
     board = token_board()
     s = MapState()
-    opts = board.token_options(s, "X", reserved={"B6": ["R"]}, require_connection=False)
+    opts = list(board.token_options(s, "X", reserved={"B6": ["R"]}, require_connection=False))
     assert opts == [("B2", 0), ("B4", 0), ("B8", 0), ("B8", 1)]
 
 
@@ -498,12 +498,16 @@ def test_1830_erie_home_and_reservation(b1830: Board) -> None:
     s = MapState()
     assert b1830.home_city(s, "ERIE") is None
     assert b1830.home_city_options(s, "ERIE") == []  # trackless printed OO face: it waits
-    opts = b1830.token_options(
-        s, "PRR", reserved={"E11": ["ERIE"]}, require_connection=False, hexes={"E11", "G19"}
+    opts = list(
+        b1830.token_options(
+            s, "PRR", reserved={"E11": ["ERIE"]}, require_connection=False, hexes={"E11", "G19"}
+        )
     )
     assert opts == [("G19", 0), ("G19", 1)]
-    opts = b1830.token_options(
-        s, "PRR", reserved={"G19": ["NYNH"]}, require_connection=False, hexes={"E11", "G19"}
+    opts = list(
+        b1830.token_options(
+            s, "PRR", reserved={"G19": ["NYNH"]}, require_connection=False, hexes={"E11", "G19"}
+        )
     )
     assert opts == [("E11", 0), ("E11", 1), ("G19", 1)]
     b1830.lay_tile(s, "E11", "59", 4)

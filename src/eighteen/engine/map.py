@@ -1337,8 +1337,9 @@ class Board:
         require_connection: bool = True,
         hexes: set[str] | None = None,
         stations: Iterable[str] = (),
-    ) -> list[tuple[str, int]]:
-        """Legal (hex, city index) for a new station token of ``corp``, sorted.
+    ) -> Iterator[tuple[str, int]]:
+        """Legal (hex, city index) for a new station token of ``corp``, sorted, one by one
+        (the caller may stop at the first).
 
         Rules (seed 002, tokens): the city is reached by the corporation's network (its
         track, not passing cities full of other corporations' tokens; its own tokens let
@@ -1350,28 +1351,6 @@ class Board:
         home. ``require_connection=False`` (private powers) drops the network check;
         ``stations``: hexes where the corporation has a virtual station.
         """
-        return list(
-            self.iter_token_options(
-                state,
-                corp,
-                reserved=reserved,
-                require_connection=require_connection,
-                hexes=hexes,
-                stations=stations,
-            )
-        )
-
-    def iter_token_options(
-        self,
-        state: MapState,
-        corp: str,
-        *,
-        reserved: Mapping[str, Iterable[str]],
-        require_connection: bool = True,
-        hexes: set[str] | None = None,
-        stations: Iterable[str] = (),
-    ) -> Iterator[tuple[str, int]]:
-        """:meth:`token_options` one by one (the caller may stop at the first)."""
         if require_connection:
             candidates = sorted(self.reach(state, corp, stations).cities)
         else:

@@ -195,23 +195,17 @@ def _joint_pairs(g: Context, hex_id: str) -> list[tuple[int, str, str]]:
 
 def token_options(
     g: Context, corp: str, *, hexes: set[str] | None = None, connected: bool = True
-) -> list[tuple[str, int]]:
-    """Cities where ``corp`` may place a station now.  A reservation naming no city on a
-    hex with several cities (not a home) holds one free slot anywhere on the hex: others
-    may take a slot there only while enough free slots remain for its holders."""
-    return list(iter_token_options(g, corp, hexes=hexes, connected=connected))
-
-
-def iter_token_options(
-    g: Context, corp: str, *, hexes: set[str] | None = None, connected: bool = True
 ) -> Iterator[tuple[str, int]]:
-    """:func:`token_options` one by one (the caller may stop at the first)."""
+    """Cities where ``corp`` may place a station now, one by one (the caller may stop at
+    the first).  A reservation naming no city on a hex with several cities (not a home)
+    holds one free slot anywhere on the hex: others may take a slot there only while
+    enough free slots remain for its holders."""
     held = reserved(g)
     spread = {h: [c for c in cs if _spread(g, c, h)] for h, cs in held.items()}
     to_map = {h: [c for c in cs if c not in spread[h]] for h, cs in held.items()}
     b = board(g)
     m = g.state.map
-    for h, i in b.iter_token_options(
+    for h, i in b.token_options(
         m, corp, reserved=to_map, require_connection=connected, hexes=hexes
     ):
         holders = [c for c in spread.get(h, []) if c != corp]

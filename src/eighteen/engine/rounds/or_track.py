@@ -463,11 +463,11 @@ def _token_options(g: Context) -> Iterator[tuple[str, int, int, bool]]:
     seen: set[tuple[str, int]] = set()
     if r.free_token:
         hex_id = r.free_token[0]
-        for h, c in network.iter_token_options(g, corp, hexes={hex_id}, connected=False):
+        for h, c in network.token_options(g, corp, hexes={hex_id}, connected=False):
             seen.add((h, c))
             yield (h, c, 0, True)
     if not r.tokened:
-        for h, c in network.iter_token_options(g, corp):
+        for h, c in network.token_options(g, corp):
             here = next_token_cost(g, corp, h)
             if here is None or here > g.state.corporations[corp].cash:
                 continue
