@@ -23,6 +23,7 @@ from eighteen.commands.output import (
     warn,
     write_atomic,
 )
+from eighteen.commands.stale import stale_tables
 from eighteen.engine import views
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bots import play
@@ -31,7 +32,7 @@ from eighteen.engine.tables import TitleNotFound, load_title
 from eighteen.io.jsonlimits import JSONLimitError, load_json
 from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots
 from eighteen.title.save import SaveFormatError, check_save
-from eighteen.title.versions import SaveTitleMismatch, check_save_title, stale_tables
+from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
 #: Event words worth a line in the short per-round log.
 NOTABLE = ("floats", "phase", "rust", "closes", "bankrupt", "the game ends", "president of")

@@ -97,11 +97,11 @@ def prepare(
 ) -> tuple[list[str], dict[str, Tables], Any, Backend, Path]:
     """Check every argument; raise UsageError (exit 2) or ValueError (exit 1)."""
     from eighteen.commands.output import warn
+    from eighteen.commands.stale import stale_tables
     from eighteen.engine.game import Game
     from eighteen.engine.tables import TitleNotFound, load_title
     from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots
     from eighteen.sim.runner import Backend, player_names
-    from eighteen.title.versions import stale_tables
 
     bounds = [  # (option, value, lowest, highest): beyond the highest is no real run
         ("--games", args.games, 1, 1_000_000),

@@ -55,30 +55,3 @@ def check_save_title(
     if not force:
         raise SaveTitleMismatch(message)
     return [message]
-
-
-def stale_tables(title_id: str, compiled_hash: str) -> str | None:
-    """Why the compiled tables of ``title_id`` are older than its sources, or None.
-
-    The sources are the title folder found where `eighteen titles` finds it; the tables
-    are stale when the hash of the sources as they are now differs from ``compiled_hash``
-    (the one the tables were compiled from): a title edited since `eighteen compile`.
-    No folder, or one that does not load, is not reported here (`validate` does that).
-    """
-    from eighteen.locations import find_title_dir
-    from eighteen.title.pipeline import display_path, load_sources, source_hash
-
-    folder = find_title_dir(title_id)
-    if folder is None:
-        return None
-    sources, _, problems = load_sources(folder)
-    if any(p.is_error for p in problems):
-        return None
-    now = source_hash(sources)
-    if now == compiled_hash:
-        return None
-    return (
-        f"the compiled tables of {title_id} ({short_hash(compiled_hash)}) are older than "
-        f"{display_path(folder)} ({short_hash(now)}): run `eighteen compile {title_id}` to play the title "
-        "as it is now"
-    )
