@@ -386,7 +386,7 @@ def mended(kind: str, data: dict[str, Any]) -> dict[str, Any] | None:
             old = node.pop(last)
             if how == "rename" and value not in node:
                 node[value] = old
-    return out if not any(True for _ in _validator(kind).iter_errors(out)) else None
+    return out if next(_validator(kind).iter_errors(out), None) is None else None
 
 
 def schema_comment_problems(kind: str, loaded: LoadedFile, overlay: bool = False) -> list[Problem]:

@@ -60,6 +60,12 @@ def forced(g: Context) -> bool:
     return r.drop > 0 and cheapest_price(g) <= g.rules.auction_forced_price
 
 
+def must_take(g: Context, player: str) -> bool:
+    """At the forced price the player to act must take the first private, if he can pay
+    for it; one who cannot may pass (or bid on another)."""
+    return forced(g) and available(g, player) >= cheapest_price(g)
+
+
 def committed(g: Context, player: str, except_pid: str | None = None) -> int:
     """Money the player has set aside for bids on privates other than ``except_pid``."""
     return sum(
@@ -283,7 +289,7 @@ class Waterfall(Step):
         out: list[Action] = []
         if available(g, who) >= price:
             out.append(Bid(who, first, price))
-            if forced(g):
+            if must_take(g, who):
                 return out
         for pid in left[1:]:
             for a in sample_amounts(min_bid(g, pid), available(g, who, pid)):
@@ -297,10 +303,8 @@ class Waterfall(Step):
         who = action.actor
         n = len(g.state.players)
         left = unsold(g)
-        # at the forced price the player to act must take the first private, if he can pay
-        must_take = forced(g) and available(g, who) >= cheapest_price(g)
         if isinstance(action, Pass):
-            if must_take:
+            if must_take(g, who):
                 raise IllegalAction(f"{left[0]} costs ${cheapest_price(g)}: {who} must take it")
             r.passes += 1
             g.note(f"{who} passes")
@@ -336,7 +340,7 @@ class Waterfall(Step):
             _sell(g, pid, who, price)
             resolve(g)
             return
-        if must_take:
+        if must_take(g, who):
             raise IllegalAction(f"{left[0]} costs ${cheapest_price(g)}: {who} must take it")
         lo = min_bid(g, pid)
         if action.price < lo:
