@@ -31,7 +31,6 @@ from eighteen.engine import (
     shares,
     trains,
 )
-from eighteen.engine.actions import IllegalAction
 from eighteen.engine.capabilities import implements
 from eighteen.engine.state import IPO, POOL
 
@@ -188,10 +187,8 @@ def needs_consent(g: Context, corp: str, target: str) -> bool:
 
 
 def take_over(g: Context, corp: str, target: str, offered: int) -> None:
-    """Carry the takeover out (the caller has checked :func:`problem`)."""
-    why = problem(g, corp, target, offered)
-    if why:
-        raise IllegalAction(why)
+    """Carry the takeover out.  The caller has checked :func:`problem` (the takeover
+    step, when the offer is made; an answer follows at once, with nothing changed)."""
     s = g.state
     acq, tgt = s.corporations[corp], s.corporations[target]
     pay = payment(g, corp, target, offered)
