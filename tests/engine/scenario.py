@@ -5,6 +5,7 @@ from __future__ import annotations
 from eighteen import Game, load_title
 from eighteen.engine import bank
 from eighteen.engine.actions import Action, Bid, BuyShares, Par, Pass
+from eighteen.engine.tables import Tables
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -18,10 +19,13 @@ def run(g: Game, *actions: Action) -> None:
         g.apply(a)
 
 
-def opening(players: list[str] | None = None, bo_par: int = 67) -> Game:
+def opening(
+    players: list[str] | None = None, bo_par: int = 67, title: Tables | None = None
+) -> Game:
     """Four players buy the privates at face in turn: A SV, B CS, C DH, D MH, A CA, B BO;
-    B sets B&O's par.  Stock round 1 then starts with C."""
-    g = Game.new(load_title("1830"), players or PLAYERS)
+    B sets B&O's par.  Stock round 1 then starts with C.  ``title``: 1830's tables or a
+    changed copy."""
+    g = Game.new(title or load_title("1830"), players or PLAYERS)
     names = [p.name for p in g.state.players]
     order = ["SV", "CS", "DH", "MH", "CA", "BO"]
     faces = [20, 40, 70, 110, 160, 220]

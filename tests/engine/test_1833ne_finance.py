@@ -291,3 +291,15 @@ def test_half_pay_out_in_play() -> None:
     assert g.state.player("A").cash == a_cash + 6
     assert g.state.corporations["B&W"].cash == treasury + 30 + 24
     assert market.price(g, "B&W") == 60  # $30 paid is under half of $70: one cell left
+
+
+def test_the_game_ends_when_the_last_corporation_closes() -> None:
+    g = opening()
+    open_ids = [cid for cid, cs in g.state.corporations.items() if not cs.closed]
+    for cid in open_ids[:-1]:
+        finance.close(g, cid)
+    assert not g.state.game_over  # one corporation is still open
+    _set_price(g, open_ids[-1], 10)
+    finance.move_steps(g, open_ids[-1], -1)  # $10 -> $0: the last one closes
+    assert g.state.game_over and g.state.end_reason == "every corporation closed"
+    assert g.acting() is None

@@ -21,6 +21,7 @@ from eighteen.engine.actions import (
     action_from_json,
 )
 from eighteen.engine.bots import pointless
+from eighteen.engine.tables import Tables
 
 
 def test_load_title_reads_the_tables() -> None:
@@ -158,7 +159,6 @@ def test_options_change_rules_and_trains() -> None:
 
 
 def test_titles_with_unknown_mechanics_are_refused() -> None:
-    from eighteen.engine.tables import Tables
 
     data = json.loads(json.dumps(load_title("1830").data))
     data["rules"]["mergers"] = {"kind": "whatever"}  # a mechanic no engine part knows
@@ -172,11 +172,18 @@ def test_titles_with_unknown_mechanics_are_refused() -> None:
     )
 
 
-def test_a_stalled_game_ends_where_the_title_allows_it() -> None:
-    # 1830 keeps the engine's end: twenty sets with no one able to act end the game
+def test_a_stalled_game_is_stuck_unless_the_title_ends_it() -> None:
+    # 1830's rules have no end for it either: stuck, as 1833NE
     g = opening()  # stock round 1, C to act
     strand_everyone(g)
     assert g.acting() == "C" and g.legal_actions() == [Pass("C")]
+    g.apply(Pass("C"))
+    assert g.stuck and not g.is_over and g.state.end_reason is None
+    # a title that asks for the end: twenty sets with no one able to act end the game
+    data = json.loads(json.dumps(load_title("1830").data))
+    data["rules"]["stall_ends_game"] = True
+    g = opening(title=Tables(data))
+    strand_everyone(g)
     g.apply(Pass("C"))
     assert g.is_over and not g.stuck
     assert g.state.end_reason == "no one can act any more"

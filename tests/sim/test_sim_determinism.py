@@ -73,5 +73,15 @@ def test_a_game_cut_short_is_unfinished() -> None:
 
 def test_a_stuck_game_says_so() -> None:
     """1833NE has no end for a game no one can act in: its record says "stuck"."""
+    r = play_job(Job("1833ne", 0, 13, tuple(parse_bots("4*random"))))
+    assert (r["finished"], r["end_reason"], r["actions"]) == (False, "stuck", 101)
+
+
+def test_a_game_whose_last_corporation_closes_ends() -> None:
+    """1833NE ends at once when every corporation has closed (18xx.games' reading)."""
     r = play_job(Job("1833ne", 0, 4, tuple(parse_bots("4*random"))))
-    assert (r["finished"], r["end_reason"], r["actions"]) == (False, "stuck", 342)
+    assert (r["finished"], r["end_reason"], r["actions"]) == (
+        True,
+        "every corporation closed",
+        342,
+    )

@@ -497,8 +497,13 @@ class Rules(Strict):
         description="A president may declare bankruptcy only once every emergency_money "
         "source is spent (false: as soon as they cannot suffice).",
     )
+    all_closed_ends_game: bool = Field(
+        False,
+        description="The game ends at once when the last corporation closes (every "
+        'corporation closed: "every corporation closed").',
+    )
     stall_ends_game: bool = Field(
-        True,
+        False,
         description="When no one can act for twenty whole sets of rounds, the game ends "
         '("no one can act any more"); false: the title has no such end and the game is '
         "stuck instead (not over, no action possible).",
