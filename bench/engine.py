@@ -11,8 +11,8 @@ game in under 0.5 s.  Run: .venv/bin/python bench/engine.py [GAMES]
 
 from __future__ import annotations
 
+import argparse
 import statistics
-import sys
 import time
 
 import eighteen
@@ -77,7 +77,11 @@ def one_game(title: eighteen.Tables, seed: int, bots: str, players: int) -> dict
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("games", nargs="?", type=int, default=5, help="games per bot kind")
+    games = ap.parse_args().games
     for title_id in ("1830", "1833ne"):
         report(eighteen.load_title(title_id), games)
     print(f"target: a greedy 4-player 1830 game in under {TARGET_GREEDY_S} s")

@@ -7,8 +7,8 @@ is shared: run it on a quiet one. Run: .venv/bin/python bench/simulate.py [GAMES
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import time
 from collections.abc import Callable
 
@@ -25,7 +25,11 @@ def timed(run: Callable[[], object]) -> float:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("games", nargs="?", type=int, default=20, help="games per run")
+    games = ap.parse_args().games
     cores = os.cpu_count() or 1
     print(f"{games} games per run, 4 greedy bots, {cores} cores")
     ray_started = False

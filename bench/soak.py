@@ -9,6 +9,7 @@ the games ended; exits 1 if any game failed.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import traceback
 from collections import Counter
@@ -26,9 +27,15 @@ NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
 
 
 def main(argv: list[str]) -> int:
-    title = eighteen.load_title(argv[0] if argv else "1833ne")
-    first = int(argv[1]) if len(argv) > 1 else 0
-    last = int(argv[2]) if len(argv) > 2 else 19
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("title", nargs="?", default="1833ne")
+    ap.add_argument("first_seed", nargs="?", type=int, default=0)
+    ap.add_argument("last_seed", nargs="?", type=int, default=19)
+    args = ap.parse_args(argv)
+    title = eighteen.load_title(args.title)
+    first, last = args.first_seed, args.last_seed
     lo, hi = title.players_min, title.players_max
     ends: Counter[str] = Counter()
     failed = 0

@@ -8,7 +8,7 @@ Run: .venv/bin/python bench/takeover.py [GAMES]   (default 50)
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from collections import Counter
 
@@ -43,4 +43,8 @@ def main(games: int = 50) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 50)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("games", nargs="?", type=int, default=50)
+    main(ap.parse_args().games)
