@@ -37,8 +37,15 @@ def test_new_game_checks_players_and_options() -> None:
         Game.new(t, ["A"])
     with pytest.raises(ValueError, match="distinct"):
         Game.new(t, ["A", "A"])
-    with pytest.raises(ValueError, match="cannot be a player name"):
+    with pytest.raises(ValueError) as refused:
         Game.new(t, ["A", "PRR"])
+    assert str(refused.value) == "'PRR' cannot be a player name (it is a corporation of 1830)"
+    with pytest.raises(ValueError) as refused:
+        Game.new(t, ["A", "SV"])
+    assert str(refused.value) == "'SV' cannot be a player name (it is a private of 1830)"
+    with pytest.raises(ValueError) as refused:
+        Game.new(t, ["A", "pool"])
+    assert str(refused.value) == "'pool' cannot be a player name (it names the pool)"
     with pytest.raises(ValueError, match="unknown option"):
         Game.new(t, ["A", "B"], options=["nope"])
     g = Game.new(t, ["A", "B", "C"])

@@ -90,8 +90,9 @@ class Game:
         if len(set(players)) != n:
             raise ValueError("player names must be distinct")
         for p in players:
-            if not p or p in _RESERVED_NAMES or tables.is_corporation(p) or tables.is_private(p):
-                raise ValueError(f"{p!r} cannot be a player name")
+            taken = _name_taken(tables, p)
+            if taken is not None:
+                raise ValueError(f"{p!r} cannot be a player name ({taken})")
         for o in options:
             if o not in tables.option_ids:
                 raise ValueError(f"unknown option {o!r} (known: {tables.option_ids})")
@@ -460,6 +461,21 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.tables.id} {views.round_name(self)} acting={self.acting()}>"
+
+
+def _name_taken(tables: Tables, name: str) -> str | None:
+    """Why ``name`` cannot be a player's (None: it can).  Players, corporations, privates
+    and the bank's places all own things, in one namespace, so that an owner is never
+    ambiguous."""
+    if not name:
+        return "a name must not be empty"
+    if name in _RESERVED_NAMES:
+        return f"it names the {name}"
+    if tables.is_corporation(name):
+        return f"it is a corporation of {tables.id}"
+    if tables.is_private(name):
+        return f"it is a private of {tables.id}"
+    return None
 
 
 def check_capabilities(tables: Tables) -> None:
