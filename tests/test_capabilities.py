@@ -37,12 +37,18 @@ def test_the_registry_names_where_each_value_is_played() -> None:
     }
     assert WHERE["dividend_move.kind"]["by_ratio"] == "eighteen.engine.finance.dividend_move"
     assert WHERE["ability"]["exclusive_hexes"] == "eighteen.engine.privates.excluded_hexes"
+    # the sources that need no terms are names; the share issue is a table tagged by kind
     assert choices()["emergency_money[]"] == {
         "treasury",
-        "issue_shares",
         "president_cash",
         "president_sells_shares",
     }
+    assert choices()["emergency_money[].kind"] == {"issue_shares"}
+    assert choices()["emergency_money[].pricing"] == {"bundle", "per_share"}
+    assert (
+        WHERE["emergency_money[].kind"]["issue_shares"]
+        == "eighteen.engine.rounds.or_trains.emergency_issue_options"
+    )
 
 
 def _rule_reads(path: Path) -> set[str]:

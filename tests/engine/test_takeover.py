@@ -188,7 +188,7 @@ def test_routes_and_render_show_takeovers_and_chosen_homes() -> None:
     doc = routes_json(g, "B&M")
     assert (doc["took_over"], doc["taken_over_by"], doc["home"]) == ([], None, "G20")
     assert routes_json(g, "B&W")["took_over"] == ["HR"]
-    snap = snapshot_of(g.tables.data, g.state, actions=len(g.log), total_actions=len(g.log))
+    snap = snapshot_of(g.tables.doc, g.state, actions=len(g.log), total_actions=len(g.log))
     rows = {c.id: c for c in snap.corporations}
     assert (rows["HR"].absorbed_by, rows["B&M"].home, rows["B&W"].absorbed_by) == (
         "B&W",
@@ -197,7 +197,7 @@ def test_routes_and_render_show_takeovers_and_chosen_homes() -> None:
     )
     # the map: Lowell's details say B&M chose it; Hartford's that B&W took HR over
     assert snap.map.notes == {"G20": ["home chosen by B&M"], "C24": ["HR's home: B&W took HR over"]}
-    svg = map_svg(g.tables.data, snap.map)
+    svg = map_svg(g.tables.doc, snap.map)
     assert 'data-hex="G20" data-color="white" data-notes="home chosen by B&amp;M"' in svg
     assert 'data-notes="HR\'s home: B&amp;W took HR over"' in svg
 
@@ -248,7 +248,7 @@ def test_a_taken_over_corporation_does_not_pass_its_bonus_on() -> None:
 def test_the_title_page_says_how_the_five_start() -> None:
     from eighteen.render.page import render_page
 
-    html = render_page(load_title("1833ne-takeover").data)
+    html = render_page(load_title("1833ne-takeover").doc)
     row = html[html.index('<tr data-corp="B&amp;M">') :]
     row = row[: row.index("</tr>")]
     assert "Boston &amp; Maine (from phase II) (starts at $60 or more)" in row

@@ -1,5 +1,5 @@
-"""Shared fixtures of the render tests: the compiled 1830 and 1833NE titles and a short
-played game."""
+"""Shared fixtures of the render tests: the compiled 1830 and 1833NE titles (as the JSON
+document and as the typed models the renderer reads) and a short played game."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from eighteen.compiled import CompiledTitle
+from eighteen.engine.tables import typed_document
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,6 +35,18 @@ def c1833ne() -> dict[str, Any]:
     title, problems = load_title(ROOT / "titles" / "1833ne")
     assert title is not None, problems
     return compile_title(title)
+
+
+@pytest.fixture(scope="session")
+def doc1830(c1830: dict[str, Any]) -> CompiledTitle:
+    """1830's compiled document as the typed models (what the renderer reads)."""
+    return typed_document(c1830)
+
+
+@pytest.fixture(scope="session")
+def doc1833ne(c1833ne: dict[str, Any]) -> CompiledTitle:
+    """1833NE's compiled document as the typed models."""
+    return typed_document(c1833ne)
 
 
 @pytest.fixture(scope="session")

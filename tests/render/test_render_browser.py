@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from browser_support import run_chromium
 
+from eighteen.compiled import CompiledTitle
 from eighteen.engine.tables import Tables
 from eighteen.render import game_snapshot, render_page
 
@@ -40,8 +41,10 @@ def hex_groups(dom: str) -> list[str]:
     return re.findall(r'<g class="hex(?: selected)?" data-hex="([A-Z]+\d+)"', dom)
 
 
-def test_title_page_in_chromium(tmp_path: Path, c1830: dict[str, Any]) -> None:
-    dom = check_page(tmp_path, render_page(c1830), "title")
+def test_title_page_in_chromium(
+    tmp_path: Path, c1830: dict[str, Any], doc1830: CompiledTitle
+) -> None:
+    dom = check_page(tmp_path, render_page(doc1830), "title")
     assert len(hex_groups(dom)) == 93 == len(c1830["hexes"])
     assert 'data-hex-count="93"' in dom  # counted by the page's own script
     assert len(re.findall(r'<div class="tile-card"', dom)) == 46
@@ -160,28 +163,19 @@ def marks_in_map(html: str) -> int:
     return n
 
 
-@pytest.fixture(scope="module")
-def c1833ne() -> dict[str, Any]:
-    from eighteen.title.compile import compile_title
-    from eighteen.title.pipeline import load_title
-
-    title, problems = load_title(Path(__file__).resolve().parents[2] / "titles" / "1833ne")
-    assert title is not None, problems
-    return compile_title(title)
-
-
 @pytest.mark.parametrize("which", ["1830", "1833ne", "game"])
 def test_map_labels_never_overlap_or_clip_and_the_map_fills_the_page(
     tmp_path: Path,
     which: str,
     c1830: dict[str, Any],
-    c1833ne: dict[str, Any],
+    doc1830: CompiledTitle,
+    doc1833ne: CompiledTitle,
     save1830: dict[str, Any],
 ) -> None:
     if which == "game":
         html = render_page(*game_snapshot(save1830, tables=Tables(c1830)))
     else:
-        html = render_page(c1830 if which == "1830" else c1833ne)
+        html = render_page(doc1830 if which == "1830" else doc1833ne)
     got = measure(tmp_path, html, which)
     assert got["text-problems"] == ""
     assert int(got["texts"]) == marks_in_map(html) > 120
@@ -209,6 +203,8 @@ def test_the_measure_sees_overlaps(tmp_path: Path) -> None:
     )
 
 
-def test_1833ne_title_page_in_chromium(tmp_path: Path, c1833ne: dict[str, Any]) -> None:
-    dom = check_page(tmp_path, render_page(c1833ne), "title-1833ne")
+def test_1833ne_title_page_in_chromium(
+    tmp_path: Path, c1833ne: dict[str, Any], doc1833ne: CompiledTitle
+) -> None:
+    dom = check_page(tmp_path, render_page(doc1833ne), "title-1833ne")
     assert len(hex_groups(dom)) == len(c1833ne["hexes"]) == 100

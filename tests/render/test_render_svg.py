@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from eighteen.compiled import CompiledTile, CompiledTitle
 from eighteen.engine.map import Board
+from eighteen.engine.tables import typed_document
 from eighteen.render.svg import MapView, edge_mid, hex_center, map_svg, tile_svg
 from eighteen.title import geometry
 
@@ -61,8 +63,8 @@ def start_point(path_d: str) -> tuple[float, float]:
 
 
 @pytest.fixture(scope="module")
-def title_map(c1830: dict[str, Any]) -> ET.Element:
-    return parse(map_svg(c1830))
+def title_map(doc1830: CompiledTitle) -> ET.Element:
+    return parse(map_svg(doc1830))
 
 
 def test_map_has_every_hex_once(title_map: ET.Element, c1830: dict[str, Any]) -> None:
@@ -158,9 +160,9 @@ def test_homes_blocks_terrain_borders(title_map: ET.Element, c1830: dict[str, An
     assert "New York & Newark" in names and "Chicago" in names
 
 
-def test_tile_57_rotation_1_on_map(c1830: dict[str, Any]) -> None:
+def test_tile_57_rotation_1_on_map(doc1830: CompiledTitle) -> None:
     view = MapView(tiles={"E19": ("57", 1)}, tokens={"E19": [["NYC"]]}, homes_placed={"NYC"})
-    root = parse(map_svg(c1830, view))
+    root = parse(map_svg(doc1830, view))
     g = hex_el(root, "E19")
     assert (g.get("data-tile"), g.get("data-rotation"), g.get("data-color")) == (
         "57",
@@ -182,12 +184,14 @@ def test_tile_57_rotation_1_on_map(c1830: dict[str, Any]) -> None:
         assert math.isclose(x, ex, abs_tol=0.01) and math.isclose(y, ey, abs_tol=0.01)
 
 
-def test_every_tile_every_rotation_matches_engine(c1830: dict[str, Any]) -> None:
+def test_every_tile_every_rotation_matches_engine(
+    c1830: dict[str, Any], doc1830: CompiledTitle
+) -> None:
     """Drawn track edges per stop = the engine's face exits, for all tiles and rotations."""
     board = Board(c1830)
     for tid in c1830["tiles"]:
         for rot in range(6):
-            root = parse(tile_svg(c1830, tid, rot))
+            root = parse(tile_svg(doc1830, tid, rot))
             face = board.tile_face("E19", tid, rot)
             assert track_edges(root) == set(face.exits), (tid, rot)
             want = {f"city {i}": set(c.exits) for i, c in enumerate(face.cities) if c.exits}
@@ -239,7 +243,7 @@ def test_e19_neighbours_worked_example(c1830: dict[str, Any]) -> None:
 
 
 def test_flat_layout_renders(c1830: dict[str, Any]) -> None:
-    flat = dict(c1830, layout="flat")
+    flat = typed_document(dict(c1830, layout="flat"))
     root = parse(map_svg(flat))
     assert root.get("data-layout") == "flat"
     assert len(find_all(root, "hex")) == 93
@@ -251,18 +255,20 @@ def test_flat_layout_renders(c1830: dict[str, Any]) -> None:
         assert math.isclose(x, ex, abs_tol=0.01) and math.isclose(y, ey, abs_tol=0.01)
 
 
-def test_multi_slot_city_and_towns(c1830: dict[str, Any]) -> None:
-    root = parse(tile_svg(c1830, "63"))
+def test_multi_slot_city_and_towns(doc1830: CompiledTitle) -> None:
+    root = parse(tile_svg(doc1830, "63"))
     (city,) = find_all(root, "city")
     assert city.get("data-slots") == "2"
     assert len(find_all(city, "slot")) == 2
-    root = parse(tile_svg(c1830, "55", 2))
+    root = parse(tile_svg(doc1830, "55", 2))
     towns = find_all(root, "town")
     assert [t.get("data-exits") for t in towns] == ["2 5", "0 3"]
     assert {r.get("data-value") for r in find_all(root, "revenue")} == {"10"}
 
 
-def test_a_costed_side_prints_its_cost_once(c1833ne: dict[str, Any]) -> None:
+def test_a_costed_side_prints_its_cost_once(
+    c1833ne: dict[str, Any], doc1833ne: CompiledTitle
+) -> None:
     c = c1833ne
     sides: set[frozenset[tuple[str, int]]] = set()
     for hid, h in c["hexes"].items():
@@ -270,15 +276,24 @@ def test_a_costed_side_prints_its_cost_once(c1833ne: dict[str, Any]) -> None:
             if b.get("cost"):
                 other = h["neighbors"][int(b["edge"])]
                 sides.add(frozenset({(hid, int(b["edge"])), (other, (int(b["edge"]) + 3) % 6)}))
-    printed = parse(map_svg(c)).iter(f"{{{NS['s']}}}text")
+    printed = parse(map_svg(doc1833ne)).iter(f"{{{NS['s']}}}text")
     costs = [t for t in printed if t.get("class") == "border-cost"]
     assert len(costs) == len(sides) == 13
 
 
-def test_a_stub_is_drawn_from_its_edge_a_short_way_in() -> None:
+def test_a_stub_is_drawn_from_its_edge_a_short_way_in(doc1830: CompiledTitle) -> None:
     """A stub (dead-end track) on a tile is one track path from its edge towards the centre."""
-    tile = {"color": "green", "cities": [{"exits": [0], "revenue": 20}], "stubs": [2]}
-    root = parse(tile_svg({"layout": "pointy", "tiles": {"S": tile}}, "S", 1))
+    tile = CompiledTile.model_validate(
+        {
+            "color": "green",
+            "count": 1,
+            "exits": [0, 2],
+            "orientations": list(range(6)),
+            "cities": [{"exits": [0], "revenue": 20}],
+            "stubs": [2],
+        }
+    )
+    root = parse(tile_svg(doc1830.model_copy(update={"tiles": {"S": tile}}), "S", 1))
     stubs = [t for t in find_all(root, "track") if t.get("data-kind") == "stub"]
     assert [(t.get("data-edges"), t.get("d")) for t in stubs] == [
         ("3", "M 15.59 -27 L 8.57 -14.85")
@@ -287,9 +302,9 @@ def test_a_stub_is_drawn_from_its_edge_a_short_way_in() -> None:
     assert track_edges(root) == {1, 3}
 
 
-def test_printed_stubs_on_the_map(c1833ne: dict[str, Any]) -> None:
+def test_printed_stubs_on_the_map(c1833ne: dict[str, Any], doc1833ne: CompiledTitle) -> None:
     """Every printed stub of 1833NE is drawn on its hex: Boston's (G22) runs from edge 0."""
-    root = parse(map_svg(c1833ne))
+    root = parse(map_svg(doc1833ne))
     drawn = {
         (hid, int(t.get("data-edges")))
         for hid in c1833ne["hexes"]

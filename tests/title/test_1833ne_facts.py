@@ -95,7 +95,19 @@ def test_rule_choices(c: dict[str, Any]) -> None:
         "obsolete_trains_count_for_limit": False,
         "obsolete_trains_tradable": False,
         "paid_stops_include_station": True,
-        "emergency_money": ["treasury", "issue_shares", "president_cash", "president_sells_shares"],
+        "emergency_money": [
+            "treasury",
+            {
+                "kind": "issue_shares",
+                "drop_per_share": 1,
+                "sale_offset": -1,
+                "pricing": "per_share",
+                "min_price": 20,
+                "only_as_needed": True,
+            },
+            "president_cash",
+            "president_sells_shares",
+        ],
         "emergency_sales_keep_president": True,
         "emergency_buy_from_bank_only": True,
         "bankruptcy": {"kind": "player_eliminated", "shares_unmoved": True},
@@ -118,13 +130,6 @@ def test_rule_choices(c: dict[str, Any]) -> None:
         "moves_price": False,
         "limit": "player_shares_minus_market",
         "once_per_turn": True,
-    }
-    assert r["emergency_issue"] == {
-        "drop_per_share": 1,
-        "sale_offset": -1,
-        "pricing": "per_share",
-        "min_price": 20,
-        "only_as_needed": True,
     }
 
 
@@ -186,7 +191,7 @@ def test_seed_price_moves(c: dict[str, Any]) -> None:
     assert PRICES[_cell(10) + ir["redeem_offset"]] == 20
     # emergency issue of 2 at $80, share by share (the seed's wording): $80 -> $70, sold at
     # $60; $70 -> $60, sold at $50
-    em = c["rules"]["emergency_issue"]
+    em = c["rules"]["emergency_money"][1]
     drops = [_cell(80) - k * em["drop_per_share"] for k in (1, 2)]
     assert [PRICES[d + em["sale_offset"]] for d in drops] == [60, 50]
     assert PRICES[drops[-1]] == 60

@@ -278,6 +278,31 @@ hexes = ["F16"]
     assert problems[2].message == "missing key 'type'"
 
 
+def test_a_rule_that_needs_data_cannot_be_written_without_it(tmp_path: Path) -> None:
+    """The share issue of emergency_money is a table with its terms: the bare name, or the
+    table without its terms, is a schema error at the list element (once E157, a check
+    across two keys)."""
+    title = (REPO / "tests/title/corpus/base/title.toml").read_text().split("\n", 1)[1]
+    bare = title + 'emergency_money = ["treasury", "issue_shares", "president_cash"]\n'
+    [p] = check(tmp_path, "title", bare)
+    assert spots([p]) == [("E010", 24, 32, "rules.emergency_money[1]")]
+    assert p.message == (
+        '"issue_shares" needs its terms: write '
+        '{ kind = "issue_shares", drop_per_share = ..., sale_offset = ..., pricing = ... }'
+    )
+    short = title + 'emergency_money = [{ kind = "issue_shares", pricing = "bundle" }]\n'
+    [p] = check(tmp_path, "title", short)
+    assert spots([p]) == [("E012", 24, 20, "rules.emergency_money[0]")]
+    assert p.message == "missing keys 'drop_per_share', 'sale_offset'"
+    # the terms used to be a table beside the list (docs/variants.md, "Migrations so far")
+    old = title + 'emergency_issue = { drop_per_share = 1, sale_offset = -1, pricing = "bundle" }\n'
+    [p] = check(tmp_path, "title", old)
+    assert spots([p]) == [("E011", 24, 1, "rules.emergency_issue")]
+    assert p.message == "unknown key 'emergency_issue'; did you mean 'emergency_money'?"
+    good = 'emergency_money = [{ kind = "issue_shares", drop_per_share = 0, sale_offset = 0, '
+    assert check(tmp_path, "title", title + good + 'pricing = "bundle" }]\n') == []
+
+
 def test_plain_union_dispatches_on_type(tmp_path: Path) -> None:
     body = """\
 [[trains]]

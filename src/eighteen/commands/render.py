@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from eighteen.commands.output import USAGE, OutputError, check_dir_target, emit_json, fail
 from eighteen.io.jsonlimits import load_json
 from eighteen.title.save import SaveFormatError, check_save
 
+if TYPE_CHECKING:
+    from eighteen.compiled import CompiledTitle
 
-def _load_compiled(target: str) -> tuple[dict[str, Any] | None, str | None]:
+
+def _load_compiled(target: str) -> tuple[CompiledTitle | None, str | None]:
     """The compiled title named by ``target`` (title folder or id, or a compiled JSON).
 
     A title folder (or a title id with sources, see :mod:`eighteen.locations`) is compiled
@@ -19,7 +22,7 @@ def _load_compiled(target: str) -> tuple[dict[str, Any] | None, str | None]:
     Returns (compiled, error).
     """
     from eighteen.commands.titles import print_problems
-    from eighteen.engine.tables import TitleNotFound, find_title
+    from eighteen.engine.tables import TitleNotFound, find_title, typed_document
     from eighteen.locations import find_title_dir
     from eighteen.title.compile import compile_title
     from eighteen.title.pipeline import load_title
@@ -34,10 +37,10 @@ def _load_compiled(target: str) -> tuple[dict[str, Any] | None, str | None]:
         if title is None or errors:
             print_problems(errors)
             return None, f"{target}: the title has {len(errors)} error(s) (listed above)"
-        return compile_title(title), None
+        return typed_document(compile_title(title)), None
     try:
         path = find_title(target)
-        return json.loads(path.read_text(encoding="utf-8")), None
+        return typed_document(json.loads(path.read_text(encoding="utf-8"))), None
     except TitleNotFound as exc:
         return None, f"no title or save named {target!r}: {exc}"
     except (OSError, ValueError) as exc:
@@ -54,6 +57,7 @@ def _done(page: Path, fmt: str) -> int:
 
 def cmd_render(target: str, out: str, at: int | None = None, fmt: str = "text") -> int:
     """Render a title or a save as ``out/index.html``; print the path; 0 ok, 1 bad input."""
+    from eighteen.engine.tables import CompiledFormatError, typed_document
     from eighteen.render import render_save, render_title
 
     try:
@@ -70,7 +74,11 @@ def cmd_render(target: str, out: str, at: int | None = None, fmt: str = "text") 
             if isinstance(data, dict) and "hexes" in data:
                 if at is not None:
                     return fail("render", "--at needs a save, not a title", USAGE)
-                return _done(render_title(data, out_dir), fmt)
+                try:
+                    title = typed_document(data)
+                except CompiledFormatError as exc:
+                    return fail("render", f"{target}: not a compiled title: {exc}")
+                return _done(render_title(title, out_dir), fmt)
             if not isinstance(data, dict) or "actions" not in data or "title" not in data:
                 return fail("render", f"{target}: neither a compiled title nor a save")
             try:

@@ -17,7 +17,8 @@ classic behaviour of seed 000/002:
   the market one cell below its price, or redeems market shares one cell above; the price
   does not move; at most the shares players hold (the president's certificate counts for
   its size) minus those already in the market.
-- ``rules.emergency_issue``: shares a corporation must issue before its president pays for a
+- ``rules.emergency_issue`` (the ``issue_shares`` source of ``rules.emergency_money``, with
+  its terms): shares a corporation must issue before its president pays for a
   compulsory train; every share drops the price ``drop_per_share`` cells and, with bundle
   pricing, every share sells ``sale_offset`` cells from the price after the whole drop
   (per-share pricing: from the price after its own drop, each a cell lower than the last);
@@ -193,7 +194,7 @@ def redeem(g: Context, corp: str, n: int) -> None:
 # -- emergency issue -------------------------------------------------------------------------
 
 
-@implements("emergency_issue.pricing", "bundle", "per_share")
+@implements("emergency_money[].pricing", "bundle", "per_share")
 def emergency_yield(g: Context, corp: str, n: int) -> int | None:
     """Money an emergency issue of ``n`` shares raises, or None if it is not allowed."""
     ei = g.rules.emergency_issue

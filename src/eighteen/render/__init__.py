@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from eighteen.compiled import CompiledTitle
 from eighteen.render.page import render_page, write_page
 from eighteen.render.view import GameSnapshot, snapshot_of
+from eighteen.title.save import check_save
+
+if TYPE_CHECKING:
+    from eighteen.engine.tables import Tables
 
 __all__ = [
     "GameSnapshot",
@@ -25,44 +30,41 @@ __all__ = [
 ]
 
 
-def render_title(compiled: Mapping[str, Any], out_dir: Path) -> Path:
+def render_title(compiled: CompiledTitle, out_dir: Path) -> Path:
     """Write ``out_dir/index.html`` for a compiled title; return its path."""
     return write_page(compiled, out_dir)
 
 
 def game_snapshot(
-    save: Mapping[str, Any], at: int | None = None, tables: Any = None
-) -> tuple[Mapping[str, Any], GameSnapshot]:
+    save: Mapping[str, Any], at: int | None = None, tables: Tables | None = None
+) -> tuple[CompiledTitle, GameSnapshot]:
     """Replay ``save`` up to ``at`` actions (all when None): (compiled title, snapshot).
 
-    Raises ValueError for an ``at`` out of range and the engine's IllegalAction when an
-    action of the save is refused.
+    Raises SaveFormatError for data that is no save, ValueError for an ``at`` out of range
+    and the engine's IllegalAction when an action of the save is refused.
     """
     from eighteen.engine.actions import action_from_json
     from eighteen.engine.game import Game
     from eighteen.engine.tables import load_title
 
-    actions = list(save.get("actions") or [])
+    record = check_save(save)
+    actions = record.actions
     n = len(actions) if at is None else at
     if not 0 <= n <= len(actions):
         raise ValueError(f"--at {n} is outside 0..{len(actions)} (the save has {len(actions)})")
-    tables = tables or load_title(str(save["title"]))
-    game = Game(
-        tables,
-        list(save["players"]),
-        seed=int(save.get("seed", 0) or 0),
-        options=list(save.get("options") or []),
-    )
+    tables = tables or load_title(record.title)
+    game = Game(tables, list(record.players), seed=record.seed, options=list(record.options))
     for i, raw in enumerate(actions[:n]):
         try:
             game.apply(action_from_json(raw))
         except Exception as exc:
             raise type(exc)(f"action {i} ({raw.get('type')}): {exc}") from None
-    return tables.data, snapshot_of(tables.data, game.state, actions=n, total_actions=len(actions))
+    snapshot = snapshot_of(tables.doc, game.state, actions=n, total_actions=len(actions))
+    return tables.doc, snapshot
 
 
 def render_save(
-    save: Mapping[str, Any], out_dir: Path, at: int | None = None, tables: Any = None
+    save: Mapping[str, Any], out_dir: Path, at: int | None = None, tables: Tables | None = None
 ) -> Path:
     """Replay a save (to ``at`` actions) and write ``out_dir/index.html``; return its path."""
     compiled, snapshot = game_snapshot(save, at, tables)

@@ -11,7 +11,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 from eighteen.faces import Offboard
 from eighteen.render.placing import Face, Spots, fit_font, place_stops, text_width
@@ -34,6 +33,7 @@ from eighteen.render.shapes import (
     track_point,
     unit,
 )
+from eighteen.title.model import Border
 
 
 @dataclass
@@ -55,7 +55,7 @@ class HexMarks:
     tokens: list[list[str]] = field(default_factory=list)  # per city: corporation ids
     homes: list[tuple[str, int | None]] = field(default_factory=list)  # (corp, city or None)
     blocked_by: list[str] = field(default_factory=list)
-    borders: list[dict[str, Any]] = field(default_factory=list)
+    borders: list[Border] = field(default_factory=list)
     phase_colors: dict[str, list[str]] = field(default_factory=dict)  # revenue colour -> phases
     current_revenue: str | None = None  # the phase's off-board revenue colour, if a game
 

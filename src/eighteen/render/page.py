@@ -7,7 +7,6 @@ from :mod:`eighteen.render.svg`, already escaped by ElementTree, and are passed 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -15,10 +14,12 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from eighteen.compiled import CompiledMarket, CompiledTitle
 from eighteen.render.svg import HEX_FILL, MapView, map_svg, tile_svg
 from eighteen.render.view import GameSnapshot
 from eighteen.title import geometry
 from eighteen.title.compile import distance_text, money, natural_key, train_phase_grid
+from eighteen.title.model import Ability, Zone
 
 #: Background of a market zone by its name (unknown names take the palette in turn).
 ZONE_FILL = {
@@ -60,13 +61,13 @@ def _env() -> jinja2.Environment:
     return env
 
 
-def zone_colors(market: Mapping[str, Any]) -> dict[str, str]:
+def zone_colors(market: CompiledMarket) -> dict[str, str]:
     """Zone letter -> background colour (par zones red, colour-named zones their colour)."""
     out: dict[str, str] = {}
     spare = iter(PALETTE * 4)
-    for letter, zone in sorted((market.get("zones") or {}).items()):
-        name = str(zone.get("name") or letter).lower()
-        if zone.get("par"):
+    for letter, zone in sorted(market.zones.items()):
+        name = (zone.name or letter).lower()
+        if zone.par:
             out[letter] = ZONE_FILL["par"]
         elif name in ZONE_FILL:
             out[letter] = ZONE_FILL[name]
@@ -75,41 +76,40 @@ def zone_colors(market: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def _zone_meaning(zone: Mapping[str, Any]) -> str:
+def _zone_meaning(zone: Zone) -> str:
     """What a zone does, in words."""
     flags = [
-        ("par", "par price"),
-        ("cert_limit_exempt", "no certificate limit"),
-        ("holding_limit_exempt", "no holding limit"),
-        ("multiple_buy", "buy several per turn"),
-        ("closes", "corporation closes"),
-        ("ends_game", "game ends"),
+        (zone.par, "par price"),
+        (zone.cert_limit_exempt, "no certificate limit"),
+        (zone.holding_limit_exempt, "no holding limit"),
+        (zone.multiple_buy, "buy several per turn"),
+        (zone.closes, "corporation closes"),
+        (zone.ends_game, "game ends"),
     ]
-    return ", ".join(text for key, text in flags if zone.get(key)) or "normal"
+    return ", ".join(text for on, text in flags if on) or "normal"
 
 
 def market_rows(
-    market: Mapping[str, Any], snapshot: GameSnapshot | None = None
+    market: CompiledMarket, snapshot: GameSnapshot | None = None
 ) -> list[list[dict[str, Any] | None]]:
     """Market cells for the template: price, zones, style, par, corporations there."""
     colors = zone_colors(market)
     here = snapshot.market_tokens if snapshot else {}
     rows: list[list[dict[str, Any] | None]] = []
-    for r, row in enumerate(market.get("cells") or []):
+    for r, row in enumerate(market.cells):
         out: list[dict[str, Any] | None] = []
         for c, cell in enumerate(row):
             if cell is None:
                 out.append(None)
                 continue
-            zones = list(cell.get("zones") or [])
-            fills = [colors[z] for z in zones if z in colors and not market["zones"][z].get("par")]
+            fills = [colors[z] for z in cell.zones if z in colors and not market.zones[z].par]
             out.append(
                 {
                     "row": r,
                     "col": c,
-                    "price": cell["price"],
-                    "zones": " ".join(zones),
-                    "par": bool(cell.get("par")),
+                    "price": cell.price,
+                    "zones": " ".join(cell.zones),
+                    "par": cell.par,
                     "fill": fills[0] if fills else "#ffffff",
                     "corps": here.get((r, c), []),
                 }
@@ -118,23 +118,32 @@ def market_rows(
     return rows
 
 
-def describe_ability(ability: Mapping[str, Any]) -> str:
-    """A private's ability in words: its type, then its other fields."""
+def _sorted_keys(value: Any) -> Any:
+    """``value`` with the keys of every record in it sorted (as the compiled JSON has them)."""
+    if isinstance(value, dict):
+        return {k: _sorted_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(v) for v in value]
+    return value
+
+
+def describe_ability(ability: Ability) -> str:
+    """A private's ability in words: its type, then its other fields (in name order)."""
     parts = []
-    for key, value in ability.items():
+    for key, value in _sorted_keys(ability.model_dump(mode="json", by_alias=True)).items():
         if key == "type" or value in (None, False, [], {}):
             continue
         if isinstance(value, list):
             value = " ".join(str(v) for v in value)
         parts.append(key.replace("_", " ") if value is True else f"{key.replace('_', ' ')} {value}")
-    kind = str(ability.get("type", "?")).replace("_", " ")
+    kind = ability.type.replace("_", " ")
     return f"{kind}: {', '.join(parts)}" if parts else kind
 
 
-def tile_cards(compiled: Mapping[str, Any]) -> list[dict[str, Any]]:
+def tile_cards(compiled: CompiledTitle) -> list[dict[str, Any]]:
     """Every manifest tile: its picture, count and the tiles/hexes it upgrades to and from."""
-    tiles = compiled.get("tiles") or {}
-    upgrades = compiled.get("upgrades") or {}
+    tiles = compiled.tiles
+    upgrades = compiled.upgrades
     sources: dict[str, list[str]] = {}
     for old, row in upgrades.items():
         for new in row:
@@ -145,29 +154,27 @@ def tile_cards(compiled: Mapping[str, Any]) -> list[dict[str, Any]]:
         cards.append(
             {
                 "id": tid,
-                "color": rec["color"],
-                "count": rec.get("count"),
+                "color": rec.color.value,
+                "count": rec.count,
                 "svg": Markup(tile_svg(compiled, tid)),
                 "upgrades_to": sorted(upgrades.get(tid, {}), key=natural_key),
                 "upgrades_from": sorted(sources.get(tid, []), key=natural_key),
-                "orientations": rec.get("orientations") or [],
+                "orientations": list(rec.orientations),
             }
         )
     return cards
 
 
-def preprinted_upgrades(compiled: Mapping[str, Any]) -> list[dict[str, Any]]:
+def preprinted_upgrades(compiled: CompiledTitle) -> list[dict[str, Any]]:
     """Preprinted hexes that take upgrades: hex, name, tiles with their rotations."""
-    hexes = compiled.get("hexes") or {}
+    hexes = compiled.hexes
     out = []
-    for hid in sorted(
-        (h for h in compiled.get("upgrades") or {} if h in hexes), key=geometry.parse_hex_id
-    ):
-        row = compiled["upgrades"][hid]
+    for hid in sorted((h for h in compiled.upgrades if h in hexes), key=geometry.parse_hex_id):
+        row = compiled.upgrades[hid]
         out.append(
             {
                 "hex": hid,
-                "name": hexes[hid].get("name") or "",
+                "name": hexes[hid].name or "",
                 "tiles": [
                     {"id": t, "rotations": " ".join(map(str, row[t]))}
                     for t in sorted(row, key=natural_key)
@@ -177,29 +184,77 @@ def preprinted_upgrades(compiled: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def train_rows(compiled: CompiledTitle) -> list[dict[str, Any]]:
+    """The train table's rows, as plain values."""
+    return [
+        {
+            "id": t.id,
+            "distance_text": distance_text(t.distance),
+            "price": t.price,
+            "count": t.count,
+            "rusts_on": t.rusts_on,
+            "obsolete_on": t.obsolete_on,
+            "available_on": t.available_on,
+            "trade_in": t.trade_in,
+            "events": [e.value for e in t.events],
+        }
+        for t in compiled.trains
+    ]
+
+
+def phase_rows(compiled: CompiledTitle) -> list[dict[str, Any]]:
+    """The phase table's rows, as plain values."""
+    return [
+        {
+            "id": p.id,
+            "on": p.on,
+            "tiles": [col.value for col in p.tiles],
+            "operating_rounds": p.operating_rounds,
+            "train_limit": p.train_limit,
+            "offboard_revenue": p.offboard_revenue,
+            "privates_buyable": p.privates_buyable,
+            "events": [e.value for e in p.events],
+        }
+        for p in compiled.phases
+    ]
+
+
+def private_rows(compiled: CompiledTitle) -> list[dict[str, Any]]:
+    """The private table's rows: id, name, value, revenue and the abilities in words."""
+    return [
+        {
+            "id": p.id,
+            "name": p.name,
+            "value": p.value,
+            "revenue": p.revenue,
+            "ability_texts": [describe_ability(a) for a in p.abilities],
+        }
+        for p in compiled.privates
+    ]
+
+
 _COLOR_RANK = {
     c: i for i, c in enumerate(["white", "yellow", "green", "brown", "gray", "red", "blue"])
 }
 
 
-def page_context(
-    compiled: Mapping[str, Any], snapshot: GameSnapshot | None = None
-) -> dict[str, Any]:
+def page_context(compiled: CompiledTitle, snapshot: GameSnapshot | None = None) -> dict[str, Any]:
     """Everything the template reads."""
-    market = compiled.get("market") or {}
+    market = compiled.market
     colors = zone_colors(market)
-    hexes = compiled.get("hexes") or {}
-    phases = compiled.get("phases") or []
+    hexes = compiled.hexes
     view = snapshot.map if snapshot else MapView()
-    tiles = compiled.get("tiles") or {}
+    tiles = compiled.tiles
     by_color: dict[str, int] = {}
     for hid, h in hexes.items():
         laid = view.tiles.get(hid)
-        color = (tiles.get(laid[0]) or {}).get("color") if laid else None
-        color = color or h.get("color") or "white"  # what the hex shows now
+        shown = tiles[laid[0]] if laid and laid[0] in tiles else h  # what the hex shows now
+        color = shown.color.value
         by_color[color] = by_color.get(color, 0) + 1
     return {
         "c": compiled,
+        "layout": compiled.layout.value,
+        "market_type": market.type.value,
         "game": snapshot,
         "map_svg": Markup(map_svg(compiled, view)),
         "hex_count": len(hexes),
@@ -207,48 +262,39 @@ def page_context(
         "bank_owed": max(0, -snapshot.bank) if snapshot else 0,
         "hex_fill": HEX_FILL,
         "tiles": tile_cards(compiled),
-        "tile_total": sum(t.get("count") or 0 for t in (compiled.get("tiles") or {}).values()),
+        "tile_total": sum(t.count or 0 for t in tiles.values()),
         "preprinted": preprinted_upgrades(compiled),
         "market_rows": market_rows(market, snapshot),
         "zones": [
             {
                 "letter": letter,
-                "name": zone.get("name") or letter,
+                "name": zone.name or letter,
                 "fill": colors[letter],
                 "meaning": _zone_meaning(zone),
             }
-            for letter, zone in sorted((market.get("zones") or {}).items())
+            for letter, zone in sorted(market.zones.items())
         ],
         "par_prices": [
-            market["cells"][r][c]["price"]
-            for r, c in market.get("par") or []
-            if market["cells"][r][c]
+            cell.price for r, c in market.par if (cell := market.cells[r][c]) is not None
         ],
-        "trains": [
-            dict(t, distance_text=distance_text(t.get("distance")))
-            for t in compiled.get("trains") or []
-        ],
-        "train_grid": train_phase_grid(dict(compiled)) if phases else [],
-        "phases": phases,
-        "privates": [
-            dict(p, ability_texts=[describe_ability(a) for a in p.get("abilities") or []])
-            for p in compiled.get("privates") or []
-        ],
-        "corporations": compiled.get("corporations") or [],
+        "trains": train_rows(compiled),
+        "train_grid": train_phase_grid(compiled.phases, compiled.trains),
+        "phases": phase_rows(compiled),
+        "privates": private_rows(compiled),
+        "corporations": compiled.corporations,
         "player_counts": sorted(
-            set(compiled.get("starting_cash") or {}) | set(compiled.get("certificate_limit") or {}),
-            key=natural_key,
+            set(compiled.starting_cash) | set(compiled.certificate_limit), key=natural_key
         ),
     }
 
 
-def render_page(compiled: Mapping[str, Any], snapshot: GameSnapshot | None = None) -> str:
+def render_page(compiled: CompiledTitle, snapshot: GameSnapshot | None = None) -> str:
     """The whole HTML page as a string."""
     return _env().get_template("page.html.j2").render(**page_context(compiled, snapshot))
 
 
 def write_page(
-    compiled: Mapping[str, Any], out_dir: Path, snapshot: GameSnapshot | None = None
+    compiled: CompiledTitle, out_dir: Path, snapshot: GameSnapshot | None = None
 ) -> Path:
     """Write ``out_dir/index.html`` (creating the folder) and return its path."""
     out_dir.mkdir(parents=True, exist_ok=True)

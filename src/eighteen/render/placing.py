@@ -8,10 +8,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
+from eighteen.compiled import CompiledHex, CompiledTile
 from eighteen.faces import Offboard, read_face
 from eighteen.render.shapes import (
     Point,
@@ -56,7 +55,9 @@ class Face:
         return self.cities + self.towns
 
 
-def face_of(record: Mapping[str, Any], rotation: int = 0, color: str | None = None) -> Face:
+def face_of(
+    record: CompiledHex | CompiledTile, rotation: int = 0, color: str | None = None
+) -> Face:
     """Face of a compiled hex or tile record (read by :func:`eighteen.faces.read_face`), its
     edges turned by ``rotation``."""
     rec = read_face(record, rotation)

@@ -33,8 +33,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
+from eighteen.compiled import CompiledHex, CompiledTitle
 from eighteen.render.face import Corp, HexMarks, draw_face
 from eighteen.render.placing import face_of
 from eighteen.render.shapes import (
@@ -54,28 +54,28 @@ from eighteen.render.shapes import (
     scale,
 )
 from eighteen.title import geometry
+from eighteen.title.model import Border
 
 
-def shared_costs(hexes: Mapping[str, Mapping[str, Any]], hid: str) -> set[int]:
+def shared_costs(hexes: Mapping[str, CompiledHex], hid: str) -> set[int]:
     """Edges of ``hid`` whose side cost is printed by the hex across instead: a costed side
     is written on both hexes, and its cost is printed once, on the hex where it is edge
     0, 1 or 2."""
     out: set[int] = set()
-    nbrs = hexes[hid].get("neighbors") or []
-    for b in hexes[hid].get("borders") or []:
-        edge = int(b["edge"])
-        other = nbrs[edge] if edge < len(nbrs) else None
-        if not b.get("cost") or edge < 3 or other is None or other not in hexes:
+    nbrs = hexes[hid].neighbors
+    for b in hexes[hid].borders:
+        other = nbrs[b.edge]
+        if not b.cost or b.edge < 3 or other is None or other not in hexes:
             continue
-        back = (edge + 3) % 6
-        if any(int(x["edge"]) == back and x.get("cost") for x in hexes[other].get("borders") or []):
-            out.add(edge)
+        back = (b.edge + 3) % 6
+        if any(x.edge == back and x.cost for x in hexes[other].borders):
+            out.add(b.edge)
     return out
 
 
 def _draw_borders(
     parent: ET.Element,
-    borders: list[dict[str, Any]],
+    borders: list[Border],
     layout: str,
     size: float,
     skip_costs: set[int] | frozenset[int] = frozenset(),
@@ -83,8 +83,8 @@ def _draw_borders(
     """Hex-side borders: impassable thick red, water blue with cost, cosmetic dotted; the
     costs of ``skip_costs`` edges are printed by the hex across."""
     for b in borders:
-        edge = int(b["edge"])
-        kind = b.get("type") or "impassable"
+        edge = b.edge
+        kind = b.type.value
         p, q = edge_corners(edge, layout, size)
         inset = 0.94
         p, q = scale(p, inset), scale(q, inset)
@@ -107,9 +107,9 @@ def _draw_borders(
                 **style,
             },
         )
-        if b.get("cost") and edge not in skip_costs:
+        if b.cost and edge not in skip_costs:
             mid = scale(edge_mid(edge, layout, size), 0.78)
-            add_text(parent, mid, f"${b['cost']}", size * 0.16, "border-cost")
+            add_text(parent, mid, f"${b.cost}", size * 0.16, "border-cost")
 
 
 def draw_hex_shape(parent: ET.Element, color: str, layout: str, size: float) -> ET.Element:
@@ -144,19 +144,16 @@ class MapView:
     notes: dict[str, list[str]] = field(default_factory=dict)
 
 
-def corps_of(compiled: Mapping[str, Any]) -> dict[str, Corp]:
+def corps_of(compiled: CompiledTitle) -> dict[str, Corp]:
     """Drawing colours of the title's corporations."""
-    return {
-        c["id"]: Corp(c["id"], c.get("color") or "#444444", c.get("text_color") or "#ffffff")
-        for c in compiled.get("corporations") or []
-    }
+    return {c.id: Corp(c.id, c.color, c.text_color) for c in compiled.corporations}
 
 
-def phase_colors(compiled: Mapping[str, Any]) -> dict[str, list[str]]:
+def phase_colors(compiled: CompiledTitle) -> dict[str, list[str]]:
     """Off-board revenue colour -> the phases using it."""
     out: dict[str, list[str]] = {}
-    for p in compiled.get("phases") or []:
-        out.setdefault(p.get("offboard_revenue") or "", []).append(str(p["id"]))
+    for p in compiled.phases:
+        out.setdefault(p.offboard_revenue, []).append(p.id)
     return out
 
 
@@ -174,23 +171,21 @@ def _svg_root(width: float, height: float, cls: str, x0: float = 0, y0: float = 
     )
 
 
-def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: float = 40.0) -> str:
+def map_svg(compiled: CompiledTitle, view: MapView | None = None, size: float = 40.0) -> str:
     """The whole map as an SVG document string: every hex, with the view's tiles and tokens."""
     view = view or MapView()
-    layout = layout_name(compiled.get("layout", "pointy"))
-    hexes: Mapping[str, Mapping[str, Any]] = compiled["hexes"]
-    tiles = compiled.get("tiles") or {}
+    layout = layout_name(compiled.layout)
+    hexes = compiled.hexes
+    tiles = compiled.tiles
     corps = corps_of(compiled)
-    homes_city = {c["id"]: c.get("city") for c in compiled.get("corporations") or []}
+    homes_city = {c.id: c.city for c in compiled.corporations}
     pcolors = phase_colors(compiled)
     current_revenue = None
-    for p in compiled.get("phases") or []:
-        if view.phase is not None and str(p["id"]) == str(view.phase):
-            current_revenue = p.get("offboard_revenue")
+    for p in compiled.phases:
+        if view.phase is not None and p.id == str(view.phase):
+            current_revenue = p.offboard_revenue
 
-    centres = {
-        h: hex_center(int(r["x"]), int(r["y"]), layout, size) for h, r in sorted(hexes.items())
-    }
+    centres = {h: hex_center(r.x, r.y, layout, size) for h, r in sorted(hexes.items())}
     # each side: the hexes' own half extent, then a gutter for the coordinate labels
     half_w, half_h = (apothem(size), size) if layout == "pointy" else (size, apothem(size))
     gutter = size * 0.9
@@ -210,9 +205,9 @@ def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: floa
     for h, r in hexes.items():
         letters, number = geometry.parse_hex_id(h)
         if layout == "pointy":
-            rows[int(r["y"])], cols[int(r["x"])] = letters, str(number)
+            rows[r.y], cols[r.x] = letters, str(number)
         else:
-            rows[int(r["y"])], cols[int(r["x"])] = str(number), letters
+            rows[r.y], cols[r.x] = str(number), letters
     for y, label in sorted(rows.items()):
         cy = hex_center(0, y, layout, size)[1]
         for cx in (x0 + gutter / 2, x0 + width - gutter / 2):
@@ -232,19 +227,19 @@ def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: floa
             add_text(coords, (cx, cy), label, size * 0.3, "coord-col", fill="#555", halo=False)
 
     layer = el(root, "g", {"class": "hexes"})
-    for h in sorted(hexes, key=lambda k: (int(hexes[k]["y"]), int(hexes[k]["x"]))):
+    for h in sorted(hexes, key=lambda k: (hexes[k].y, hexes[k].x)):
         rec = hexes[h]
         cx, cy = centres[h]
         laid = view.tiles.get(h)
-        laid_color = tiles[laid[0]].get("color") if laid and laid[0] in tiles else None
+        laid_color = tiles[laid[0]].color.value if laid and laid[0] in tiles else None
         g = el(
             layer,
             "g",
             {
                 "class": "hex",
                 "data-hex": h,
-                "data-color": laid_color or rec.get("color"),
-                "data-printed-color": rec.get("color") if laid_color else None,
+                "data-color": laid_color or rec.color.value,
+                "data-printed-color": rec.color.value if laid_color else None,
                 "data-tile": laid[0] if laid else None,
                 "data-rotation": laid[1] if laid else None,
                 "data-notes": "; ".join(view.notes[h]) if view.notes.get(h) else None,
@@ -252,28 +247,25 @@ def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: floa
             },
         )
         title = el(g, "title")
-        title.text = h + (f" {rec['name']}" if rec.get("name") else "")
+        title.text = h + (f" {rec.name}" if rec.name else "")
+        terrain: str | None
         if laid and laid[0] in tiles:
             face = face_of(tiles[laid[0]], int(laid[1]))
             terrain, cost = None, 0
         else:
             face = face_of(rec)
-            terrain, cost = rec.get("terrain"), int(rec.get("cost") or 0)
+            terrain, cost = rec.terrain.value if rec.terrain else None, rec.cost
         blocked = [
-            p
-            for p in rec.get("blocked_by") or []
-            if view.active_blocks is None or p in view.active_blocks
+            p for p in rec.blocked_by if view.active_blocks is None or p in view.active_blocks
         ]
         marks = HexMarks(
-            name=rec.get("name"),
+            name=rec.name,
             terrain=terrain,
             cost=cost,
             tokens=view.tokens.get(h, []),
-            homes=[
-                (c, homes_city.get(c)) for c in rec.get("homes") or [] if c not in view.homes_placed
-            ],
+            homes=[(c, homes_city.get(c)) for c in rec.homes if c not in view.homes_placed],
             blocked_by=blocked,
-            borders=list(rec.get("borders") or []),
+            borders=list(rec.borders),
             phase_colors=pcolors,
             current_revenue=current_revenue,
         )
@@ -283,12 +275,10 @@ def map_svg(compiled: Mapping[str, Any], view: MapView | None = None, size: floa
     return ET.tostring(root, encoding="unicode")
 
 
-def tile_svg(
-    compiled: Mapping[str, Any], tile_id: str, rotation: int = 0, size: float = 36.0
-) -> str:
+def tile_svg(compiled: CompiledTitle, tile_id: str, rotation: int = 0, size: float = 36.0) -> str:
     """One manifest tile as a small SVG document string."""
-    layout = layout_name(compiled.get("layout", "pointy"))
-    rec = compiled["tiles"][tile_id]
+    layout = layout_name(compiled.layout)
+    rec = compiled.tiles[tile_id]
     pad = size * 0.08
     root = _svg_root(2 * size + 2 * pad, 2 * size + 2 * pad, "tile-svg", -size - pad, -size - pad)
     g = el(
@@ -298,7 +288,7 @@ def tile_svg(
             "class": "tile",
             "data-tile": tile_id,
             "data-rotation": rotation,
-            "data-color": rec["color"],
+            "data-color": rec.color.value,
         },
     )
     face = face_of(rec, rotation)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from eighteen.compiled import CompiledCorporation, CompiledTitle
 from eighteen.render.svg import MapView
 
 
@@ -83,19 +84,18 @@ def _get(obj: Any, name: str, default: Any = None) -> Any:
 
 
 def snapshot_of(
-    compiled: Mapping[str, Any], state: Any, *, actions: int, total_actions: int
+    compiled: CompiledTitle, state: Any, *, actions: int, total_actions: int
 ) -> GameSnapshot:
     """Read an engine state (``eighteen.engine.state.State``) into a :class:`GameSnapshot`.
 
     Only plain fields are read (players, corporations, certs, privates, map tiles and tokens,
     phase index, round), with defaults for any the engine does not have.
     """
-    corps_meta = {c["id"]: c for c in compiled.get("corporations") or []}
-    market = compiled.get("market") or {}
-    cells = market.get("cells") or []
-    phases = compiled.get("phases") or []
+    corps_meta = {c.id: c for c in compiled.corporations}
+    cells = compiled.market.cells
+    phases = compiled.phases
     phase_index = int(_get(state, "phase", 0) or 0)
-    phase = str(phases[phase_index]["id"]) if 0 <= phase_index < len(phases) else "?"
+    phase = phases[phase_index].id if 0 <= phase_index < len(phases) else "?"
 
     # certificates: id -> owner; percentages per owner per corporation
     shares_pct: dict[str, dict[str, int]] = {}
@@ -149,17 +149,18 @@ def snapshot_of(
         price = None
         if cell is not None:
             r, c = int(cell[0]), int(cell[1])
-            if 0 <= r < len(cells) and 0 <= c < len(cells[r]) and cells[r][c]:
-                price = cells[r][c]["price"]
+            here = cells[r][c] if 0 <= r < len(cells) and 0 <= c < len(cells[r]) else None
+            if here is not None:
+                price = here.price
             cell = (r, c)
         if cs is not None and _get(cs, "home_placed", False):
             homes_placed.add(cid)
         corporations.append(
             CorpRow(
                 id=cid,
-                name=meta.get("name") or cid,
-                color=meta.get("color") or "#444444",
-                text_color=meta.get("text_color") or "#ffffff",
+                name=meta.name,
+                color=meta.color,
+                text_color=meta.text_color,
                 president=_get(cs, "president") if cs is not None else None,
                 cash=int(_get(cs, "cash", 0) or 0) if cs is not None else 0,
                 trains=list(_get(cs, "trains", []) or []) if cs is not None else [],
@@ -168,7 +169,7 @@ def snapshot_of(
                 cell=cell,
                 floated=bool(_get(cs, "floated", False)) if cs is not None else False,
                 tokens_placed=int(_get(cs, "tokens_placed", 0) or 0) if cs is not None else 0,
-                tokens_total=len(meta.get("tokens") or []),
+                tokens_total=len(meta.tokens),
                 ipo=ipo.get(cid, 0),
                 pool=pool.get(cid, 0),
                 privates=privates_by_owner.get(cid, []),
@@ -180,18 +181,18 @@ def snapshot_of(
     # trains left in the bank: limited types from the depot, unlimited ones None
     depot = list(_get(state, "depot", []) or [])
     trains_left: dict[str, int | None] = {}
-    for t in compiled.get("trains") or []:
-        if t.get("count") is None:
-            trains_left[t["id"]] = None
+    for t in compiled.trains:
+        if t.count is None:
+            trains_left[t.id] = None
         else:
-            trains_left[t["id"]] = sum(1 for d in depot if _train_type(d) == t["id"])
+            trains_left[t.id] = sum(1 for d in depot if _train_type(d) == t.id)
 
     m = _get(state, "map")
     tiles = {h: (str(v[0]), int(v[1])) for h, v in (_get(m, "tiles", {}) or {}).items()}
     tokens = {h: [list(c) for c in v] for h, v in (_get(m, "tokens", {}) or {}).items()}
     for cities in tokens.values():
         for city in cities:
-            homes_placed.update(c for c in city if c in corps_meta and _is_home(compiled, c))
+            homes_placed.update(c for c in city if c in corps_meta and corps_meta[c].home)
     active_blocks = {
         pid
         for pid, owner in private_owners.items()
@@ -204,7 +205,8 @@ def snapshot_of(
     for cid, h in chosen.items():
         notes.setdefault(h, []).append(f"home chosen by {cid}")
     for target, acquirer in absorbed.items():
-        home = chosen.get(target) or corps_meta.get(target, {}).get("home")
+        absorbed_meta = corps_meta.get(target)
+        home = chosen.get(target) or (absorbed_meta.home if absorbed_meta is not None else None)
         if home:
             notes.setdefault(home, []).append(f"{target}'s home: {acquirer} took {target} over")
 
@@ -233,24 +235,19 @@ def snapshot_of(
     )
 
 
-def _is_home(compiled: Mapping[str, Any], corp: str) -> bool:
-    """True: ``corp`` has a home hex (its first token there is its home token)."""
-    return any(c["id"] == corp and c.get("home") for c in compiled.get("corporations") or [])
-
-
 def _train_type(train: Any) -> str:
     """Type of a depot entry: "3" from "3" or "3-1"."""
     text = str(_get(train, "type", train) if not isinstance(train, str) else train)
     return text.split("-")[0]
 
 
-def _cert_percent(cert_id: str, corps: Mapping[str, Mapping[str, Any]]) -> tuple[str | None, int]:
+def _cert_percent(cert_id: str, corps: Mapping[str, CompiledCorporation]) -> tuple[str | None, int]:
     """(corporation, percent) of a certificate id such as "PRR.0" or "PRR-3"."""
     for sep in (".", "-", "_", ":", "#"):
         if sep in cert_id:
             corp, _, idx = cert_id.rpartition(sep)
             if corp in corps and idx.isdigit():
-                shares = corps[corp].get("shares") or []
+                shares = corps[corp].shares
                 i = int(idx)
                 return corp, int(shares[i]) if i < len(shares) else 10
     return None, 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -17,10 +17,10 @@ from typing import Any
 import jinja2
 import markupsafe
 
-from eighteen.compiled import FORMAT, CompiledTitle
+from eighteen.compiled import FORMAT, CompiledTitle, CompiledTrain, Reach
 from eighteen.title import geometry
 from eighteen.title.aggregate import Title
-from eighteen.title.model import Hex, MarketFile, Rules, Train
+from eighteen.title.model import Distance, Hex, MarketFile, Phase, Rules, Train
 from eighteen.title.upgrades import (
     Shape,
     TileShapes,
@@ -413,18 +413,18 @@ def money(value: Any) -> str:
     return f"${value:,}" if isinstance(value, int) else "—"
 
 
-def distance_text(distance: Any) -> str:
+def distance_text(distance: Reach | Mapping[str, Any]) -> str:
     """A train's reach in words: 2 -> "2", null -> "unlimited", a table -> "2+2", "4/6"."""
     if distance is None:
         return "unlimited"
     if isinstance(distance, int):
         return str(distance)
+    d = distance if isinstance(distance, Distance) else Distance.model_validate(distance)
     parts = []
-    if distance.get("cities") is not None:
-        towns = distance.get("towns")
-        parts.append(f"{distance['cities']}+{towns}" if towns else str(distance["cities"]))
-    if distance.get("pay") is not None or distance.get("visit") is not None:
-        parts.append(f"{distance.get('pay') or '?'}/{distance.get('visit') or '?'}")
+    if d.cities is not None:
+        parts.append(f"{d.cities}+{d.towns}" if d.towns else str(d.cities))
+    if d.pay is not None or d.visit is not None:
+        parts.append(f"{d.pay or '?'}/{d.visit or '?'}")
     return " ".join(parts) or "?"
 
 
@@ -444,24 +444,20 @@ def stops_text(face: dict[str, Any]) -> str:
     return ", ".join(parts) or "—"
 
 
-def _phase_index(phases: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str, int]]:
-    """(phase id -> index, train id -> index of the phase its first purchase starts)."""
-    by_id = {p["id"]: i for i, p in enumerate(phases)}
-    by_train = {p["on"]: i for i, p in enumerate(phases) if p["on"]}
-    return by_id, by_train
-
-
-def train_phase_grid(compiled: dict[str, Any]) -> list[dict[str, Any]]:
+def train_phase_grid(
+    phases: Sequence[Phase], trains: Sequence[CompiledTrain]
+) -> list[dict[str, Any]]:
     """Per train: a cell per phase: "●" in play, "rusts"/"obsolete" where it goes, else ""."""
-    phases = compiled["phases"]
-    by_id, by_train = _phase_index(phases)
+    by_id = {p.id: i for i, p in enumerate(phases)}
+    # train id -> index of the phase its first purchase starts
+    by_train = {p.on: i for i, p in enumerate(phases) if p.on}
     rows = []
     start = 0
-    for train in compiled["trains"]:
-        start = by_train.get(train["id"], start)
-        first = min(start, by_id.get(train["available_on"] or "", start))
-        gone = by_train.get(train["rusts_on"] or "")
-        stale = by_train.get(train["obsolete_on"] or "")
+    for train in trains:
+        start = by_train.get(train.id, start)
+        first = min(start, by_id.get(train.available_on or "", start))
+        gone = by_train.get(train.rusts_on or "")
+        stale = by_train.get(train.obsolete_on or "")
         cells = []
         for i in range(len(phases)):
             if gone is not None and i >= gone:
@@ -470,7 +466,7 @@ def train_phase_grid(compiled: dict[str, Any]) -> list[dict[str, Any]]:
                 cells.append("obsolete" if i == stale else "")
             else:
                 cells.append("●" if i >= first else "")
-        rows.append({"id": train["id"], "cells": cells})
+        rows.append({"id": train.id, "cells": cells})
     return rows
 
 
@@ -506,7 +502,10 @@ def _markdown_view(compiled: dict[str, Any]) -> dict[str, Any]:
     tiles = compiled["tiles"]
     return {
         "player_counts": sorted(counts, key=natural_key),
-        "train_grid": train_phase_grid(compiled),
+        "train_grid": train_phase_grid(
+            [Phase.model_validate(p) for p in compiled["phases"]],
+            [CompiledTrain.model_validate(t) for t in compiled["trains"]],
+        ),
         "market_grid": market_grid(compiled["market"]),
         "tile_ids": sorted(tiles, key=natural_key),
         "preprinted": sorted(

@@ -50,8 +50,9 @@ class SaveFormatError(ValueError):
     """Data that is not a save of a format this code reads (one line, naming the field)."""
 
 
-def check_save(data: Any) -> None:
-    """Raise SaveFormatError, naming the first wrong field, unless ``data`` is a save."""
+def check_save(data: Any) -> Save:
+    """The save as its typed model; SaveFormatError, naming the first wrong field, unless
+    ``data`` is a save."""
     if not isinstance(data, dict):
         raise SaveFormatError("not a save (a save is a JSON object)")
     if "format" in data and data["format"] != SAVE_FORMAT:
@@ -60,7 +61,7 @@ def check_save(data: Any) -> None:
             f"(format {SAVE_FORMAT})"
         )
     try:
-        Save.model_validate(data)
+        return Save.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "save"

@@ -521,6 +521,13 @@ def _union(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]:
             if not subs:
                 yield _Finding(path, "value", "E010", error.message)
         return
+    tagged = _tagged_by(branches, inst)
+    if tagged is not None:  # the tag of a table written alone: the table needs its data
+        key, needed = tagged
+        terms = "".join(f", {k} = ..." for k in needed)
+        text = f"{_show(inst)} needs its terms: write {{ {key} = {_show(inst)}{terms} }}"
+        yield _Finding(path, "value", "E010", text, 0)
+        return
     fits = [i for i, b in enumerate(branches) if _accepts_type(b, inst, root)]
     if len(fits) == 1 and not _is_literal(branches[fits[0]]) and branch_errors(fits[0]):
         for sub in branch_errors(fits[0]):
@@ -532,6 +539,19 @@ def _union(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]:
     )
     code = "E014" if all(_is_literal(b) for b in branches) else "E010"
     yield _Finding(path, "value", code, f"expected {expected}, got {_got(inst)}", 0)
+
+
+def _tagged_by(branches: list[dict[str, Any]], inst: Any) -> tuple[str, list[str]] | None:
+    """(tag key, its other required keys) of the table branch whose ``type`` or ``kind``
+    tag is the string ``inst`` (``"issue_shares"`` for ``{kind = "issue_shares", ...}``)."""
+    if not isinstance(inst, str):
+        return None
+    for b in branches:
+        props = b.get("properties", {})
+        for key in ("type", "kind"):
+            if isinstance(props.get(key), dict) and props[key].get("const") == inst:
+                return key, [k for k in b.get("required", []) if k != key]
+    return None
 
 
 def _tag_key(schema: dict[str, Any], branches: list[dict[str, Any]]) -> str | None:

@@ -95,11 +95,11 @@ def card_top_price(g: Context, corp: str) -> int | None:
 
 
 def uses(g: Context, source: str) -> bool:
-    """Does rules.emergency_money name this source?"""
-    return source in g.rules.emergency_money
+    """Does rules.emergency_money name this source (a name, or the issue's kind)?"""
+    return any((s if isinstance(s, str) else s.kind) == source for s in g.rules.emergency_money)
 
 
-@implements("emergency_money[]", "issue_shares")
+@implements("emergency_money[].kind", "issue_shares")
 def emergency_issue_options(g: Context, corp: str) -> list[int]:
     """Share counts the corporation must choose from before its president pays (seed 003,
     emergency money: the treasury, then an issue on worse terms)."""

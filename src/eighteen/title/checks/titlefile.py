@@ -12,10 +12,7 @@ from pydantic import TypeAdapter, ValidationError
 from eighteen.title.aggregate import Title
 from eighteen.title.checks.common import player_counts, repeated, train_ids
 from eighteen.title.checks.registry import W, check
-from eighteen.title.model import (
-    EmergencySource,
-    Rules,
-)
+from eighteen.title.model import Rules
 from eighteen.title.pipeline import Sources
 from eighteen.title.problems import Problem
 
@@ -79,17 +76,6 @@ def _rule_adapter(key: str) -> TypeAdapter[Any]:
     if not field.metadata:
         return TypeAdapter(field.annotation)  # type: ignore[arg-type]
     return TypeAdapter(Annotated[field.annotation, *field.metadata])  # type: ignore[name-defined, arg-type]
-
-
-@check
-def rules_have_their_data(title: Title, s: Sources) -> Iterator[Problem]:
-    """E157: a rule that needs data has it: emergency_money naming issue_shares needs the
-    terms of the issue (rules.emergency_issue)."""
-    rules = title.title.rules
-    if "issue_shares" in rules.emergency_money and rules.emergency_issue is None:
-        k = list(rules.emergency_money).index(EmergencySource.issue_shares)
-        msg = "issue_shares needs rules.emergency_issue (how the shares are priced)"
-        yield s.locate("title", ("rules", "emergency_money", k), "E157", msg)
 
 
 @check

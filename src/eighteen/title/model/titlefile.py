@@ -174,13 +174,16 @@ class EmergencyPricing(str, Enum):
 
 
 class EmergencyIssue(Strict):
-    """Shares a corporation must issue before its president pays for a compulsory train."""
+    """A source of emergency money that needs its terms: the corporation must issue shares
+    before the next source pays for a compulsory train (written in ``emergency_money`` as
+    ``{ kind = "issue_shares", drop_per_share = 1, sale_offset = -1, pricing = "bundle" }``)."""
 
-    drop_per_share: int = Field(1, ge=0, le=5, description="Cells the price falls per share.")
+    kind: Literal["issue_shares"]
+    drop_per_share: int = Field(ge=0, le=5, description="Cells the price falls per share.")
     sale_offset: int = Field(
-        -1, ge=-5, le=5, description="Cells from the lowered price at which the shares sell."
+        ge=-5, le=5, description="Cells from the lowered price at which the shares sell."
     )
-    pricing: EmergencyPricing = Field(EmergencyPricing.bundle, description="Bundle or per share.")
+    pricing: EmergencyPricing = Field(description="Bundle or per share.")
     min_price: Money = Field(0, description="No emergency issue at a share price below this.")
     only_as_needed: bool = Field(
         True, description="Issue only as many shares as the cheapest train in the bank needs."
@@ -188,12 +191,16 @@ class EmergencyIssue(Strict):
 
 
 class EmergencySource(str, Enum):
-    """A source of money for a compulsory train purchase, in the order the rules use them."""
+    """A source of emergency money that needs no terms (the share issue is a table,
+    :class:`EmergencyIssue`)."""
 
     treasury = "treasury"
-    issue_shares = "issue_shares"
     president_cash = "president_cash"
     president_sells_shares = "president_sells_shares"
+
+
+EmergencyMoney = EmergencySource | EmergencyIssue
+"""One source of money for a compulsory train: a name, or the share issue with its terms."""
 
 
 class DividendOption(str, Enum):
@@ -433,19 +440,17 @@ class Rules(Strict):
     takeovers: Takeovers | None = Field(
         None, description="Corporations may take each other over (absent: never)."
     )
-    emergency_issue: EmergencyIssue | None = Field(
-        None,
-        description="Terms of the forced share issue (needed when emergency_money names "
-        "issue_shares).",
-    )
-    emergency_money: list[EmergencySource] = Field(
-        default_factory=lambda: [
-            EmergencySource.treasury,
-            EmergencySource.president_cash,
-            EmergencySource.president_sells_shares,
-        ],
+    emergency_money: list[EmergencyMoney] = Field(
+        default_factory=lambda: list[EmergencyMoney](
+            [
+                EmergencySource.treasury,
+                EmergencySource.president_cash,
+                EmergencySource.president_sells_shares,
+            ]
+        ),
         min_length=1,
-        description="Money sources for a compulsory train, in order of use.",
+        description="Money sources for a compulsory train, in order of use: treasury, "
+        'president_cash, president_sells_shares or {kind = "issue_shares", ...its terms}.',
     )
     emergency_sales_keep_president: bool = Field(
         False,
@@ -514,6 +519,14 @@ class Rules(Strict):
         "a group is being served, the steps after it in the group take their actions too; "
         "a pass ends only the step served (empty: every step in turn order).",
     )
+
+    @property
+    def emergency_issue(self) -> EmergencyIssue | None:
+        """The terms of the emergency share issue, when emergency_money names one."""
+        for source in self.emergency_money:
+            if isinstance(source, EmergencyIssue):
+                return source
+        return None
 
 
 class PlayerCount(Strict):
