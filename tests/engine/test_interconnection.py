@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_map import grid, tables_for
+from test_map import grid, tables_for, typed_board
 from test_routefinder import DISTANCES, brute_routes, random_board
 
 from eighteen.engine.map import Board, MapState
@@ -216,7 +216,7 @@ def line() -> tuple[Board, MapState]:
             "offboard": {"revenue": {"yellow": 50}, "exits": [1], "hidden": False},
         },
     }
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     state = MapState()
     board.place_token(state, "X", "B4", 0)
     board.place_token(state, "Y", "B6", 0)

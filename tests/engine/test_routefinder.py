@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_map import OFFSETS, grid, tables_for, xy
+from test_map import OFFSETS, grid, tables_for, typed_board, xy
 
 from eighteen.engine.ferries import FerryBonus
 from eighteen.engine.map import Board, MapState
@@ -101,7 +101,7 @@ def random_board(rng: random.Random) -> tuple[Board, MapState]:
                 if len(inner) > 1:
                     d["track"].append(sorted(rng.sample(inner, 2)))
         hexes[h] = d
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     state = MapState()
     cities = [(h, i) for h in sorted(hexes) for i in range(len(hexes[h].get("cities", [])))]
     rng.shuffle(cities)
@@ -331,7 +331,7 @@ def line() -> tuple[Board, MapState]:
         "B8": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
         "B10": {"color": "gray", "cities": [{"revenue": 40, "slots": 1, "exits": [1]}]},
     }
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     return board, MapState(tokens={"B4": [["X"]]})
 
 
@@ -405,7 +405,7 @@ def test_a_ferry_pays_once_per_run() -> None:
         "B8": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
         "B10": {"color": "gray", "cities": [{"revenue": 40, "slots": 1, "exits": [1]}]},
     }
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     state = MapState(tokens={"B4": [["X"]], "B10": [["X"]]})
     trains = [("2", 2), ("3", 3)]
     every = (FerryBonus("ferry B8", "B8", 50, once=False),)
@@ -441,7 +441,7 @@ def test_offboard_paid_only_via_a_required_hex() -> None:
         "B6": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
         "B8": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [1]}]},
     }
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     state = MapState(tokens={"B4": [["X"]]})
     res = optimize(board, state, "X", [("3", 3)], "yellow")
     assert [s.id for s in res.routes[0].stops] == ["B4-c0", "B6-c0", "B8-c0"]  # 60
@@ -461,7 +461,7 @@ def test_off_board_station_is_only_an_end() -> None:
         },
         "B6": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1]}]},
     }
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     state = MapState()
     assert optimize(board, state, "X", [("D", None)], "yellow").routes == ()
     res = optimize(board, state, "X", [("D", None), ("2", 2)], "yellow", stations={"B4"})

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from eighteen.engine.map import Board
+from eighteen.engine.tables import typed_document
 from eighteen.render.svg import MapView, edge_mid, hex_center, map_svg, tile_svg
 from eighteen.title import geometry
 
@@ -184,7 +185,7 @@ def test_tile_57_rotation_1_on_map(c1830: dict[str, Any]) -> None:
 
 def test_every_tile_every_rotation_matches_engine(c1830: dict[str, Any]) -> None:
     """Drawn track edges per stop = the engine's face exits, for all tiles and rotations."""
-    board = Board(c1830)
+    board = Board.of(typed_document(c1830))
     for tid in c1830["tiles"]:
         for rot in range(6):
             root = parse(tile_svg(c1830, tid, rot))
@@ -207,7 +208,7 @@ def test_every_tile_every_rotation_matches_engine(c1830: dict[str, Any]) -> None
 
 
 def test_preprinted_faces_match_engine(title_map: ET.Element, c1830: dict[str, Any]) -> None:
-    board = Board(c1830)
+    board = Board.of(typed_document(c1830))
     for hid in c1830["hexes"]:
         assert track_edges(hex_el(title_map, hid)) == set(board.tile_face(hid, None).exits), hid
 

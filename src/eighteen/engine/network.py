@@ -32,7 +32,7 @@ def board(g: Context) -> Board:
     """The static board of the title (built once per tables object)."""
     b = getattr(g.tables, "_board", None)
     if b is None:
-        b = Board(g.tables.data)
+        b = Board.of(g.tables.doc)
         g.tables._board = b  # type: ignore[attr-defined]
     return b
 
