@@ -30,6 +30,7 @@ from eighteen.engine.routes import (
     check_routes,
     table_bonuses,
 )
+from eighteen.title.model import Bonus
 
 # ---------------------------------------------------------------------------------------
 # random boards
@@ -368,22 +369,29 @@ def test_n_m_and_n_plus_s_trains_on_a_line() -> None:
 
 def test_connection_bonus_from_the_tables() -> None:
     board, state = line()
-    tables = {
-        "bonuses": [
+    tables = [
+        Bonus.model_validate(b)
+        for b in [
             {
                 "id": "W-E",
                 "kind": "connection",
                 "between": [{"name": "W", "hexes": ["B2"]}, {"name": "E", "hexes": ["B10"]}],
                 "values": {"I": 100, "II": 0},
             },
-            {"id": "X", "kind": "interconnection", "between": [], "values": {"I": 5}},
+            {
+                "id": "X",
+                "kind": "interconnection",
+                "between": [{"name": "N", "hexes": ["A1"]}, {"name": "S", "hexes": ["C9", "C7"]}],
+                "values": {"I": 5},
+            },
         ]
-    }
+    ]
     assert table_bonuses(tables, "II") == [] and table_bonuses(tables, None) == []
+    assert table_bonuses(None, "I") == []
     bonuses = table_bonuses(tables, "I")
     assert bonuses == [
         ConnectionBonus("W-E", (frozenset({"B2"}), frozenset({"B10"})), 100),
-        InterconnectionBonus("X", (), 5),
+        InterconnectionBonus("X", (frozenset({"A1"}), frozenset({"C7", "C9"})), 5),
     ]
     res = optimize(board, state, "X", [("D", None), ("2", 2)], "yellow", bonuses=bonuses)
     # the D takes all the track: the 2-train is idle

@@ -253,7 +253,7 @@ def bonuses(g: Context) -> list[Bonus]:
     """The route bonuses of the current phase (compiled ``bonuses``: connection and
     interconnection)."""
     phase = phases.current(g).id
-    return g.memo(("bonuses", phase), lambda: table_bonuses(g.tables.data, phase))
+    return g.memo(("bonuses", phase), lambda: table_bonuses(g.tables.doc.bonuses, phase))
 
 
 def corp_bonuses(g: Context, corp: str) -> list[Bonus]:

@@ -40,6 +40,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from eighteen.engine.capabilities import implements
 from eighteen.engine.map import Board, MapError, MapState, Path, TrackGraph
+from eighteen.title.model import Bonus as BonusRecord
+from eighteen.title.model import BonusKind
 
 if TYPE_CHECKING:
     pass
@@ -384,25 +386,26 @@ def share_once(routes: Sequence[Route], bonuses: Sequence[Bonus]) -> list[Route]
 
 
 @implements("bonus", "connection", "interconnection")
-def table_bonuses(tables: Mapping[str, Any], phase: str | None) -> list[Bonus]:
-    """The route bonuses of a compiled title for phase ``phase`` (id), in table order.
+def table_bonuses(records: Sequence[BonusRecord] | None, phase: str | None) -> list[Bonus]:
+    """The route bonuses of a compiled title (its ``bonuses``, None: none) for phase
+    ``phase`` (id), in table order.
 
     "connection" bonuses read as :class:`ConnectionBonus`, "interconnection" ones as
     :class:`InterconnectionBonus` (with no sea links: those belong to a corporation's
     ferries). Bonuses worth nothing in the phase are left out.
     """
     out: list[Bonus] = []
-    for b in tables.get("bonuses", []) or []:
+    for b in records or ():
         if phase is None:
             continue
-        value = int((b.get("values") or {}).get(phase, 0) or 0)
+        value = b.values.get(phase, 0)
         if not value:
             continue
-        ends = tuple(frozenset(e["hexes"]) for e in b["between"])
-        if b.get("kind") == "connection":
-            out.append(ConnectionBonus(b["id"], ends, value))
-        elif b.get("kind") == "interconnection":
-            out.append(InterconnectionBonus(b["id"], ends, value))
+        ends = tuple(frozenset(e.hexes) for e in b.between)
+        if b.kind is BonusKind.connection:
+            out.append(ConnectionBonus(b.id, ends, value))
+        elif b.kind is BonusKind.interconnection:
+            out.append(InterconnectionBonus(b.id, ends, value))
     return out
 
 
