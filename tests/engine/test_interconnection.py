@@ -29,6 +29,7 @@ from eighteen.engine.routes import (
     check_routes,
     with_extension,
 )
+from eighteen.title.model import Distance
 
 # ---------------------------------------------------------------------------------------
 # brute force
@@ -421,7 +422,7 @@ def test_1833ne_a_ferry_reached_by_an_extension_links_to_boston() -> None:
     g = hartford_to_new_york()
     b, state = network.board(g), g.state.map
     bonuses = network.corp_bonuses(g, "HR")
-    runs = [("t", {"pay": 3, "visit": 5}, TO_NEW_YORK)]
+    runs = [("t", Distance(pay=3, visit=5), TO_NEW_YORK)]
     key = phases.revenue_key(g)
     (plain,) = check_routes(b, state, "HR", runs, key, bonuses)
     assert plain.revenue == 20 + 20 + 10 and plain.bonuses == ()
@@ -448,7 +449,7 @@ def test_1833ne_the_optimum_takes_the_port_into_the_route() -> None:
         network.board(g),
         g.state.map,
         "HR",
-        [("t", {"pay": 3, "visit": 5})],
+        [("t", Distance(pay=3, visit=5))],
         phases.revenue_key(g),
         bonuses=tuple(network.corp_bonuses(g, "HR")),
     )

@@ -30,7 +30,7 @@ from eighteen.engine.routes import (
     check_routes,
     table_bonuses,
 )
-from eighteen.title.model import Bonus
+from eighteen.title.model import Bonus, Distance
 
 # ---------------------------------------------------------------------------------------
 # random boards
@@ -43,9 +43,9 @@ DISTANCES: list[Any] = [
     3,
     4,
     None,
-    {"pay": 2, "visit": 3},
+    Distance(pay=2, visit=3),
     TrainRule(4, 2, station_paid=True),
-    {"cities": 2, "towns": 1},
+    Distance(cities=2, towns=1),
 ]
 
 
@@ -339,30 +339,30 @@ def line() -> tuple[Board, MapState]:
 def test_train_rules_read_the_compiled_forms() -> None:
     assert TrainRule.of(3) == TrainRule(3)
     assert TrainRule.of(None) == TrainRule.of("unlimited") == TrainRule()
-    nm = TrainRule.of({"cities": None, "pay": 3, "towns": None, "visit": 5})
+    nm = TrainRule.of(Distance(cities=None, pay=3, towns=None, visit=5))
     assert nm == TrainRule(5, 3) and nm.describe() == "3/5" and nm.max_stops == 5
-    ns = TrainRule.of({"cities": 7, "pay": None, "towns": 3, "visit": None})
+    ns = TrainRule.of(Distance(cities=7, pay=None, towns=3, visit=None))
     assert ns == TrainRule(7, None, 3) and ns.describe() == "7+3" and ns.max_stops == 10
     assert ns.fits(10, 3) and ns.fits(7, 0) and not ns.fits(8, 0) and not ns.fits(10, 2)
     # N/M: the best N count (with station_paid, one of them a station if the route has one)
     assert nm.counted([10, 50, 20, 40, 30], [False] * 5) == (False, True, False, True, True)
     assert TrainRule(3, 2).counted([10, 50, 40], [True, False, False]) == (False, True, True)
-    paid = TrainRule.of({"pay": 2, "visit": 3}, station_paid=True)
+    paid = TrainRule.of(Distance(pay=2, visit=3), station_paid=True)
     assert paid == TrainRule(3, 2, station_paid=True)
     assert paid.counted([10, 50, 40], [True, False, False]) == (True, True, False)
-    assert TrainRule.of({"pay": None, "visit": 3}, station_paid=True) == TrainRule(3)
+    assert TrainRule.of(Distance(pay=None, visit=3), station_paid=True) == TrainRule(3)
 
 
 def test_n_m_and_n_plus_s_trains_on_a_line() -> None:
     board, state = line()
-    res = optimize(board, state, "X", [("3/5", {"pay": 3, "visit": 5})], "yellow")
+    res = optimize(board, state, "X", [("3/5", Distance(pay=3, visit=5))], "yellow")
     (r,) = res.routes
     # B10-B8-B4 count (90); B2 would not add to it, so the shorter route wins the tie
     assert [s.id for s in r.stops] == ["B10-c0", "B8-c0", "B6-t0", "B4-c0"]
     assert [s.counted for s in r.stops] == [True, True, False, True]
     assert r.revenue == 90 and res.optimal
     assert "  B6-t0    town     $   0  ($10, not counted)" in r.explain()
-    res = optimize(board, state, "X", [("2+1", {"cities": 2, "towns": 1})], "yellow")
+    res = optimize(board, state, "X", [("2+1", Distance(cities=2, towns=1))], "yellow")
     assert [s.id for s in res.routes[0].stops] == ["B4-c0", "B6-t0", "B8-c0"]
     assert res.total == 60
 

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from eighteen.engine.capabilities import implements
 from eighteen.engine.map import Board, MapError, MapState, Path, TrackGraph
 from eighteen.title.model import Bonus as BonusRecord
-from eighteen.title.model import BonusKind
+from eighteen.title.model import BonusKind, Distance
 
 if TYPE_CHECKING:
     pass
@@ -198,8 +198,9 @@ class TrainRule:
 
     @classmethod
     def of(cls, distance: TrainDistance, *, station_paid: bool = False) -> TrainRule:
-        """Read a train distance: an int N, None or "unlimited", ``{"pay": N, "visit": M}``,
-        ``{"cities": N, "towns": s}``, or a TrainRule (returned as it is)."""
+        """Read a train distance: an int N, None or "unlimited", a :class:`Distance` (N/M:
+        ``pay`` N of ``visit`` M; N+s: ``cities`` N and ``towns`` s), or a TrainRule
+        (returned as it is)."""
         if isinstance(distance, TrainRule):
             return distance
         if type(distance) is int and not station_paid:
@@ -209,18 +210,16 @@ class TrainRule:
             return rule
         if distance is None or distance == "unlimited":
             return _UNLIMITED
-        if isinstance(distance, Mapping):
-            visit = distance.get("visit")
+        if isinstance(distance, Distance):
+            visit, pay = distance.visit, distance.pay
             if visit is not None:
-                pay = distance.get("pay")
                 if pay is None:
-                    return cls(int(visit))
-                return cls(int(visit), int(pay), station_paid=station_paid)
-            cities, towns = distance.get("cities"), distance.get("towns")
-            if cities is not None:
-                return cls(int(cities), None, int(towns or 0))
-            raise ValueError(f"unreadable train distance {dict(distance)!r}")
-        return cls(int(distance))  # type: ignore[arg-type]
+                    return cls(visit)
+                return cls(visit, pay, station_paid=station_paid)
+            if distance.cities is not None:
+                return cls(distance.cities, None, distance.towns or 0)
+            raise ValueError(f"unreadable train distance {distance!r}")
+        return cls(int(distance))
 
     @property
     def max_stops(self) -> int | None:
@@ -265,7 +264,7 @@ _UNLIMITED = TrainRule()
 _PLAIN_RULES: dict[int, TrainRule] = {}
 
 #: What :meth:`TrainRule.of` reads.
-TrainDistance = int | str | Mapping[str, Any] | TrainRule | None
+TrainDistance = int | str | Distance | TrainRule | None
 
 
 class Bonus(Protocol):
