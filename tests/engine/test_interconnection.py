@@ -138,6 +138,8 @@ def random_bonuses(rng: random.Random, board: Board, state: MapState) -> tuple:
     sometimes a sea link, a connection bonus and a second interconnection."""
     g = board.graph(state)
     stops = sorted({h for s, (h, _, _) in enumerate(g.stops) if g.stop_paths[s]})  # on track
+    if not stops:
+        return ()  # a board of plain track only (rare: random_board(Random(1716))): no end
     a = g.stops[rng.choice(g.station_stops("X") or [0])][0]  # an end X's routes visit
     b, c = (rng.choice(stops) for _ in range(2))
     links: tuple = ()
