@@ -24,7 +24,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,8 @@ from route_positions import FIXTURE, replay  # noqa: E402
 
 from eighteen.engine.map import Board, MapState  # noqa: E402
 from eighteen.engine.routefinder import RouteResult, optimize  # noqa: E402
+from eighteen.engine.tables import typed_document  # noqa: E402
+from eighteen.title.model import Phase  # noqa: E402
 
 REPEAT = 5
 
@@ -99,10 +101,10 @@ def report(name: str, board: Board, cases: list[Case], verbose: bool) -> list[fl
     return [row[0] for row in rows]
 
 
-def fixture_cases(board: Board) -> tuple[list[Case], list[int]]:
+def fixture_cases(board: Board, phases: Sequence[Phase]) -> tuple[list[Case], list[int]]:
     cases: list[Case] = []
     recorded: list[int] = []
-    for p in replay(board):
+    for p in replay(board, phases):
         cases.append((f"#{p.action}", p.state, p.corp, p.trains, p.revenue_key))
         recorded.append(p.recorded_total)
     return cases, recorded
@@ -150,12 +152,12 @@ def grown_board(board: Board, seed: int, rounds: int = 40) -> MapState:
     brown), a few extra tokens: a busy late-game board."""
     rng = random.Random(seed)
     s = MapState()
-    supply = {t: d["count"] for t, d in board.tiles.items()}
+    supply = {t: d.count for t, d in board.tiles.items()}
     corps = sorted(board.corporations)
     for c in corps:
         opts = board.home_city_options(s, c)
         if opts:
-            board.place_token(s, c, board.corporations[c]["home"], opts[0])
+            board.place_token(s, c, board.corporations[c].home, opts[0])
     for r in range(rounds):
         colors = {"yellow"} if r < 8 else {"yellow", "green"} if r < 20 else {"green", "brown"}
         for c in corps:
@@ -193,8 +195,9 @@ def main() -> None:
     verbose = "-v" in sys.argv
     if not FIXTURE.exists():
         sys.exit(f"fixture not found: {FIXTURE}")
-    board = Board(json.loads((ROOT / "generated" / "1830.json").read_text()))
-    cases, recorded = fixture_cases(board)
+    doc = typed_document(json.loads((ROOT / "generated" / "1830.json").read_text()))
+    board = Board.of(doc)
+    cases, recorded = fixture_cases(board, doc.phases)
     report("fixture 29133 (1830)", board, cases, verbose)
     below = 0
     for case, rec in zip(cases, recorded, strict=True):

@@ -3,8 +3,9 @@
 A face is the printed content of a tile or of a board hex: cities, towns, plain track,
 stubs (dead-end track), an off-board area and a label.  Three places need it: the upgrade
 rules (:mod:`eighteen.title.upgrades`, on the title's models), the engine's map (on the
-compiled tables) and the SVG drawing (on the compiled tables).  :func:`read_face` reads
-either source into one frozen :class:`FaceRecord`, so they all see the same content.
+compiled models of :mod:`eighteen.compiled`) and the SVG drawing (on the compiled tables as
+plain data).  :func:`read_face` reads a model (its attributes) or a mapping (its keys) into
+one frozen :class:`FaceRecord`, so they all see the same content.
 
 This module sits at the bottom: it imports nothing of the project, and every layer may
 import it.  Edges are numbered 0-5 clockwise; :meth:`FaceRecord.rotated` turns a face the

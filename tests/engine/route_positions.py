@@ -10,12 +10,13 @@ bench/routes.py.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
 
 from eighteen.engine.map import Board, MapState
+from eighteen.title.model import Phase
 
 FIXTURE = FsPath(__file__).resolve().parents[1] / "fixtures/18xx-games/1830/29133.json"
 
@@ -43,15 +44,15 @@ def fixture_actions() -> list[dict[str, Any]]:
     return [a for a in game["actions"] if not a.get("skip") and a["type"] not in ("undo", "redo")]
 
 
-def replay(board: Board, *, check_lays: bool = True) -> Iterator[Position]:
-    """Replay the fixture's map actions; yield a Position at every ``run_routes``.
+def replay(board: Board, phases: Sequence[Phase], *, check_lays: bool = True) -> Iterator[Position]:
+    """Replay the fixture's map actions on the 1830 board (``phases``: the title's);
+    yield a Position at every ``run_routes``.
 
     The trains of a position are the ones the corporation ran (18xx.games lists one route
     per train that ran; the corporation had no idle train in this game).
     """
-    tables = board.tables
-    supply: dict[str, int | None] = {t: d["count"] for t, d in tables["tiles"].items()}
-    phase_colors = {p["id"]: set(p["tiles"]) for p in tables["phases"]}
+    supply: dict[str, int | None] = {t: d.count for t, d in board.tiles.items()}
+    phase_colors = {p.id: {c.value for c in p.tiles} for p in phases}
     colors, revenue_key = phase_colors["2"], "yellow"
     s = MapState()
     homed: set[str] = set()
@@ -60,7 +61,7 @@ def replay(board: Board, *, check_lays: bool = True) -> Iterator[Position]:
         corp = a["entity"] if a.get("entity_type") == "corporation" else None
         if corp and corp not in homed and not board.home_waits(s, corp):
             homed.add(corp)  # (a home that waits for track is a logged place_token)
-            home = board.corporations[corp]["home"]
+            home = board.corporations[corp].home
             board.place_token(s, corp, home, board.home_city_options(s, corp)[0])
         if a["type"] == "buy_train" and a.get("variant") in phase_colors:
             name = a["train"].split("-")[0]
@@ -79,9 +80,7 @@ def replay(board: Board, *, check_lays: bool = True) -> Iterator[Position]:
                     require_connection=corp is not None,
                     hexes={a["hex"]},
                     tiles={tile},
-                    stations=[board.corporations[corp]["home"]]
-                    if corp and corp not in homed
-                    else [],
+                    stations=[board.corporations[corp].home] if corp and corp not in homed else [],
                 )
                 lays = {(o.hex, o.tile, o.rotation) for o in opts}
                 assert (a["hex"], tile, a["rotation"]) in lays, a
@@ -95,7 +94,7 @@ def replay(board: Board, *, check_lays: bool = True) -> Iterator[Position]:
             hex_id = copies[copy]
             if corp in s.city_tokens(hex_id, int(city)):
                 continue  # a home token the replay has placed already
-            if corp not in homed and board.corporations[corp]["home"] == hex_id:
+            if corp not in homed and board.corporations[corp].home == hex_id:
                 homed.add(corp)
                 assert int(city) in board.home_city_options(s, corp), a
             elif check_lays:

@@ -81,7 +81,7 @@ def test_a_lay_pays_for_the_pass_it_completes() -> None:
     from eighteen.engine.map import Board, MapState
 
     t = load_title("1833ne")
-    b, s = Board(t.data), MapState()
+    b, s = Board.of(t.doc), MapState()
     supply: dict[str, int | None] = dict.fromkeys(t.data["tiles"])
 
     def costs(hex_id: str, tile: str) -> dict[int, int]:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_map import grid, tables_for
+from test_map import grid, tables_for, typed_board
 from test_routefinder import DISTANCES, brute_routes, random_board
 
 from eighteen.engine.map import Board, MapState
@@ -29,6 +29,7 @@ from eighteen.engine.routes import (
     check_routes,
     with_extension,
 )
+from eighteen.title.model import Distance
 
 # ---------------------------------------------------------------------------------------
 # brute force
@@ -137,6 +138,8 @@ def random_bonuses(rng: random.Random, board: Board, state: MapState) -> tuple:
     sometimes a sea link, a connection bonus and a second interconnection."""
     g = board.graph(state)
     stops = sorted({h for s, (h, _, _) in enumerate(g.stops) if g.stop_paths[s]})  # on track
+    if not stops:
+        return ()  # a board of plain track only (rare: random_board(Random(1716))): no end
     a = g.stops[rng.choice(g.station_stops("X") or [0])][0]  # an end X's routes visit
     b, c = (rng.choice(stops) for _ in range(2))
     links: tuple = ()
@@ -216,7 +219,7 @@ def line() -> tuple[Board, MapState]:
             "offboard": {"revenue": {"yellow": 50}, "exits": [1], "hidden": False},
         },
     }
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     state = MapState()
     board.place_token(state, "X", "B4", 0)
     board.place_token(state, "Y", "B6", 0)
@@ -421,7 +424,7 @@ def test_1833ne_a_ferry_reached_by_an_extension_links_to_boston() -> None:
     g = hartford_to_new_york()
     b, state = network.board(g), g.state.map
     bonuses = network.corp_bonuses(g, "HR")
-    runs = [("t", {"pay": 3, "visit": 5}, TO_NEW_YORK)]
+    runs = [("t", Distance(pay=3, visit=5), TO_NEW_YORK)]
     key = phases.revenue_key(g)
     (plain,) = check_routes(b, state, "HR", runs, key, bonuses)
     assert plain.revenue == 20 + 20 + 10 and plain.bonuses == ()
@@ -448,7 +451,7 @@ def test_1833ne_the_optimum_takes_the_port_into_the_route() -> None:
         network.board(g),
         g.state.map,
         "HR",
-        [("t", {"pay": 3, "visit": 5})],
+        [("t", Distance(pay=3, visit=5))],
         phases.revenue_key(g),
         bonuses=tuple(network.corp_bonuses(g, "HR")),
     )

@@ -1,7 +1,8 @@
 """Board tests on tiny hand-made maps (compiled-table shape, docs/compiled-format.md).
 
-``tables_for`` builds a compiled-format dict from a few hexes on a pointy grid; the 1830
-tests at the end run on generated/1830.json when it exists.
+``tables_for`` builds a compiled-format dict from a few hexes on a pointy grid and
+``typed_board`` makes the board of it (the board takes the typed records of
+eighteen.compiled); the 1830 tests at the end run on generated/1830.json when it exists.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from pathlib import Path as FsPath
 
 import pytest
 
+from eighteen.compiled import CompiledHex, CompiledTile
 from eighteen.engine.map import Board, MapError, MapState, Path, TileLay
+from eighteen.engine.tables import typed_document
+from eighteen.title.model import Corporation
 
 # pointy neighbour offsets (dx, dy) by edge: 0 SW, 1 W, 2 NW, 3 NE, 4 E, 5 SE
 OFFSETS = ((-1, 1), (-2, 0), (-1, -1), (1, -1), (2, 0), (1, 1))
@@ -102,6 +106,7 @@ def tables_for(
             "blocked_by": [],
         }
         full.update(d)
+        full["x"], full["y"] = x, y
         full["neighbors"] = [where.get((x + dx, y + dy)) for dx, dy in OFFSETS]
         out[h] = full
     for d in out.values():
@@ -144,6 +149,30 @@ def tables_for(
     }
 
 
+def typed_board(tables: dict) -> Board:
+    """The board of a compact tables dict (``tables_for``): each hex, tile and corporation
+    validated as its compiled model, the fields the tests leave out filled (a tile's
+    orientations, a corporation's name, colour and tokens)."""
+    return Board(
+        {h: CompiledHex.model_validate(d) for h, d in tables["hexes"].items()},
+        {
+            t: CompiledTile.model_validate({"orientations": list(range(6)), **d})
+            for t, d in tables.get("tiles", {}).items()
+        },
+        corporations=[
+            Corporation.model_validate({"name": c["id"], "color": "#000000", "tokens": [0], **c})
+            for c in tables.get("corporations", [])
+        ],
+        first_tiles=tables.get("first_tiles"),
+        upgrades=tables.get("upgrades"),
+    )
+
+
+def compiled_board(path: FsPath) -> Board:
+    """The board of a compiled title file (``generated/<id>.json``)."""
+    return Board.of(typed_document(json.loads(path.read_text())))
+
+
 def grid(extra: dict[str, dict] | None = None) -> dict[str, dict]:
     """Rows A-C of a small board: A1..A9, B2..B10, C1..C9, all plain white."""
     hexes: dict[str, dict] = {}
@@ -178,7 +207,7 @@ def test_state_copy_and_json_roundtrip() -> None:
 
 
 def test_face_rotates_tile_edges() -> None:
-    board = Board(tables_for(grid({"B4": {"cities": [{"revenue": 0, "slots": 1}]}})))
+    board = typed_board(tables_for(grid({"B4": {"cities": [{"revenue": 0, "slots": 1}]}})))
     s = MapState()
     printed = board.face(s, "B4")
     assert printed.tile is None and printed.color == "white" and printed.exits == ()
@@ -201,7 +230,7 @@ def home_board(**kw) -> Board:
             "B6": {"terrain": "water", "cost": 80},
         }
     )
-    return Board(tables_for(hexes, corporations=[corp("X", "B4")], **kw))
+    return typed_board(tables_for(hexes, corporations=[corp("X", "B4")], **kw))
 
 
 def test_no_token_no_connection_no_options() -> None:
@@ -256,7 +285,7 @@ def test_private_lay_without_connection() -> None:
 
 def test_usable_edges_limit_rotations() -> None:
     # A1 is a corner: neighbours only E (A3) and SE (B2).
-    board = Board(tables_for(grid({"A1": {"cities": [{"revenue": 0}]}}), corporations=[]))
+    board = typed_board(tables_for(grid({"A1": {"cities": [{"revenue": 0}]}}), corporations=[]))
     s = MapState()
     board.place_token(s, "X", "A1", 0)
     assert board.lay_options(s, "X", YELLOW, blocked=set(), tile_supply=SUPPLY) == []
@@ -271,7 +300,7 @@ def test_track_blocked_by_full_city_of_other_corporation() -> None:
             "B4": {"color": "gray", "cities": [{"revenue": 20, "slots": 1, "exits": [1, 4]}]},
         }
     )
-    board = Board(tables_for(hexes))
+    board = typed_board(tables_for(hexes))
     s = MapState()
     board.place_token(s, "X", "B2", 0)
     board.place_token(s, "Y", "B4", 0)
@@ -318,7 +347,7 @@ def ny_board() -> Board:
             },
         }
     )
-    return Board(
+    return typed_board(
         tables_for(
             hexes,
             upgrades={"B4": {"54": [0]}, "B6": {"59": [0, 1, 2, 3, 4, 5]}},
@@ -395,7 +424,7 @@ def token_board(slots_b4: int = 1) -> Board:
             },
         }
     )
-    return Board(
+    return typed_board(
         tables_for(hexes, corporations=[corp("X", "B2"), corp("R", "B6"), corp("E", "B8")])
     )
 
@@ -458,11 +487,11 @@ GENERATED = FsPath(
 
 @pytest.fixture(scope="module")
 def b1830() -> Board:
-    return Board(json.loads(GENERATED.read_text()))
+    return compiled_board(GENERATED)
 
 
 def supply_of(board: Board) -> dict[str, int | None]:
-    return {t: d["count"] for t, d in board.tiles.items()}
+    return {t: d.count for t, d in board.tiles.items()}
 
 
 def test_1830_prr_first_lays(b1830: Board) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_map import OFFSETS, grid, tables_for, xy
+from test_map import OFFSETS, grid, tables_for, typed_board, xy
 
 from eighteen.engine.ferries import FerryBonus
 from eighteen.engine.map import Board, MapState
@@ -30,6 +30,7 @@ from eighteen.engine.routes import (
     check_routes,
     table_bonuses,
 )
+from eighteen.title.model import Bonus, Distance
 
 # ---------------------------------------------------------------------------------------
 # random boards
@@ -42,9 +43,9 @@ DISTANCES: list[Any] = [
     3,
     4,
     None,
-    {"pay": 2, "visit": 3},
+    Distance(pay=2, visit=3),
     TrainRule(4, 2, station_paid=True),
-    {"cities": 2, "towns": 1},
+    Distance(cities=2, towns=1),
 ]
 
 
@@ -101,7 +102,7 @@ def random_board(rng: random.Random) -> tuple[Board, MapState]:
                 if len(inner) > 1:
                     d["track"].append(sorted(rng.sample(inner, 2)))
         hexes[h] = d
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     state = MapState()
     cities = [(h, i) for h in sorted(hexes) for i in range(len(hexes[h].get("cities", [])))]
     rng.shuffle(cities)
@@ -331,59 +332,66 @@ def line() -> tuple[Board, MapState]:
         "B8": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
         "B10": {"color": "gray", "cities": [{"revenue": 40, "slots": 1, "exits": [1]}]},
     }
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     return board, MapState(tokens={"B4": [["X"]]})
 
 
 def test_train_rules_read_the_compiled_forms() -> None:
     assert TrainRule.of(3) == TrainRule(3)
     assert TrainRule.of(None) == TrainRule.of("unlimited") == TrainRule()
-    nm = TrainRule.of({"cities": None, "pay": 3, "towns": None, "visit": 5})
+    nm = TrainRule.of(Distance(cities=None, pay=3, towns=None, visit=5))
     assert nm == TrainRule(5, 3) and nm.describe() == "3/5" and nm.max_stops == 5
-    ns = TrainRule.of({"cities": 7, "pay": None, "towns": 3, "visit": None})
+    ns = TrainRule.of(Distance(cities=7, pay=None, towns=3, visit=None))
     assert ns == TrainRule(7, None, 3) and ns.describe() == "7+3" and ns.max_stops == 10
     assert ns.fits(10, 3) and ns.fits(7, 0) and not ns.fits(8, 0) and not ns.fits(10, 2)
     # N/M: the best N count (with station_paid, one of them a station if the route has one)
     assert nm.counted([10, 50, 20, 40, 30], [False] * 5) == (False, True, False, True, True)
     assert TrainRule(3, 2).counted([10, 50, 40], [True, False, False]) == (False, True, True)
-    paid = TrainRule.of({"pay": 2, "visit": 3}, station_paid=True)
+    paid = TrainRule.of(Distance(pay=2, visit=3), station_paid=True)
     assert paid == TrainRule(3, 2, station_paid=True)
     assert paid.counted([10, 50, 40], [True, False, False]) == (True, True, False)
-    assert TrainRule.of({"pay": None, "visit": 3}, station_paid=True) == TrainRule(3)
+    assert TrainRule.of(Distance(pay=None, visit=3), station_paid=True) == TrainRule(3)
 
 
 def test_n_m_and_n_plus_s_trains_on_a_line() -> None:
     board, state = line()
-    res = optimize(board, state, "X", [("3/5", {"pay": 3, "visit": 5})], "yellow")
+    res = optimize(board, state, "X", [("3/5", Distance(pay=3, visit=5))], "yellow")
     (r,) = res.routes
     # B10-B8-B4 count (90); B2 would not add to it, so the shorter route wins the tie
     assert [s.id for s in r.stops] == ["B10-c0", "B8-c0", "B6-t0", "B4-c0"]
     assert [s.counted for s in r.stops] == [True, True, False, True]
     assert r.revenue == 90 and res.optimal
     assert "  B6-t0    town     $   0  ($10, not counted)" in r.explain()
-    res = optimize(board, state, "X", [("2+1", {"cities": 2, "towns": 1})], "yellow")
+    res = optimize(board, state, "X", [("2+1", Distance(cities=2, towns=1))], "yellow")
     assert [s.id for s in res.routes[0].stops] == ["B4-c0", "B6-t0", "B8-c0"]
     assert res.total == 60
 
 
 def test_connection_bonus_from_the_tables() -> None:
     board, state = line()
-    tables = {
-        "bonuses": [
+    tables = [
+        Bonus.model_validate(b)
+        for b in [
             {
                 "id": "W-E",
                 "kind": "connection",
                 "between": [{"name": "W", "hexes": ["B2"]}, {"name": "E", "hexes": ["B10"]}],
                 "values": {"I": 100, "II": 0},
             },
-            {"id": "X", "kind": "interconnection", "between": [], "values": {"I": 5}},
+            {
+                "id": "X",
+                "kind": "interconnection",
+                "between": [{"name": "N", "hexes": ["A1"]}, {"name": "S", "hexes": ["C9", "C7"]}],
+                "values": {"I": 5},
+            },
         ]
-    }
+    ]
     assert table_bonuses(tables, "II") == [] and table_bonuses(tables, None) == []
+    assert table_bonuses(None, "I") == []
     bonuses = table_bonuses(tables, "I")
     assert bonuses == [
         ConnectionBonus("W-E", (frozenset({"B2"}), frozenset({"B10"})), 100),
-        InterconnectionBonus("X", (), 5),
+        InterconnectionBonus("X", (frozenset({"A1"}), frozenset({"C7", "C9"})), 5),
     ]
     res = optimize(board, state, "X", [("D", None), ("2", 2)], "yellow", bonuses=bonuses)
     # the D takes all the track: the 2-train is idle
@@ -405,7 +413,7 @@ def test_a_ferry_pays_once_per_run() -> None:
         "B8": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
         "B10": {"color": "gray", "cities": [{"revenue": 40, "slots": 1, "exits": [1]}]},
     }
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     state = MapState(tokens={"B4": [["X"]], "B10": [["X"]]})
     trains = [("2", 2), ("3", 3)]
     every = (FerryBonus("ferry B8", "B8", 50, once=False),)
@@ -441,7 +449,7 @@ def test_offboard_paid_only_via_a_required_hex() -> None:
         "B6": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
         "B8": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [1]}]},
     }
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     state = MapState(tokens={"B4": [["X"]]})
     res = optimize(board, state, "X", [("3", 3)], "yellow")
     assert [s.id for s in res.routes[0].stops] == ["B4-c0", "B6-c0", "B8-c0"]  # 60
@@ -461,7 +469,7 @@ def test_off_board_station_is_only_an_end() -> None:
         },
         "B6": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1]}]},
     }
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     state = MapState()
     assert optimize(board, state, "X", [("D", None)], "yellow").routes == ()
     res = optimize(board, state, "X", [("D", None), ("2", 2)], "yellow", stations={"B4"})

@@ -7,8 +7,9 @@ import os
 from pathlib import Path as FsPath
 
 import pytest
-from test_map import grid, tables_for
+from test_map import grid, tables_for, typed_board
 
+from eighteen.compiled import CompiledTitle
 from eighteen.engine.map import Board, MapState
 from eighteen.engine.routefinder import all_routes, has_route, optimize
 from eighteen.engine.routes import (
@@ -20,6 +21,7 @@ from eighteen.engine.routes import (
     route_from_connections,
     total_revenue,
 )
+from eighteen.engine.tables import typed_document
 
 
 def best_routes(
@@ -54,7 +56,7 @@ def track(*pairs: tuple[int, int]) -> dict:
 
 
 def board_of(hexes: dict[str, dict], tokens: dict[str, list[list[str]]]) -> tuple[Board, MapState]:
-    board = Board(tables_for(grid(hexes)))
+    board = typed_board(tables_for(grid(hexes)))
     return board, MapState(tokens=tokens)
 
 
@@ -302,8 +304,13 @@ GENERATED = FsPath(
 
 
 @pytest.fixture(scope="module")
-def b1830() -> Board:
-    return Board(json.loads(GENERATED.read_text()))
+def doc1830() -> CompiledTitle:
+    return typed_document(json.loads(GENERATED.read_text()))
+
+
+@pytest.fixture(scope="module")
+def b1830(doc1830: CompiledTitle) -> Board:
+    return Board.of(doc1830)
 
 
 def test_1830_altoona_pittsburgh(b1830: Board) -> None:
@@ -375,11 +382,11 @@ FIXTURE_ROUTES = {
 }
 
 
-def test_1830_fixture_routes(b1830: Board) -> None:
+def test_1830_fixture_routes(b1830: Board, doc1830: CompiledTitle) -> None:
     from route_positions import replay
 
     seen = []
-    for p in replay(b1830):
+    for p in replay(b1830, doc1830.phases):
         corp, s, key = p.corp, p.state, p.revenue_key
         routes = []
         for r, (tid, dist) in zip(p.recorded, p.trains, strict=True):

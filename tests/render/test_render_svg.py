@@ -188,7 +188,7 @@ def test_every_tile_every_rotation_matches_engine(
     c1830: dict[str, Any], doc1830: CompiledTitle
 ) -> None:
     """Drawn track edges per stop = the engine's face exits, for all tiles and rotations."""
-    board = Board(c1830)
+    board = Board.of(typed_document(c1830))
     for tid in c1830["tiles"]:
         for rot in range(6):
             root = parse(tile_svg(doc1830, tid, rot))
@@ -211,7 +211,7 @@ def test_every_tile_every_rotation_matches_engine(
 
 
 def test_preprinted_faces_match_engine(title_map: ET.Element, c1830: dict[str, Any]) -> None:
-    board = Board(c1830)
+    board = Board.of(typed_document(c1830))
     for hid in c1830["hexes"]:
         assert track_edges(hex_el(title_map, hid)) == set(board.tile_face(hid, None).exits), hid
 

@@ -27,7 +27,9 @@ from functools import cached_property
 from operator import itemgetter
 from typing import Any, TypeVar
 
+from eighteen.compiled import CompiledHex, CompiledTile, CompiledTitle
 from eighteen.faces import read_face, rotate_exits
+from eighteen.title.model import Corporation, Offboard, TileFace
 
 _T = TypeVar("_T")
 
@@ -296,15 +298,13 @@ class Face:
         return tuple(out)
 
 
-def _path_count(data: Mapping[str, Any]) -> int:
-    """How many paths a face of this hex or tile table row has (at any rotation)."""
-    n = sum(len(c.get("exits", [])) for c in (*data.get("cities", []), *data.get("towns", [])))
-    return n + len((data.get("offboard") or {}).get("exits", [])) + len(data.get("track", []))
+def _path_count(data: TileFace, offboard: Offboard | None = None) -> int:
+    """How many paths a face of this hex or tile (with this off-board) has, at any rotation."""
+    n = sum(len(c.exits) for c in data.cities) + sum(len(t.exits) for t in data.towns)
+    return n + (len(offboard.exits) if offboard is not None else 0) + len(data.track)
 
 
-def _build_face(
-    hex_id: str, data: Mapping[str, Any], tile: str | None, rotation: int, color: str
-) -> Face:
+def _build_face(hex_id: str, data: TileFace, tile: str | None, rotation: int, color: str) -> Face:
     r = rotation
     rec = read_face(data, r)
     cities = tuple(FaceCity(c.revenue, c.slots, c.exits) for c in rec.cities)
@@ -865,28 +865,34 @@ class TrackGraph:
 
 
 class Board:
-    """Static, precomputed view of the compiled map (built once per title from the tables dict).
+    """Static, precomputed view of the compiled map (built once per title).
 
-    ``tables`` is the parsed ``generated/<id>.json``. The board never changes; the position
-    lives in a :class:`MapState` passed to every method.
+    It takes the typed records of the compiled document (:mod:`eighteen.compiled`): the
+    hexes, the tile manifest, the corporations (their homes), ``first_tiles`` and
+    ``upgrades``; :meth:`of` takes them from a whole :class:`CompiledTitle`. The board
+    never changes; the position lives in a :class:`MapState` passed to every method.
     """
 
-    def __init__(self, tables: Mapping[str, Any]) -> None:
-        self.tables = tables
-        self.hexes: dict[str, Mapping[str, Any]] = dict(tables["hexes"])
-        self.tiles: dict[str, Mapping[str, Any]] = dict(tables.get("tiles", {}))
-        self.first_tiles: dict[str, dict[str, list[int]]] = dict(tables.get("first_tiles", {}))
-        self.upgrades: dict[str, dict[str, list[int]]] = dict(tables.get("upgrades", {}))
-        self.corporations: dict[str, Mapping[str, Any]] = {
-            c["id"]: c for c in tables.get("corporations", [])
-        }
+    def __init__(
+        self,
+        hexes: Mapping[str, CompiledHex],
+        tiles: Mapping[str, CompiledTile],
+        *,
+        corporations: Iterable[Corporation] = (),
+        first_tiles: Mapping[str, Mapping[str, Sequence[int]]] | None = None,
+        upgrades: Mapping[str, Mapping[str, Sequence[int]]] | None = None,
+    ) -> None:
+        self.hexes: dict[str, CompiledHex] = dict(hexes)
+        self.tiles: dict[str, CompiledTile] = dict(tiles)
+        self.first_tiles: dict[str, Mapping[str, Sequence[int]]] = dict(first_tiles or {})
+        self.upgrades: dict[str, Mapping[str, Sequence[int]]] = dict(upgrades or {})
+        self.corporations: dict[str, Corporation] = {c.id: c for c in corporations}
         self.hex_ids: list[str] = sorted(self.hexes)
         self.neighbors: dict[str, list[str | None]] = {}
         self.usable: dict[str, frozenset[int]] = {}
         for h, d in self.hexes.items():
-            nbs = list(d.get("neighbors", [None] * 6))
-            self.neighbors[h] = [n if n in self.hexes else None for n in nbs]
-            self.usable[h] = frozenset(d.get("usable_edges", []))
+            self.neighbors[h] = [n if n in self.hexes else None for n in d.neighbors]
+            self.usable[h] = frozenset(d.usable_edges)
         # Global ids of hex sides: (hex, edge) and the neighbour's opposite edge share one id.
         self.side_id: dict[tuple[str, int], int] = {}
         self.sides: list[tuple[str, int]] = []
@@ -904,10 +910,10 @@ class Board:
         #: global side id -> cost of the bridge, tunnel or pass on it (costed borders)
         self.side_cost: dict[int, int] = {}
         for h, d in self.hexes.items():
-            for b in d.get("borders") or []:
-                if b.get("cost") and (h, int(b["edge"])) in self.side_id:
-                    sid = self.side_id[(h, int(b["edge"]))]
-                    self.side_cost[sid] = max(self.side_cost.get(sid, 0), int(b["cost"]))
+            for b in d.borders:
+                if b.cost and (h, b.edge) in self.side_id:
+                    sid = self.side_id[(h, b.edge)]
+                    self.side_cost[sid] = max(self.side_cost.get(sid, 0), b.cost)
         self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
         self._lay_tables: dict[
             tuple[str, tuple[str, int] | None],
@@ -927,10 +933,23 @@ class Board:
         }
         #: path ids each hex owns in a track graph: the most paths a face may have
         self.path_stride = max(
-            1, *(_path_count(d) for d in (*self.hexes.values(), *self.tiles.values()))
+            1,
+            *(_path_count(d, d.offboard) for d in self.hexes.values()),
+            *(_path_count(t) for t in self.tiles.values()),
         )
         self._last_graph: TrackGraph | None = None
         self._last_reach: dict[tuple[str, frozenset[str]], Reach] = {}
+
+    @classmethod
+    def of(cls, doc: CompiledTitle) -> Board:
+        """The board of a compiled title (``Tables.doc``)."""
+        return cls(
+            doc.hexes,
+            doc.tiles,
+            corporations=doc.corporations,
+            first_tiles=doc.first_tiles,
+            upgrades=doc.upgrades,
+        )
 
     # -- caches -----------------------------------------------------------------------
 
@@ -978,12 +997,12 @@ class Board:
         if f is None:
             if tile is None:
                 d = self.hexes[hex_id]
-                f = _build_face(hex_id, d, None, 0, d.get("color", "white"))
+                f = _build_face(hex_id, d, None, 0, d.color.value)
             else:
                 if tile not in self.tiles:
                     raise MapError(f"unknown tile {tile}")
-                d = self.tiles[tile]
-                f = _build_face(hex_id, d, tile, rotation % 6, d["color"])
+                t = self.tiles[tile]
+                f = _build_face(hex_id, t, tile, rotation % 6, t.color.value)
             self._face_cache[key] = f
         return f
 
@@ -1180,7 +1199,7 @@ class Board:
                         else:
                             seen.add(sig)
                     if cost < 0:
-                        cost = 0 if h in laid else int(self.hexes[h].get("cost", 0))
+                        cost = 0 if h in laid else self.hexes[h].cost
                     sides = self._completed_sides(state, h, exits) if self.side_cost else 0
                     yield TileLay(h, tile, r, cost + sides, upgrade)
 
@@ -1205,10 +1224,10 @@ class Board:
                 continue
             turns = []
             for r in rots:
-                exits = frozenset(rotate_exits(td.get("exits", []), r))
+                exits = frozenset(rotate_exits(td.exits, r))
                 if exits <= usable:
                     turns.append((r, exits, frozenset(self.tile_face(hex_id, tile, r).paths)))
-            table.append((tile, upgrade, td["color"], turns))
+            table.append((tile, upgrade, td.color.value, turns))
         self._lay_tables[key] = table
         return table
 
@@ -1295,30 +1314,30 @@ class Board:
         face; after upgrades the home is the current city containing that city's exits.
         """
         c = self.corporations.get(corp)
-        if c is None or not c.get("home"):
+        if c is None or not c.home:
             return None
-        h = c["home"]
+        h = c.home
         face = self.face(state, h)
         if not face.cities:
             return None
-        idx = c.get("city")
+        idx = c.city
         if idx is None:
             return 0 if len(face.cities) == 1 else None
         if h not in state.tiles:
-            return int(idx)
+            return idx
         printed = self.tile_face(h, None)
         if idx < len(printed.cities) and printed.cities[idx].exits:
             want = set(printed.cities[idx].exits)
             for j, nc in enumerate(face.cities):
                 if want <= set(nc.exits):
                     return j
-        return int(idx) if idx < len(face.cities) else None
+        return idx if idx < len(face.cities) else None
 
     def _reserved_cities(self, state: MapState, holder: str, hex_id: str) -> set[int] | None:
         """Cities of ``hex_id`` held by ``holder``'s reservation (None: the whole hex)."""
         face = self.face(state, hex_id)
-        c = self.corporations.get(holder, {})
-        if c.get("home") == hex_id:
+        c = self.corporations.get(holder)
+        if c is not None and c.home == hex_id:
             fixed = self.home_city(state, holder)
             return None if fixed is None else {fixed}
         return {0} if len(face.cities) == 1 else None
@@ -1396,9 +1415,9 @@ class Board:
         made once a tile with track lies there (a multi-city home hex with no fixed city
         that still shows a trackless printed face)."""
         c = self.corporations.get(corp)
-        if c is None or not c.get("home") or c.get("city") is not None:
+        if c is None or not c.home or c.city is not None:
             return False
-        h = c["home"]
+        h = c.home
         face = self.face(state, h)
         return len(face.cities) > 1 and h not in state.tiles and not face.exits
 
@@ -1414,9 +1433,9 @@ class Board:
         ``reserved``).
         """
         c = self.corporations.get(corp)
-        if c is None or not c.get("home"):
+        if c is None or not c.home:
             return []
-        h = c["home"]
+        h = c.home
         face = self.face(state, h)
         if not face.cities:
             return []

@@ -32,7 +32,7 @@ def board(g: Context) -> Board:
     """The static board of the title (built once per tables object)."""
     b = getattr(g.tables, "_board", None)
     if b is None:
-        b = Board(g.tables.data)
+        b = Board.of(g.tables.doc)
         g.tables._board = b  # type: ignore[attr-defined]
     return b
 
@@ -253,7 +253,7 @@ def bonuses(g: Context) -> list[Bonus]:
     """The route bonuses of the current phase (compiled ``bonuses``: connection and
     interconnection)."""
     phase = phases.current(g).id
-    return g.memo(("bonuses", phase), lambda: table_bonuses(g.tables.data, phase))
+    return g.memo(("bonuses", phase), lambda: table_bonuses(g.tables.doc.bonuses, phase))
 
 
 def corp_bonuses(g: Context, corp: str) -> list[Bonus]:

@@ -40,6 +40,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from eighteen.engine.capabilities import implements
 from eighteen.engine.map import Board, MapError, MapState, Path, TrackGraph
+from eighteen.title.model import Bonus as BonusRecord
+from eighteen.title.model import BonusKind, Distance
 
 if TYPE_CHECKING:
     pass
@@ -196,8 +198,9 @@ class TrainRule:
 
     @classmethod
     def of(cls, distance: TrainDistance, *, station_paid: bool = False) -> TrainRule:
-        """Read a train distance: an int N, None or "unlimited", ``{"pay": N, "visit": M}``,
-        ``{"cities": N, "towns": s}``, or a TrainRule (returned as it is)."""
+        """Read a train distance: an int N, None or "unlimited", a :class:`Distance` (N/M:
+        ``pay`` N of ``visit`` M; N+s: ``cities`` N and ``towns`` s), or a TrainRule
+        (returned as it is)."""
         if isinstance(distance, TrainRule):
             return distance
         if type(distance) is int and not station_paid:
@@ -207,18 +210,16 @@ class TrainRule:
             return rule
         if distance is None or distance == "unlimited":
             return _UNLIMITED
-        if isinstance(distance, Mapping):
-            visit = distance.get("visit")
+        if isinstance(distance, Distance):
+            visit, pay = distance.visit, distance.pay
             if visit is not None:
-                pay = distance.get("pay")
                 if pay is None:
-                    return cls(int(visit))
-                return cls(int(visit), int(pay), station_paid=station_paid)
-            cities, towns = distance.get("cities"), distance.get("towns")
-            if cities is not None:
-                return cls(int(cities), None, int(towns or 0))
-            raise ValueError(f"unreadable train distance {dict(distance)!r}")
-        return cls(int(distance))  # type: ignore[arg-type]
+                    return cls(visit)
+                return cls(visit, pay, station_paid=station_paid)
+            if distance.cities is not None:
+                return cls(distance.cities, None, distance.towns or 0)
+            raise ValueError(f"unreadable train distance {distance!r}")
+        return cls(int(distance))
 
     @property
     def max_stops(self) -> int | None:
@@ -263,7 +264,7 @@ _UNLIMITED = TrainRule()
 _PLAIN_RULES: dict[int, TrainRule] = {}
 
 #: What :meth:`TrainRule.of` reads.
-TrainDistance = int | str | Mapping[str, Any] | TrainRule | None
+TrainDistance = int | str | Distance | TrainRule | None
 
 
 class Bonus(Protocol):
@@ -384,25 +385,26 @@ def share_once(routes: Sequence[Route], bonuses: Sequence[Bonus]) -> list[Route]
 
 
 @implements("bonus", "connection", "interconnection")
-def table_bonuses(tables: Mapping[str, Any], phase: str | None) -> list[Bonus]:
-    """The route bonuses of a compiled title for phase ``phase`` (id), in table order.
+def table_bonuses(records: Sequence[BonusRecord] | None, phase: str | None) -> list[Bonus]:
+    """The route bonuses of a compiled title (its ``bonuses``, None: none) for phase
+    ``phase`` (id), in table order.
 
     "connection" bonuses read as :class:`ConnectionBonus`, "interconnection" ones as
     :class:`InterconnectionBonus` (with no sea links: those belong to a corporation's
     ferries). Bonuses worth nothing in the phase are left out.
     """
     out: list[Bonus] = []
-    for b in tables.get("bonuses", []) or []:
+    for b in records or ():
         if phase is None:
             continue
-        value = int((b.get("values") or {}).get(phase, 0) or 0)
+        value = b.values.get(phase, 0)
         if not value:
             continue
-        ends = tuple(frozenset(e["hexes"]) for e in b["between"])
-        if b.get("kind") == "connection":
-            out.append(ConnectionBonus(b["id"], ends, value))
-        elif b.get("kind") == "interconnection":
-            out.append(InterconnectionBonus(b["id"], ends, value))
+        ends = tuple(frozenset(e.hexes) for e in b.between)
+        if b.kind is BonusKind.connection:
+            out.append(ConnectionBonus(b.id, ends, value))
+        elif b.kind is BonusKind.interconnection:
+            out.append(InterconnectionBonus(b.id, ends, value))
     return out
 
 

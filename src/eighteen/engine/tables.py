@@ -2,9 +2,10 @@
 
 The engine never reads TOML: a title reaches it as the JSON document described in
 docs/compiled-format.md, validated once as the typed models of :mod:`eighteen.compiled`
-(``tables.doc``).  :class:`Tables` adds look-ups by id; the raw dictionary stays available
-as ``tables.data`` for the track layer (``map.Board``), which takes the hexes and tiles as
-plain data.
+(``tables.doc``).  :class:`Tables` adds look-ups by id; the engine reads the typed models
+(the track layer too: ``map.Board.of(tables.doc)``).  The raw dictionary stays available as
+``tables.data`` for the readers outside the engine that still take plain data (the
+renderer, the 18xx.games import and export, the capability check).
 """
 
 from __future__ import annotations

@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from eighteen.compiled import Reach
 from eighteen.engine import phase_change, phases, privates
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bank import BANK, pay
-from eighteen.title.model import Distance
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
@@ -37,13 +37,10 @@ def card_of(g: Context, tid: str) -> str:
     return str(g.tables.train(train_type(tid)).card or train_type(tid))
 
 
-def distance(g: Context, tid: str) -> int | dict[str, int | None] | None:
-    """The train's reach as the tables write it: N stops, None for unlimited, or the
-    ``{"pay", "visit"}`` (N/M) / ``{"cities", "towns"}`` (N+s) forms (routes.TrainRule)."""
-    d = g.tables.train(train_type(tid)).distance
-    if isinstance(d, Distance):
-        return d.model_dump()
-    return d
+def distance(g: Context, tid: str) -> Reach:
+    """The train's reach as the tables write it: N stops, None for unlimited, or a
+    :class:`~eighteen.title.model.Distance` (N/M or N+s; read by routes.TrainRule)."""
+    return g.tables.train(train_type(tid)).distance
 
 
 def is_obsolete(g: Context, tid: str) -> bool:
