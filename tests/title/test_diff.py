@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 
+from eighteen import load_title
 from eighteen.cli import main
 from eighteen.title.diff import diff_compiled, format_diff, load_compiled
 from eighteen.title.versions import SaveTitleMismatch, check_save_title
@@ -123,7 +125,14 @@ def _save(**over: str) -> dict:
     return {**save, **over}
 
 
-TABLES = {"id": "1830", "version": "1.0.0", "hash": "sha256:" + "a" * 64}
+@dataclass(frozen=True)
+class Stamp:
+    id: str
+    version: str
+    hash: str
+
+
+TABLES = Stamp("1830", "1.0.0", "sha256:" + "a" * 64)
 
 
 def test_matching_save_passes() -> None:
@@ -132,7 +141,7 @@ def test_matching_save_passes() -> None:
 
 def test_new_version_refused_naming_both() -> None:
     with pytest.raises(SaveTitleMismatch) as exc:
-        check_save_title(_save(), {**TABLES, "version": "1.1.0", "hash": "sha256:" + "b" * 64})
+        check_save_title(_save(), replace(TABLES, version="1.1.0", hash="sha256:" + "b" * 64))
     message = str(exc.value)
     assert "1830 1.0.0 (sha256:aaaaaaaaaaaa)" in message
     assert "1830 1.1.0 (sha256:bbbbbbbbbbbb)" in message
@@ -141,12 +150,12 @@ def test_new_version_refused_naming_both() -> None:
 
 def test_same_version_new_hash_refused() -> None:
     with pytest.raises(SaveTitleMismatch, match="same version, new hash"):
-        check_save_title(_save(), {**TABLES, "hash": "sha256:" + "c" * 64})
+        check_save_title(_save(), replace(TABLES, hash="sha256:" + "c" * 64))
 
 
 def test_other_title_refused() -> None:
     with pytest.raises(SaveTitleMismatch, match="a game of 1830, not of 1830-example"):
-        check_save_title(_save(), {**TABLES, "id": "1830-example"})
+        check_save_title(_save(), replace(TABLES, id="1830-example"))
 
 
 def test_force_turns_refusal_into_warning() -> None:
@@ -156,6 +165,7 @@ def test_force_turns_refusal_into_warning() -> None:
 
 def test_current_save_matches_generated_tables() -> None:
     """A save stamped from the compiled tables passes against the same tables."""
-    tables = json.loads((ROOT / "generated" / "1830.json").read_text())
-    save = {"title": tables["id"], "version": tables["version"], "hash": tables["hash"]}
+    data = json.loads((ROOT / "generated" / "1830.json").read_text())
+    save = {"title": data["id"], "version": data["version"], "hash": data["hash"]}
+    tables = load_title("1830")
     assert check_save_title(save, tables) == []

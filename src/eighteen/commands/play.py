@@ -139,10 +139,7 @@ def _check_options(tables: Any, options: list[str]) -> str | None:
     unknown = [o for o in options if o not in tables.option_ids]
     if not unknown:
         return None
-    known = "; ".join(
-        f"{o['id']} ({o.get('description', '').rstrip('.')})"
-        for o in tables.data.get("options", [])
-    )
+    known = "; ".join(f"{o.id} ({o.description.rstrip('.')})" for o in tables.doc.options)
     return f"{tables.id} has no option {unknown[0]!r}; its options: {known or 'none'}"
 
 
@@ -300,7 +297,7 @@ def open_save(path: str, *, force: bool = False, at: int | None = None) -> Game:
     try:
         data = load_save(path)
         tables = load_title(str(data["title"]))
-        for warning in check_save_title(data, tables.data, force):
+        for warning in check_save_title(data, tables, force):
             warn("", warning)
         if at is not None:
             actions = list(data["actions"])

@@ -239,8 +239,8 @@ def home_options(g: Context, corp: str) -> list[tuple[str, int]]:
 
 
 def corp_trains(g: Context, corp: str) -> list[tuple[str, TrainRule]]:
-    """The corporation's trains with their rules (distances as the tables write them: an
-    int, None for unlimited, or the ``{"pay", "visit"}`` / ``{"cities", "towns"}`` forms;
+    """The corporation's trains with their rules (distances as the tables hold them: an
+    int, None for unlimited, or a typed ``Distance`` (pay/visit or cities/towns);
     rules.paid_stops_include_station for N/M trains)."""
     paid = g.rules.paid_stops_include_station
     return [

@@ -432,8 +432,8 @@ def optimize(
 ) -> RouteResult:
     """The most valuable routes for ``corp``'s ``trains`` (id, distance) on a position.
 
-    ``distance`` is anything :meth:`TrainRule.of` reads (int, None = unlimited,
-    ``{"pay", "visit"}``, ``{"cities", "towns"}``); ``revenue_key`` the phase's off-board
+    ``distance`` is anything :meth:`TrainRule.of` reads (int, None = unlimited, or a typed
+    ``Distance``: pay/visit or cities/towns); ``revenue_key`` the phase's off-board
     colour; ``bonuses`` the phase's route bonuses (hashable, e.g.
     :func:`eighteen.engine.routes.table_bonuses`); ``budget`` the most states to explore
     (default :data:`DEFAULT_BUDGET`); ``stations`` hexes where the corporation has a

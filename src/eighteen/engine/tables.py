@@ -3,9 +3,10 @@
 The engine never reads TOML: a title reaches it as the JSON document described in
 docs/compiled-format.md, validated once as the typed models of :mod:`eighteen.compiled`
 (``tables.doc``).  :class:`Tables` adds look-ups by id; the engine reads the typed models
-(the track layer too: ``map.Board.of(tables.doc)``).  The raw dictionary stays available as
-``tables.data`` for the readers outside the engine that still take plain data (the
-renderer, the 18xx.games import and export, the capability check).
+(the track layer too: ``map.Board.of(tables.doc)``), as do the renderer and the 18xx.games
+import and export.  The raw dictionary stays available as ``tables.data``: the capability
+check walks it for every string at a choice's place, and the simulator ships it to its
+workers.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from eighteen.engine.routes import Route, route_connections
 from eighteen.engine.shares import cert_percent
 from eighteen.engine.state import IPO, POOL
 from eighteen.io.games18xx_log import END_REASONS
+from eighteen.title.model import Import18xx
 
 
 def export_game(game: Game, *, game_id: int | str = 0) -> dict[str, Any]:
@@ -49,11 +50,11 @@ class _Exporter:
         self.src = game
         self.tables = game.tables
         self.ids = {p: i for i, p in enumerate(game.players, 1)}
-        mapping = self.tables.data.get("import_18xx") or {}
-        self.implicit = set(mapping.get("options", [])) | {
-            o for dated in mapping.get("dated_options", []) for o in dated["options"]
+        mapping = self.tables.doc.import_18xx or Import18xx()
+        self.implicit = set(mapping.options) | {
+            o for dated in mapping.dated_options for o in dated.options
         }
-        self.preprinted: dict[str, str] = dict(mapping.get("preprinted") or {})
+        self.preprinted: dict[str, str] = dict(mapping.preprinted)
         self.on_map: dict[str, str] = {}  # hex -> laid tile copy id
 
     def run(self, game_id: int | str) -> dict[str, Any]:

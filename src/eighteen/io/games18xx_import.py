@@ -9,11 +9,12 @@ names it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from eighteen.compiled import CompiledHex, CompiledTile
 from eighteen.engine import bank, network, views
 from eighteen.engine.actions import Action, IllegalAction, Pass
 from eighteen.engine.game import Game
@@ -34,6 +35,7 @@ from eighteen.io.games18xx_log import (
     int_field,
     with_autos,
 )
+from eighteen.title.model import Import18xx
 
 
 @dataclass
@@ -159,7 +161,7 @@ class Importer:
         self.tables = tables
         self.optimal_routes = False
         self.route_report: list[tuple[int | str, str, int, int, bool]] = []
-        self.mapping: dict[str, Any] = tables.data.get("import_18xx") or {}
+        self.mapping: Import18xx = tables.doc.import_18xx or Import18xx()
         self.raw = action_list(data)
         self.names, self.result_keys = self._players()
         options = self._options()
@@ -174,9 +176,9 @@ class Importer:
         except ValueError as exc:
             raise ExportError(str(exc)) from None
         self.board = network.board(self.game)
-        self.hexes: dict[str, Any] = tables.data.get("hexes", {})
-        self.tile_defs: dict[str, Any] = tables.data.get("tiles", {})
-        self.preprinted = {v: k for k, v in (self.mapping.get("preprinted") or {}).items()}
+        self.hexes: Mapping[str, CompiledHex] = tables.doc.hexes
+        self.tile_defs: Mapping[str, CompiledTile] = tables.doc.tiles
+        self.preprinted = {v: k for k, v in self.mapping.preprinted.items()}
         self.copies: dict[str, str] = {}  # laid tile copy id -> hex it was last laid on
         self.out_of_ipo: set[str] = set()  # certificate ids that left the IPO (18xx view)
         self.trailing_passes: list[tuple[int | str, dict[str, Any]]] = []
@@ -243,11 +245,11 @@ class Importer:
                 if str(o) not in self.tables.option_ids:
                     raise ExportError(f"unknown option {o!r} in settings.eighteen_options")
             return [str(o) for o in exact]
-        wanted = list(self.mapping.get("options", []))
+        wanted = list(self.mapping.options)
         created = _created_day(self.data.get("created_at"))
-        for dated in self.mapping.get("dated_options", []):
-            if created is not None and created < dated["before"]:
-                wanted += dated["options"]
+        for dated in self.mapping.dated_options:
+            if created is not None and created < dated.before:
+                wanted += dated.options
         for o in wanted:
             if o not in self.tables.option_ids:
                 raise ExportError(f"title {self.tables.id}: import_18xx names unknown option {o!r}")

@@ -8,9 +8,20 @@ a replay would use; docs/variants.md ("Saves and title versions") says how to mi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from eighteen.title.diff import short_hash
+
+
+class TitleStamp(Protocol):
+    """What identifies compiled title tables: ``Tables`` and ``CompiledTitle`` have it."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def hash(self) -> str: ...
 
 
 class SaveTitleMismatch(ValueError):
@@ -25,19 +36,17 @@ def _stamp(identity: Mapping[str, Any]) -> str:
     )
 
 
-def check_save_title(
-    save: Mapping[str, Any], title: Mapping[str, Any], force: bool = False
-) -> list[str]:
+def check_save_title(save: Mapping[str, Any], title: TitleStamp, force: bool = False) -> list[str]:
     """Refuse a save made with other title tables than ``title`` (compiled tables).
 
     ``save`` is a saved game (``Game.to_json()``: keys ``title``, ``version``, ``hash``);
-    ``title`` the compiled tables it would replay on (keys ``id``, ``version``, ``hash``;
-    ``Tables.data`` in the engine).  Returns nothing when they match.  On a mismatch it
+    ``title`` the compiled tables it would replay on (their ``id``, ``version`` and
+    ``hash``: ``Tables`` in the engine).  Returns nothing when they match.  On a mismatch it
     raises :class:`SaveTitleMismatch` naming both versions, unless ``force``, when it
     returns the message as a warning instead.  See docs/variants.md for migrating saves.
     """
     saved = {"id": save.get("title"), "version": save.get("version"), "hash": save.get("hash")}
-    now = {"id": title.get("id"), "version": title.get("version"), "hash": title.get("hash")}
+    now = {"id": title.id, "version": title.version, "hash": title.hash}
     if saved == now:
         return []
     if saved["id"] != now["id"]:
