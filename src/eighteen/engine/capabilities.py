@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from eighteen.compiled import CompiledTitle
 from eighteen.title import model
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -115,39 +116,44 @@ def _rule_values(
             yield from _rule_values(value, f"{path}.{key}" if path else str(key), (*at, key))
 
 
-def findings(data: Mapping[str, Any]) -> list[tuple[str, tuple[str | int, ...], str]]:
+def _text(value: Any) -> str:
+    """The value an enum member (or a plain string) stands for."""
+    return str(value.value) if isinstance(value, Enum) else str(value)
+
+
+def findings(doc: CompiledTitle) -> list[tuple[str, tuple[str | int, ...], str]]:
     """What these compiled tables ask for that the engine cannot play, each as (file kind,
     path in that file, what): ``("title", ("rules", "sell_drop"), "rules.sell_drop = 'x'")``.
-    Unknown rule fields are found by the typed model when the tables load."""
+    Unknown rule fields are found by the typed model when the tables load.  The rules (and
+    the options' rule overrides) are walked as their JSON form, every string at its place."""
     known = choices()
     out: list[tuple[str, tuple[str | int, ...], str]] = []
     sources: list[tuple[tuple[str | int, ...], Mapping[str, Any]]] = [
-        (("rules",), data.get("rules", {}))
+        (("rules",), doc.rules.model_dump(mode="json"))
     ]
-    for i, opt in enumerate(data.get("options", [])):
-        sources.append((("options", i, "rules"), opt.get("rules", {})))
+    for i, opt in enumerate(doc.options):
+        sources.append((("options", i, "rules"), opt.rules))
     for base, rules in sources:
         for choice, value, at in _rule_values(rules, "", ()):
             if choice in known and value not in IMPLEMENTED.get(choice, set()):
                 out.append(("title", (*base, *at), f"rules.{choice} = {value!r}"))
-    for i, p in enumerate(data.get("privates", [])):
-        for k, ab in enumerate(p.get("abilities", [])):
-            if ab.get("type") not in IMPLEMENTED.get("ability", set()):
-                msg = f"private {p['id']} ability {ab.get('type')}"
+    for i, p in enumerate(doc.privates):
+        for k, ab in enumerate(p.abilities):
+            if ab.type not in IMPLEMENTED.get("ability", set()):
+                msg = f"private {p.id} ability {ab.type}"
                 out.append(("privates", ("privates", i, "abilities", k, "type"), msg))
-    for kind in ("trains", "phases"):
-        for i, row in enumerate(data.get(kind, [])):
-            for k, ev in enumerate(row.get("events", []) or []):
-                if ev not in IMPLEMENTED.get("event", set()):
-                    out.append((kind, (kind, i, "events", k), f"event {ev}"))
-    for i, b in enumerate(data.get("bonuses", []) or []):
-        if b.get("kind") not in IMPLEMENTED.get("bonus", set()):
-            out.append(
-                ("map", ("bonuses", i, "kind"), f"bonus {b.get('id')} of kind {b.get('kind')}")
-            )
+    events = [("trains", i, t.events) for i, t in enumerate(doc.trains)]
+    events += [("phases", i, p.events) for i, p in enumerate(doc.phases)]
+    for kind, i, row in events:
+        for k, ev in enumerate(row):
+            if _text(ev) not in IMPLEMENTED.get("event", set()):
+                out.append((kind, (kind, i, "events", k), f"event {_text(ev)}"))
+    for i, b in enumerate(doc.bonuses or []):
+        if _text(b.kind) not in IMPLEMENTED.get("bonus", set()):
+            out.append(("map", ("bonuses", i, "kind"), f"bonus {b.id} of kind {_text(b.kind)}"))
     return out
 
 
-def unsupported(data: Mapping[str, Any]) -> list[str]:
+def unsupported(doc: CompiledTitle) -> list[str]:
     """What in these compiled tables the engine cannot play (empty: it can)."""
-    return [msg for _, _, msg in findings(data)]
+    return [msg for _, _, msg in findings(doc)]

@@ -4,9 +4,8 @@ The engine never reads TOML: a title reaches it as the JSON document described i
 docs/compiled-format.md, validated once as the typed models of :mod:`eighteen.compiled`
 (``tables.doc``).  :class:`Tables` adds look-ups by id; the engine reads the typed models
 (the track layer too: ``map.Board.of(tables.doc)``), as do the renderer and the 18xx.games
-import and export.  The raw dictionary stays available as ``tables.data``: the capability
-check walks it for every string at a choice's place, and the simulator ships it to its
-workers.
+import and export.  The raw dictionary stays available as ``tables.data``, for the simulator
+to ship to its workers.
 """
 
 from __future__ import annotations
@@ -296,7 +295,7 @@ class Tables:
     def unplayable(self) -> list[str]:
         """What in these tables no implementation of the engine plays (empty: all of it),
         found once per tables (engine.capabilities)."""
-        return capabilities.unsupported(self.data)
+        return capabilities.unsupported(self.doc)
 
     @cached_property
     def cert_table(self) -> dict[str, tuple[tuple[str, int], ...]]:

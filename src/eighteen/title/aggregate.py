@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from eighteen.compiled import CompiledTitle
 from eighteen.title.model import (
     CorporationsFile,
     MapFile,
@@ -73,6 +74,8 @@ class Title:
     tile_origin: dict[str, str] = field(default_factory=dict)
     source_hash: str = ""
     compiled: dict[str, Any] | None = field(default=None, repr=False)
+    #: the same document as the typed models (:func:`eighteen.title.compile.compiled_document`)
+    compiled_doc: CompiledTitle | None = field(default=None, repr=False)
 
     @property
     def id(self) -> str:

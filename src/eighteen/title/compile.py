@@ -295,10 +295,17 @@ def compile_title(title: Title) -> dict[str, Any]:
     callers must not mutate the result.
     """
     if title.compiled is None:
-        # the compiled format is a typed contract: what is written is what the model reads
-        typed = CompiledTitle.model_validate(_compile(title))
-        title.compiled = typed.model_dump(mode="json", by_alias=True)
+        title.compiled = compiled_document(title).model_dump(mode="json", by_alias=True)
     return title.compiled
+
+
+def compiled_document(title: Title) -> CompiledTitle:
+    """The compiled document as the typed models (once per Title object): what
+    :func:`compile_title` writes out."""
+    if title.compiled_doc is None:
+        # the compiled format is a typed contract: what is written is what the model reads
+        title.compiled_doc = CompiledTitle.model_validate(_compile(title))
+    return title.compiled_doc
 
 
 def _compile(title: Title) -> dict[str, Any]:

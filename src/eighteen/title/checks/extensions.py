@@ -241,8 +241,8 @@ def engine_can_run(title: Title, s: Sources) -> Iterator[Problem]:
     """E198: the title asks for something no implementation of the engine has registered
     (the engine refuses such a title; eighteen.capabilities is what both read)."""
     from eighteen.capabilities import findings
-    from eighteen.title.compile import compile_title
+    from eighteen.title.compile import compiled_document
 
-    for kind, path, what in findings(compile_title(title)):
+    for kind, path, what in findings(compiled_document(title)):
         msg = f"the engine cannot play {what}: games of this title would be refused"
         yield s.locate(kind, path, "E198", msg)
