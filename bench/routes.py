@@ -18,6 +18,7 @@ Targets (fixture, one core): median <= 3 ms, max <= 50 ms per call.
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import random
@@ -192,7 +193,13 @@ def stress_cases(board: Board, seeds: int = 3) -> list[Case]:
 
 
 def main() -> None:
-    verbose = "-v" in sys.argv
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--stress", action="store_true", help="add the synthetic grown boards")
+    ap.add_argument("-v", "--verbose", action="store_true", help="a line per position")
+    args = ap.parse_args()
+    verbose = args.verbose
     if not FIXTURE.exists():
         sys.exit(f"fixture not found: {FIXTURE}")
     doc = typed_document(json.loads((ROOT / "generated" / "1830.json").read_text()))
@@ -207,7 +214,7 @@ def main() -> None:
     print("  targets: cold median <= 3 ms, cold max <= 50 ms")
     ne_board, ne_cases = game_cases()
     report("greedy 1833NE game (seed 1)", ne_board, ne_cases, verbose)
-    if "--stress" in sys.argv:
+    if args.stress:
         report("stress (grown 1830 boards, D+D, 6+D, 4+5+6)", board, stress_cases(board), verbose)
 
 
