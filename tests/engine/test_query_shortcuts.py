@@ -8,7 +8,7 @@ import random
 import pytest
 
 from eighteen import Game, load_title
-from eighteen.engine import phases, shares, trains
+from eighteen.engine import network, phases, shares, trains
 from eighteen.engine.actions import ExchangePrivate, Pass
 from eighteen.engine.bots import pointless
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
@@ -94,3 +94,33 @@ def test_ordinary_certificate_sizes(title: str) -> None:
         sizes = sorted(int(p) for p in c.shares[1:])
         same = all(s == sizes[0] for s in sizes)
         assert t.ordinary_size(c.id) == (sizes[0] if same else None)
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 21), ("1833ne", 22)])
+def test_a_walk_stopping_at_the_first_joined_stop_agrees_with_the_reach(
+    title: str, seed: int
+) -> None:
+    """``joins_other`` (a walk stopping at the first stop joined to a station) gives the
+    answer read off the whole reach, position after position, with and without excluded
+    hexes; so does the board's kept answer."""
+    rng = random.Random(seed)
+    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
+    b = network.board(g)
+    answers = set()
+    for _ in range(1500):
+        if g.is_over:
+            break
+        m = g.state.map
+        graph = b.graph(m)
+        for c in g.tables.corporations:
+            reach = graph.reach(c.id)
+            far = sorted({s[0] for s in reach.joined} - {s[0] for s in reach.own})
+            for excluded in [(), far[:1], far]:
+                want = any(s not in reach.own and s[0] not in excluded for s in reach.joined)
+                assert graph.joins_other(c.id, (), excluded) == want
+                assert b.joins_other(m, c.id, (), excluded) == want
+                answers.add(want)
+        acts = [a for a in g.legal_actions() if not pointless(g, a)]
+        active = [a for a in acts if not isinstance(a, Pass)]
+        g.apply(rng.choice(active if active and rng.random() < 0.5 else acts))
+    assert answers == {True, False}

@@ -21,7 +21,15 @@ Vocabulary (rules: seed 002 "routes" and "tokens"; reference facts §7-§9):
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import itemgetter
@@ -788,6 +796,60 @@ class TrackGraph:
         own = prev.own.union(self.stops[s] for s in fresh) if fresh else prev.own
         return Reach(edges, cities, stops, found, w, own)
 
+    def joins_other(self, corp: str, stations: Iterable[str], excluded: Collection[str]) -> bool:
+        """Does :meth:`reach` join a station of ``corp`` to a stop that is not one of its
+        stations nor on an ``excluded`` hex (a stop of ``joined`` not in ``own``)?
+
+        Walked as :meth:`_follow` walks (the same starts, the same blocked cities), but
+        only until the first such stop: the stops a walk reaches do not depend on the
+        order it takes the paths in, so a stop found on the way is one the whole walk
+        finds, and a walk that ends without one is the whole walk.  Nothing is kept."""
+        starts = self.station_stops(corp, stations)
+        own = set(starts)
+        stride = self.board.path_stride
+        ends, stop_paths, side_paths = self.ends, self.stop_paths, self.side_paths
+        all_stops, faces, tokens = self.stops, self.faces, self.state.tokens
+        queued = set(starts)
+        joined: set[int] = set()
+        seen: set[int] = set()
+        todo = list(starts)
+        pids: Sequence[int]
+        while todo:
+            x = todo.pop()
+            if x >= 0:
+                frm = (True, x)
+                pids = stop_paths[x]
+            else:
+                sid = ~x >> 16
+                came = ~x & 0xFFFF
+                frm = (False, sid)
+                pids = [pid for _, pid in side_paths.get(sid, ()) if pid // stride != came]
+            for pid in pids:
+                a, b = ends[pid]
+                is_stop, n = b if a == frm else a
+                if not is_stop:
+                    y = ~(n << 16 | pid // stride)
+                    if y not in seen:
+                        seen.add(y)
+                        todo.append(y)
+                    continue
+                if n in joined:
+                    continue
+                joined.add(n)
+                h, kind, i = all_stops[n]
+                if n not in own and h not in excluded:
+                    return True
+                if n in queued or kind == "offboard":
+                    continue
+                if kind == "city":
+                    cities = tokens.get(h)
+                    toks = cities[i] if cities is not None and i < len(cities) else ()
+                    if corp not in toks and len(toks) >= faces[h].cities[i].slots:
+                        continue  # blocked: the walk ends here
+                queued.add(n)
+                todo.append(n)
+        return False
+
     def _follow(self, w: _Walk, todo: list[int]) -> tuple[list[int], list[int]]:
         """Walk on from the states in ``todo`` (stop ids, or sides entered from a hex:
         ``~(side << 16 | hex number)``), adding to ``w``; returns the paths and the stops
@@ -1101,6 +1163,30 @@ class Board:
                 prev.walk = None
         self._last_reach[(corp, stations)] = r
         return r
+
+    def joins_other(
+        self,
+        state: MapState,
+        corp: str,
+        stations: Iterable[str] = (),
+        excluded: Collection[str] = (),
+    ) -> bool:
+        """Does ``corp``'s network join one of its stations to a stop that is not one of
+        its stations nor on an ``excluded`` hex (``stations``: hexes of virtual stations,
+        as for :meth:`reach`)?  The same answer as reading :meth:`reach`'s ``joined``
+        and ``own``: read off the reach when it is kept, else walked only until such a
+        stop turns up (:meth:`TrackGraph.joins_other`), without making the whole reach.
+        Cached as :meth:`reach` is, with ``excluded``."""
+        extra = frozenset(stations)
+        tk, ok = state.track_key(), state.token_key()
+        reaches = self._caches.get("reach")
+        known = reaches.get((tk, ok, corp, extra)) if reaches is not None else None
+        if isinstance(known, Reach):
+            return any(s not in known.own and s[0] not in excluded for s in known.joined)
+        key = (tk, ok, corp, extra, frozenset(excluded))
+        return self.cached(
+            "joins", key, lambda: self.graph(state).joins_other(corp, extra, excluded)
+        )
 
     # -- tiles ------------------------------------------------------------------------
 

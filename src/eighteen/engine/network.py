@@ -334,12 +334,15 @@ def check(g: Context, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
 
 def can_run(g: Context, corp: str) -> bool:
     """Does the corporation have any route at all (a station joined by track to another
-    stop it may run to)?  Read off its reach, which the token and track steps share, not
-    off a route search."""
+    stop it may run to)?  Read off its reach (which the token and track steps share), or
+    off as much of it as shows a stop joined to a station (:meth:`Board.joins_other`),
+    not off a route search."""
     stations, excluded = run_access(g, corp)
 
     def joined() -> bool:
         b = board(g)
+        if b.joins_other(g.state.map, corp, stations, excluded):
+            return True  # (most often found a few paths from a station)
         reach = b.reach(g.state.map, corp, stations)
         own = reach.own  # the stations it started at on this very position
         if any(s not in own and s[0] not in excluded for s in reach.joined):

@@ -466,7 +466,7 @@ def _token_options(g: Context) -> Iterator[tuple[str, int, int, bool]]:
         for h, c in network.token_options(g, corp, hexes={hex_id}, connected=False):
             seen.add((h, c))
             yield (h, c, 0, True)
-    if not r.tokened:
+    if not r.tokened and _may_afford(g, corp, cost):
         for h, c in network.token_options(g, corp):
             here = next_token_cost(g, corp, h)
             if here is None or here > g.state.corporations[corp].cash:
@@ -474,6 +474,14 @@ def _token_options(g: Context) -> Iterator[tuple[str, int, int, bool]]:
             if (h, c) not in seen:
                 seen.add((h, c))
                 yield (h, c, here, False)
+
+
+def _may_afford(g: Context, corp: str, cost: int) -> bool:
+    """May the corporation pay for some station: its next charter ``cost``, or a cheaper
+    ``station_costs`` price (:func:`next_token_cost`)?  When not, no city its network
+    reaches is an option, and the network is not asked."""
+    special = (g.tables.corporation(corp).station_costs or {}).values()
+    return min([cost, *map(int, special)]) <= g.state.corporations[corp].cash
 
 
 class Token(ORStep):
