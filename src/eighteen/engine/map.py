@@ -800,60 +800,32 @@ class TrackGraph:
         """Does :meth:`reach` join a station of ``corp`` to a stop that is not one of its
         stations nor on an ``excluded`` hex (a stop of ``joined`` not in ``own``)?
 
-        Walked as :meth:`_follow` walks (the same starts, the same blocked cities), but
-        only until the first such stop: the stops a walk reaches do not depend on the
-        order it takes the paths in, so a stop found on the way is one the whole walk
-        finds, and a walk that ends without one is the whole walk.  Nothing is kept."""
-        starts = self.station_stops(corp, stations)
+        The walk of :meth:`reach`, stopped at the first such stop (:meth:`_follow`'s
+        ``until``): the stops a walk reaches do not depend on the order it takes the paths
+        in, so a stop found on the way is one the whole walk finds, and a walk that ends
+        without one is the whole walk.  The stopped walk is dropped."""
+        extra = frozenset(stations)
+        starts = self.station_stops(corp, extra)
         own = set(starts)
-        stride = self.board.path_stride
-        ends, stop_paths, side_paths = self.ends, self.stop_paths, self.side_paths
-        all_stops, faces, tokens = self.stops, self.faces, self.state.tokens
-        queued = set(starts)
-        joined: set[int] = set()
-        seen: set[int] = set()
-        todo = list(starts)
-        pids: Sequence[int]
-        while todo:
-            x = todo.pop()
-            if x >= 0:
-                frm = (True, x)
-                pids = stop_paths[x]
-            else:
-                sid = ~x >> 16
-                came = ~x & 0xFFFF
-                frm = (False, sid)
-                pids = [pid for _, pid in side_paths.get(sid, ()) if pid // stride != came]
-            for pid in pids:
-                a, b = ends[pid]
-                is_stop, n = b if a == frm else a
-                if not is_stop:
-                    y = ~(n << 16 | pid // stride)
-                    if y not in seen:
-                        seen.add(y)
-                        todo.append(y)
-                    continue
-                if n in joined:
-                    continue
-                joined.add(n)
-                h, kind, i = all_stops[n]
-                if n not in own and h not in excluded:
-                    return True
-                if n in queued or kind == "offboard":
-                    continue
-                if kind == "city":
-                    cities = tokens.get(h)
-                    toks = cities[i] if cities is not None and i < len(cities) else ()
-                    if corp not in toks and len(toks) >= faces[h].cities[i].slots:
-                        continue  # blocked: the walk ends here
-                queued.add(n)
-                todo.append(n)
-        return False
+        stops = self.stops
+        w = _Walk(
+            self, corp, extra, set(starts), set(starts), set(), set(), set(), _tokens(self.state)
+        )
 
-    def _follow(self, w: _Walk, todo: list[int]) -> tuple[list[int], list[int]]:
+        def other(n: int) -> bool:
+            return n not in own and stops[n][0] not in excluded
+
+        _, joined = self._follow(w, list(starts), until=other)
+        return bool(joined) and other(joined[-1])
+
+    def _follow(
+        self, w: _Walk, todo: list[int], until: Callable[[int], bool] | None = None
+    ) -> tuple[list[int], list[int]]:
         """Walk on from the states in ``todo`` (stop ids, or sides entered from a hex:
         ``~(side << 16 | hex number)``), adding to ``w``; returns the paths and the stops
-        the walk reached for the first time."""
+        the walk reached for the first time.  ``until``: stop as soon as a newly reached
+        stop satisfies it (the last of the stops returned; the walk is then not whole,
+        and must not be walked on from)."""
         stride = self.board.path_stride
         ends, stop_paths, side_paths = self.ends, self.stop_paths, self.side_paths
         all_stops, faces, tokens = self.stops, self.faces, self.state.tokens
@@ -887,6 +859,8 @@ class TrackGraph:
                     continue  # followed or blocked already
                 joined.add(n)
                 new_joined.append(n)
+                if until is not None and until(n):
+                    return new_done, new_joined
                 if n in queued:
                     continue
                 h, kind, i = all_stops[n]
