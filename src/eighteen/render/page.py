@@ -185,50 +185,22 @@ def preprinted_upgrades(compiled: CompiledTitle) -> list[dict[str, Any]]:
 
 
 def train_rows(compiled: CompiledTitle) -> list[dict[str, Any]]:
-    """The train table's rows, as plain values."""
+    """The train table's rows, as plain values, with the distance in words."""
     return [
-        {
-            "id": t.id,
-            "distance_text": distance_text(t.distance),
-            "price": t.price,
-            "count": t.count,
-            "rusts_on": t.rusts_on,
-            "obsolete_on": t.obsolete_on,
-            "available_on": t.available_on,
-            "trade_in": t.trade_in,
-            "events": [e.value for e in t.events],
-        }
+        {**t.model_dump(mode="json"), "distance_text": distance_text(t.distance)}
         for t in compiled.trains
     ]
 
 
 def phase_rows(compiled: CompiledTitle) -> list[dict[str, Any]]:
     """The phase table's rows, as plain values."""
-    return [
-        {
-            "id": p.id,
-            "on": p.on,
-            "tiles": [col.value for col in p.tiles],
-            "operating_rounds": p.operating_rounds,
-            "train_limit": p.train_limit,
-            "offboard_revenue": p.offboard_revenue,
-            "privates_buyable": p.privates_buyable,
-            "events": [e.value for e in p.events],
-        }
-        for p in compiled.phases
-    ]
+    return [p.model_dump(mode="json") for p in compiled.phases]
 
 
 def private_rows(compiled: CompiledTitle) -> list[dict[str, Any]]:
-    """The private table's rows: id, name, value, revenue and the abilities in words."""
+    """The private table's rows, as plain values, with the abilities in words."""
     return [
-        {
-            "id": p.id,
-            "name": p.name,
-            "value": p.value,
-            "revenue": p.revenue,
-            "ability_texts": [describe_ability(a) for a in p.abilities],
-        }
+        {**p.model_dump(mode="json"), "ability_texts": [describe_ability(a) for a in p.abilities]}
         for p in compiled.privates
     ]
 
