@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from eighteen.engine import (
@@ -187,27 +188,22 @@ class Game:
     def is_over(self) -> bool:
         return self.state.game_over
 
-    def memo(self, key: Any, compute: Any) -> Any:
-        """Cache an expensive query (legal tile lays, routes...) until the state changes.
+    def memo(self, key: Any, compute: Callable[..., Any], *args: Any) -> Any:
+        """Cache an expensive query (legal tile lays, routes...) until the state changes:
+        ``compute(*args)`` (arguments, so that a hot caller needs no closure per question).
         Callers must not mutate the result."""
         memo = self._memo
         if memo is None:
-            return compute()
+            return compute(*args)
         value = memo.get(key, _UNKNOWN)
         if value is _UNKNOWN:
-            value = memo[key] = compute()
+            value = memo[key] = compute(*args)
         return value
 
     def step_active(self, step: Any) -> bool:
         """``step.active(self)``, cached as :meth:`memo` is (keyed by the step itself: the
-        steps are shared objects; no closure made per question)."""
-        memo = self._memo
-        if memo is None:
-            return bool(step.active(self))
-        value = memo.get(step, _UNKNOWN)
-        if value is _UNKNOWN:
-            value = memo[step] = bool(step.active(self))
-        return value  # type: ignore[no-any-return]
+        steps are shared objects)."""
+        return bool(self.memo(step, step.active, self))
 
     def invalidate_caches(self) -> None:
         """Forget cached queries: call after editing ``game.state`` directly (test setups),
