@@ -30,7 +30,7 @@ from eighteen.engine.bots import play
 from eighteen.engine.game import Game
 from eighteen.engine.tables import TitleNotFound, load_title
 from eighteen.io.jsonlimits import JSONLimitError, load_json
-from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots
+from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots, seated_bots
 from eighteen.title.save import SaveFormatError, check_save
 from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
@@ -177,10 +177,7 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
         seats = seat_bots(parse_bots(args.bots), len(players))
     except BotSpecError as exc:
         return fail("play", f"--bots: {exc}", USAGE)
-    bots = {
-        p: spec.make(args.seed * 1000 + i)
-        for i, (p, spec) in enumerate(zip(players, seats, strict=True))
-    }
+    bots = seated_bots(seats, players, args.seed)
     labels = sorted({spec.label for spec in seats})
     who = f"{labels[0]} bots" if len(labels) == 1 else "bots " + ",".join(s.label for s in seats)
     quiet = args.quiet or fmt == "json"

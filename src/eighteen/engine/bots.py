@@ -288,11 +288,16 @@ class GreedyBot(Bot):
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in seat ``seat`` (from 0) of a game with seed ``game_seed``."""
+    return game_seed * 1000 + seat
+
+
 def make_bots(kind: str, players: list[str], seed: int) -> dict[str, Bot]:
     """One bot per player, each with its own seed derived from the game seed."""
     if kind not in BOTS:
         raise ValueError(f"unknown bot kind {kind!r}; choose from {sorted(BOTS)}")
-    return {p: BOTS[kind](seed * 1000 + i) for i, p in enumerate(players)}
+    return {p: BOTS[kind](bot_seed(seed, i)) for i, p in enumerate(players)}
 
 
 def play(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields, replace
 
-from eighteen.engine.bots import PERSONALITIES, Bot, GreedyBot, Personality, RandomBot
+from eighteen.engine.bots import PERSONALITIES, Bot, GreedyBot, Personality, RandomBot, bot_seed
 
 KINDS = ("greedy", "random")
 #: Most seats a bot list may name (no title seats more players).
@@ -142,3 +142,12 @@ def seat_bots(specs: list[BotSpec], players: int) -> list[BotSpec]:
     if len(specs) != players:
         raise BotSpecError(f"--bots names {len(specs)} bots for {players} players")
     return list(specs)
+
+
+def seated_bots(specs: list[BotSpec], players: list[str], seed: int) -> dict[str, Bot]:
+    """The bots of a game with seed ``seed``: seat ``i``'s spec made with
+    :func:`~eighteen.engine.bots.bot_seed` of it (``specs`` as :func:`seat_bots` gives)."""
+    return {
+        p: spec.make(bot_seed(seed, i))
+        for i, (p, spec) in enumerate(zip(players, specs, strict=True))
+    }

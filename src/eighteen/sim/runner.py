@@ -19,7 +19,7 @@ from eighteen.engine.actions import RunRoutes
 from eighteen.engine.bots import play
 from eighteen.engine.game import Game
 from eighteen.engine.tables import Tables, load_title
-from eighteen.sim.botspec import BotSpec
+from eighteen.sim.botspec import BotSpec, seated_bots
 
 #: A game still running after this many actions is recorded as unfinished.
 MAX_ACTIONS = 20_000
@@ -33,7 +33,7 @@ def player_names(n: int) -> list[str]:
 
 @dataclass(frozen=True)
 class Job:
-    """One game to play. ``seed`` is the game's; seat ``i``'s bot gets ``seed * 1000 + i``."""
+    """One game to play. ``seed`` is the game's; seat ``i``'s bot gets ``bot_seed(seed, i)``."""
 
     title: str
     index: int
@@ -137,10 +137,7 @@ def play_job(job: Job, tables: Tables | None = None) -> Record:
     tables = tables if tables is not None else _tables(job.title)
     names = player_names(len(job.bots))
     game = Game.new(tables, players=names, seed=job.seed, options=list(job.options))
-    bots = {
-        p: spec.make(job.seed * 1000 + i)
-        for i, (p, spec) in enumerate(zip(names, job.bots, strict=True))
-    }
+    bots = seated_bots(list(job.bots), names, job.seed)
     observer = _Observer(game)
     record: Record = {
         "title": job.title,
