@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import json
 import tempfile
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +160,26 @@ offboard = {revenue = {yellow = "30", brown = 50}}
     [p] = check(tmp_path, "map", body)
     assert spots([p]) == [("E010", 10, 33, "hexes[1].offboard.revenue.yellow")]
     assert p.message == 'expected an integer, got string "30" (remove the quotes)'
+
+
+@pytest.mark.parametrize(
+    ("quoted", "hint"),
+    [
+        ("1_000", " (remove the quotes)"),  # TOML reads 1_000 as 1000
+        ("+5", " (remove the quotes)"),
+        ("007", ""),  # a leading zero is no TOML number
+        ("inf", ""),  # nor is a number that is not finite a count
+        ("5\\nx = 1", ""),  # more than one value
+    ],
+)
+def test_remove_the_quotes_only_when_that_makes_a_number(
+    tmp_path: Path, quoted: str, hint: str
+) -> None:
+    body = f'layout = "pointy"\nrows = ["A"]\ncolumns = [1, 2]\n[[hexes]]\nat = "A1"\ncost = "{quoted}"\n'
+    [p] = check(tmp_path, "map", body)
+    assert p.code == "E010"
+    shown = json.dumps(tomllib.loads(f'v = "{quoted}"')["v"])  # the string as TOML reads it
+    assert p.message == f"expected an integer, got string {shown}{hint}"
 
 
 def test_a_float_is_no_integer(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import datetime as dt
 import difflib
 import functools
 import json
+import math
 import re
 import tomllib
 from collections.abc import Iterator
@@ -436,8 +437,9 @@ def _convert(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]
         types = value if isinstance(value, list) else [value]
         expected = " or ".join(_a(_TYPE_NAMES.get(t, str(t))) for t in types)
         hint, number = "", None
-        if isinstance(inst, str) and {"integer", "number"} & set(types) and _is_number(inst):
-            hint, number = " (remove the quotes)", _toml_number(inst)
+        if isinstance(inst, str) and {"integer", "number"} & set(types):
+            number = _toml_number(inst)
+            hint = " (remove the quotes)" if number is not None else ""
         message = f"expected {expected}, got {_got(inst)}{hint}"
         mend = ("set", number) if number is not None else None
         yield _Finding(path, "value", "E010", message, rank, mend=mend)
@@ -653,17 +655,15 @@ def _a(word: str) -> str:
 
 def _toml_number(text: str) -> int | float | None:
     """The number a quoted string would be in TOML without its quotes (None if none: a
-    leading zero, say)."""
+    leading zero, inf or nan, a boolean, or more than one value)."""
     try:
-        value = tomllib.loads(f"v = {text.strip()}")["v"]
+        doc = tomllib.loads(f"v = {text.strip()}")
     except tomllib.TOMLDecodeError:
         return None
-    return value if isinstance(value, int | float) else None
-
-
-def _is_number(text: str) -> bool:
-    """Whether a string would be a valid TOML number without its quotes."""
-    return re.fullmatch(r"[+-]?\d[\d_]*(\.\d+)?([eE][+-]?\d+)?", text.strip()) is not None
+    value = doc.get("v")
+    if len(doc) != 1 or isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _close(word: Any, choices: list[str]) -> str | None:
