@@ -543,6 +543,10 @@ def _union(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]:
     yield _Finding(path, "value", code, f"expected {expected}, got {_got(inst)}", 0)
 
 
+#: The keys a tagged table of the title models is tagged by.
+_TAG_KEYS = ("type", "kind")
+
+
 def _tagged_by(branches: list[dict[str, Any]], inst: Any) -> tuple[str, list[str]] | None:
     """(tag key, its other required keys) of the table branch whose ``type`` or ``kind``
     tag is the string ``inst`` (``"issue_shares"`` for ``{kind = "issue_shares", ...}``)."""
@@ -550,7 +554,7 @@ def _tagged_by(branches: list[dict[str, Any]], inst: Any) -> tuple[str, list[str
         return None
     for b in branches:
         props = b.get("properties", {})
-        for key in ("type", "kind"):
+        for key in _TAG_KEYS:
             if isinstance(props.get(key), dict) and props[key].get("const") == inst:
                 return key, [k for k in b.get("required", []) if k != key]
     return None
@@ -560,7 +564,7 @@ def _tag_key(schema: dict[str, Any], branches: list[dict[str, Any]]) -> str | No
     """The discriminating key of a tagged union (every branch fixes it with a const)."""
     declared = schema.get("discriminator", {})
     candidates = [declared.get("propertyName")] if isinstance(declared, dict) else []
-    candidates += ["type", "kind"]
+    candidates += _TAG_KEYS
     for key in candidates:
         if (
             key
