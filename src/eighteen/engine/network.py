@@ -48,22 +48,12 @@ def tile_supply(g: Context) -> dict[str, int | None]:
 
 
 def _tile_supply(g: Context) -> dict[str, int | None]:
-    out = dict(_manifest(g))
+    out = dict(g.tables.tile_counts)
     for t, _ in g.state.map.tiles.values():
         n = out.get(t)
         if n is not None:
             out[t] = n - 1
     return out
-
-
-def _manifest(g: Context) -> dict[str, int | None]:
-    """Every tile's count in the title (None = unlimited), in table order (once per
-    tables)."""
-    m = getattr(g.tables, "_tile_manifest", None)
-    if m is None:
-        m = {tid: tile.count for tid, tile in g.tables.doc.tiles.items()}
-        g.tables._tile_manifest = m  # type: ignore[attr-defined]
-    return m  # type: ignore[no-any-return]
 
 
 def reserved(g: Context) -> dict[str, list[str]]:

@@ -332,6 +332,11 @@ class Tables:
     def train_order(self) -> list[str]:
         return [t.id for t in self.trains]
 
+    @cached_property
+    def tile_counts(self) -> dict[str, int | None]:
+        """Every tile's count in the manifest (None = unlimited), in table order."""
+        return {tid: tile.count for tid, tile in self.doc.tiles.items()}
+
 
 def find_title(title: str | Path) -> Path:
     """Where the compiled tables of ``title`` are: an explicit path, else ``<id>.json`` in
