@@ -21,6 +21,7 @@ Run: .venv/bin/python bench/replay.py [RUNS] [--runs N] [--vs TREE] [EXPORT.json
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import os
@@ -144,24 +145,25 @@ def summary(label: str, got: dict[str, Timing], rows_too: bool = True) -> dict[s
 
 
 def main(argv: list[str]) -> int:
-    args = argv[1:]
-    runs, vs, as_json, files = 3, None, False, []
-    rounds = 0
-    while args:
-        a = args.pop(0)
-        if a in ("-h", "--help"):
-            print(__doc__)
-            return 0
-        if a == "--runs":
-            rounds = int(args.pop(0))
-        elif a == "--vs":
-            vs = Path(args.pop(0)).resolve()
-        elif a == "--json":
-            as_json = True
-        elif a.isdigit():
-            runs = int(a)
-        else:
-            files.append(Path(a).resolve())
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "items",
+        nargs="*",
+        metavar="[RUNS] EXPORT",
+        help="imports per game in this process (default 3), then 18xx.games exports "
+        "(default: the corpus)",
+    )
+    ap.add_argument("--runs", dest="rounds", type=int, default=0, help="rounds, fresh processes")
+    ap.add_argument("--vs", type=Path, help="another checkout to compare with, round by round")
+    ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # for --vs rounds
+    a = ap.parse_intermixed_args(argv[1:])
+    items = list(a.items)
+    runs = int(items.pop(0)) if items and items[0].isdigit() else 3
+    rounds, as_json = a.rounds, a.json
+    vs = a.vs.resolve() if a.vs is not None else None
+    files = [Path(p).resolve() for p in items]
     paths = files or [
         *sorted((FIXTURES / "1830-generated").glob("g*.json")),
         FIXTURES / "1830/29133.json",
