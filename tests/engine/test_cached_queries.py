@@ -66,3 +66,21 @@ def test_undo_and_rejected_actions_keep_the_cache_right() -> None:
     assert g.memo(("probe",), lambda: "again") == "before"
     g.undo()
     assert g.memo(("probe",), lambda: "after undo") == "after undo"
+
+
+def test_a_query_with_arguments_is_computed_once_per_state() -> None:
+    g = Game.new(load_title("1830"), ["Ann", "Bob"], seed=1)
+    calls: list[tuple[int, int]] = []
+
+    def add(a: int, b: int) -> int:
+        calls.append((a, b))
+        return a + b
+
+    assert g.memo(("sum",), add, 2, 3) == 5
+    assert g.memo(("sum",), add, 2, 3) == 5  # cached: not computed again
+    assert calls == [(2, 3)]
+    g.apply(g.legal_actions()[0])  # the state changed: asked again
+    assert g.memo(("sum",), add, 2, 3) == 5
+    assert calls == [(2, 3), (2, 3)]
+    step = g._round().served(g)
+    assert step is not None and g.step_active(step) is True  # the served step is active

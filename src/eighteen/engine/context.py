@@ -33,8 +33,8 @@ class Context(Protocol):
     def note(self, message: str) -> None:
         """Add a line to the game's event log."""
 
-    def memo(self, key: Any, compute: Callable[[], T]) -> T:
-        """A query's answer cached until the state next changes."""
+    def memo(self, key: Any, compute: Callable[..., T], *args: Any) -> T:
+        """A query's answer, ``compute(*args)``, cached until the state next changes."""
 
     def step_active(self, step: Any) -> bool:
         """Whether a round's step is active (``step.active``), cached as :meth:`memo`."""
