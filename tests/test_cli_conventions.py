@@ -325,11 +325,32 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(
     assert "31m" not in capsys.readouterr().err
 
 
-def test_a_stuck_game_is_reported_and_saved(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+def test_a_game_no_corporation_can_be_started_in_is_over(
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """1833NE has no end for a game no one can act in (rules.stall_ends_game false): play
-    says so, prints where the game stands and saves it; replay shows the same."""
+    code, out, err = run(capsys, "play", "1833ne", "--bots", "random", "--seed", "13", "--quiet")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:4] == [
+        "result (no corporation can be started any more):",
+        "place  player   value  cash",
+        "   1.  Player4    $67   $67",
+    ]
+
+
+def test_a_stuck_game_is_reported_and_saved(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A title with no end for a game no one can act in (1833NE without
+    rules.no_corporation_left_ends_game; rules.stall_ends_game false): play says so, prints
+    where the game stands and saves it; replay shows the same."""
+    for name in ("common", "1833ne"):
+        shutil.copytree(ROOT / "titles" / name, tmp_path / "titles" / name)
+    title = tmp_path / "titles" / "1833ne" / "title.toml"
+    rule = "no_corporation_left_ends_game = true"
+    assert rule in title.read_text()
+    title.write_text(title.read_text().replace(rule, "no_corporation_left_ends_game = false"))
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "compile", "1833ne")[0] == 0
     save = tmp_path / "stuck.json"
     code, out, err = run(
         capsys, "play", "1833ne", "--bots", "random", "--seed", "13", "--quiet", "--save", str(save)

@@ -3,26 +3,29 @@ invariants of test_random_games checked after every action (money conserved with
 shares and the bank reserve, certificates, train limits without phased-out trains), legal
 actions accepted, rejected actions leaving no trace, undo and save round trips exact.
 
-A game ends only by the rules' two ends (seed 003, "終了": the bank runs out, or one
-player is left) or, as on 18xx.games (the seed is silent), when every corporation has closed.
-Random play can reach a game no one can act in any more (no corporation running, no private
-left, and no player with the price of a president's certificate of a corporation still
-open); the rules do not end it, so it is stuck: not over, no action possible
-(rules.stall_ends_game = false)."""
+A game ends by the rules' two ends (seed 003, "終了": the bank runs out, or one player is
+left) or, where the seed is silent, when no corporation is left to run
+(rules.no_corporation_left_ends_game, an assumption of the title): at once when every
+corporation has closed (as on 18xx.games), and at the end of a stock round in which none
+is running, no private is left and no player could start one (random play gets there: the
+players' cash can never grow again). A title without that end is stuck there instead: not
+over, no action possible (rules.stall_ends_game = false)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
-from ne_scenario import auction, new_game
+from ne_scenario import auction
 from scenario import strand_everyone
 from test_random_games import play_checked
 
 import eighteen
-from eighteen.engine.actions import IllegalAction, Pass
+from eighteen.engine.actions import IllegalAction, Par, Pass
 from eighteen.engine.bots import make_bots
 from eighteen.engine.game import STUCK, Game
+from eighteen.engine.tables import Tables
 
 TITLE = eighteen.load_title("1833ne")
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
@@ -31,9 +34,9 @@ SEEDS = list(range(10))
 
 def assert_dead(g: Game) -> None:
     """No one can ever act again: no corporation runs, no private pays, and no player can pay
-    for a president's certificate at the lowest price."""
+    for a president's certificate (20%) at the lowest price."""
     s = g.state
-    assert not any(cs.floated for cs in s.corporations.values())
+    assert not any(cs.par and not cs.closed for cs in s.corporations.values())
     assert all(ps.closed for ps in s.privates.values())
     lowest = min(g.tables.par_prices())
     assert any(not cs.closed for cs in s.corporations.values())  # else it would have ended
@@ -47,28 +50,68 @@ def test_random_1833ne_game_to_the_end(seed: int) -> None:
     g = Game.new(TITLE, players=players, seed=seed)
     greedy = seed % 2 == 0
     bots = make_bots("greedy" if greedy else "random", players, seed)
-    try:
-        play_checked(g, bots, random.Random(seed))
-    except RuntimeError:
-        assert g.stuck and not greedy  # only random play ruins everyone
-        assert not g.is_over and g.state.end_reason is None
+    play_checked(g, bots, random.Random(seed))
+    assert g.is_over and not g.stuck
+    assert g.state.end_reason in {
+        "bank broken",
+        "bankruptcy",
+        "every corporation closed",
+        "no corporation can be started any more",
+    }
+    if g.state.end_reason == "bankruptcy":
+        assert len(g.state.eliminated) == n - 1
+    if g.state.end_reason == "every corporation closed":
+        assert all(cs.closed for cs in g.state.corporations.values())
+    if g.state.end_reason == "no corporation can be started any more":
+        assert not greedy  # only random play ruins everyone
         assert_dead(g)
-    else:
-        assert g.is_over
-        assert g.state.end_reason in {"bank broken", "bankruptcy", "every corporation closed"}
-        if g.state.end_reason == "bankruptcy":
-            assert len(g.state.eliminated) == n - 1
-        if g.state.end_reason == "every corporation closed":
-            assert all(cs.closed for cs in g.state.corporations.values())
     loaded = Game.from_json(g.to_json(), tables=TITLE)
     assert loaded.state_hash() == g.state_hash() and loaded.stuck == g.stuck
 
 
-def test_a_game_no_one_can_act_in_is_stuck_not_over() -> None:
-    g = new_game()
+def stranded(cash: dict[str, int] | None = None, title: Tables = TITLE) -> Game:
+    """After the seed's auction (step 1), stock round 1 with A to act: every player broke
+    but for ``cash`` (taken from the bank), every private gone, no corporation started."""
+    g = Game.new(title, players=["A", "B", "C", "D"])
     auction(g)
-    # stock round 1, A to act: every player broke, every private gone
     strand_everyone(g)
+    for name, amount in (cash or {}).items():
+        g.state.bank -= amount
+        g.state.player(name).cash = amount
+    g.invalidate_caches()
+    return g
+
+
+def test_a_game_no_corporation_can_be_started_in_ends_with_the_stock_round() -> None:
+    g = stranded()
+    assert g.acting() == "A" and g.legal_actions() == [Pass("A")]
+    g.apply(Pass("A"))  # B, C and D can do nothing: they pass, and the round ends
+    assert g.is_over and not g.stuck
+    assert g.state.end_reason == "no corporation can be started any more"
+    assert g.acting() is None and g.legal_actions() == []
+    with pytest.raises(IllegalAction, match="the game is over"):
+        g.apply(Pass("A"))
+
+
+def test_a_player_who_could_start_a_corporation_keeps_the_game_going() -> None:
+    # D has the $80 of a president's certificate (20%) at the lowest par, $40: he may pass,
+    # the game goes on to the next stock round, in which he is again the one who can act
+    g = stranded({"D": 80})
+    g.apply(Pass("A"))
+    assert g.acting() == "D" and Par("D", "B&W", 40) in g.legal_actions()
+    g.apply(Pass("D"))
+    assert not g.is_over and g.state.round.kind == "stock" and g.state.round.number == 2
+    assert g.acting() == "D"
+    # $79 is a dollar short: the game ends with stock round 1
+    g = stranded({"D": 79})
+    g.apply(Pass("A"))
+    assert g.state.end_reason == "no corporation can be started any more"
+
+
+def test_without_the_end_a_game_no_one_can_act_in_is_stuck_not_over() -> None:
+    data = json.loads(json.dumps(TITLE.data))
+    data["rules"]["no_corporation_left_ends_game"] = False
+    g = stranded(title=Tables(data))
     assert g.acting() == "A" and g.legal_actions() == [Pass("A")]
     g.apply(Pass("A"))
     assert g.stuck and not g.is_over and g.state.end_reason is None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from eighteen import load_title
+from eighteen.engine.tables import Tables
 from eighteen.sim.botspec import parse_bots, seat_bots
 from eighteen.sim.runner import Backend, Job, make_jobs, play_job, run_simulation
 from eighteen.sim.summary import summarize
@@ -71,9 +73,22 @@ def test_a_game_cut_short_is_unfinished() -> None:
     assert (r["finished"], r["end_reason"], r["actions"]) == (False, "unfinished", 50)
 
 
-def test_a_stuck_game_says_so() -> None:
-    """1833NE has no end for a game no one can act in: its record says "stuck"."""
+def test_a_game_no_corporation_can_be_started_in_ends() -> None:
+    """Random play ruins every player of 1833NE seed 13 and closes the corporations they
+    started: the stock round in which no one could start one ends the game."""
     r = play_job(Job("1833ne", 0, 13, tuple(parse_bots("4*random"))))
+    assert (r["finished"], r["end_reason"], r["actions"]) == (
+        True,
+        "no corporation can be started any more",
+        101,
+    )
+
+
+def test_a_stuck_game_says_so() -> None:
+    """The same game in a title with no end for it: its record says "stuck"."""
+    data = json.loads(json.dumps(load_title("1833ne").data))
+    data["rules"]["no_corporation_left_ends_game"] = False
+    r = play_job(Job("1833ne", 0, 13, tuple(parse_bots("4*random"))), tables=Tables(data))
     assert (r["finished"], r["end_reason"], r["actions"]) == (False, "stuck", 101)
 
 

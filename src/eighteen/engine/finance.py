@@ -276,5 +276,5 @@ def close(g: Context, corp: str) -> None:
         if owner == corp:
             s.ferries[port] = ""
     g.note(f"{corp} closes")  # the operating round skips it from now on
-    if g.rules.all_closed_ends_game and all(c.closed for c in s.corporations.values()):
+    if g.rules.no_corporation_left_ends_game and all(c.closed for c in s.corporations.values()):
         g.end_game("every corporation closed")

@@ -178,6 +178,19 @@ def sale_options(g: Context, player: str) -> list[SellShares]:
     return shares.sale_options(g, player, sale_problem)
 
 
+def nothing_can_start(g: Context) -> bool:
+    """With no corporation running: can nothing change any more?  No private is left (no
+    income, nothing to trade) and no player still in the game could start a corporation at
+    the start of his turn; with no corporation running no one's cash can grow."""
+    if not all(p.closed for p in g.state.privates.values()):
+        return False
+    step = StockRoundSteps._steps[1]
+    assert isinstance(step, BuySellPar)
+    return not any(
+        step.can_trade(g, p.name) for p in g.state.players if p.name not in g.state.eliminated
+    )
+
+
 class BuySellPar(Step):
     """A player's stock-round turn."""
 
@@ -212,10 +225,11 @@ class BuySellPar(Step):
             out.append(Pass(who))
         return out
 
-    def can_trade(self, g: Context) -> bool:
+    def can_trade(self, g: Context, player: str | None = None) -> bool:
         """Does ``legal`` hold anything besides passing and exchanging a private?  (The
-        same answer, stopping at the first sale, buy or par found.)"""
-        who = self.actor(g)
+        same answer, stopping at the first sale, buy or par found.)  For ``player`` instead
+        of the acting player: what he could do at the start of his turn."""
+        who = player or self.actor(g)
         assert who is not None
         if who in g.state.eliminated:
             return False
@@ -386,4 +400,7 @@ class StockRoundSteps(Round):
         if r.last_actor is not None:
             g.state.priority = (g.state.player_index(r.last_actor) + 1) % len(g.state.players)
         g.note(f"stock round {r.number} ends")
+        if g.rules.no_corporation_left_ends_game and not started and nothing_can_start(g):
+            g.end_game("no corporation can be started any more")
+            return
         g.end_round()

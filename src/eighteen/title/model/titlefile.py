@@ -502,10 +502,12 @@ class Rules(Strict):
         description="A president may declare bankruptcy only once every emergency_money "
         "source is spent (false: as soon as they cannot suffice).",
     )
-    all_closed_ends_game: bool = Field(
+    no_corporation_left_ends_game: bool = Field(
         False,
-        description="The game ends at once when the last corporation closes (every "
-        'corporation closed: "every corporation closed").',
+        description="The game ends when no corporation is left to run: at once when the "
+        'last one closes ("every corporation closed"), and at the end of a stock round in '
+        "which no corporation is running, no private is left and no player could start one "
+        '(nothing can change any more: "no corporation can be started any more").',
     )
     stall_ends_game: bool = Field(
         False,
