@@ -16,7 +16,11 @@ the best of the rounds counts per game.  ``--vs TREE`` alternates each round wit
 process running the code of another checkout (its ``src``; e.g. a ``git worktree`` of the
 commit before a change), so that both meet the same load, and compares them game by game.
 
-Run: .venv/bin/python bench/replay.py [RUNS] [--runs N] [--vs TREE] [EXPORT.json ...]
+``--by-type`` adds, over all the games, the µs per action of each logged action type in the
+first and in the last tenth of the games (which actions a tenth holds, and what each costs
+there: a game's late tenths are operating rounds, its first the auction and stock rounds).
+
+Run: .venv/bin/python bench/replay.py [RUNS] [--runs N] [--vs TREE] [--by-type] [EXPORT.json ...]
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ TARGET_RATIO = 1.5
 
 #: (µs per action, µs per action in each tenth, actions)
 Timing = tuple[float, list[float], int]
+#: (tenth, action type) -> [seconds, actions], over the games measured (--by-type)
+BY_TYPE: dict[tuple[str, str], list[float]] = {}
 
 
 def tenths(times: list[float]) -> list[float]:
@@ -58,17 +64,27 @@ def bench(path: Path, runs: int) -> Timing | None:
     data = read_export(path)
     title = tables.load_title(str(data["title"]))
     best: Timing | None = None
+    best_times: list[float] = []
+    best_kinds: list[str] = []
     original = games18xx.Importer.step
     for _ in range(runs):
         gc.collect()
         times: list[float] = []
+        kinds: list[str] = []
 
-        def timed(imp: Importer, aid: int | str, a: dict, times: list[float] = times) -> None:
+        def timed(
+            imp: Importer,
+            aid: int | str,
+            a: dict,
+            times: list[float] = times,
+            kinds: list[str] = kinds,
+        ) -> None:
             t0 = CLOCK()
             try:
                 original(imp, aid, a)
             finally:
                 times.append(CLOCK() - t0)
+                kinds.append(str(a.get("type")))
 
         games18xx.Importer.step = timed  # type: ignore[method-assign]
         try:
@@ -83,7 +99,27 @@ def bench(path: Path, runs: int) -> Timing | None:
         per = total / max(res.applied, 1) * 1e6
         if best is None or per < best[0]:
             best = (per, tenths(times), res.applied)
+            best_times, best_kinds = times, kinds
+    if best is not None:
+        n = len(best_kinds)
+        for i, (kind, dt) in enumerate(zip(best_kinds, best_times, strict=True)):
+            for tenth in ("first",) * (i < n // 10) + ("last",) * (i >= n - n // 10):
+                acc = BY_TYPE.setdefault((tenth, kind), [0.0, 0])
+                acc[0] += dt
+                acc[1] += 1
     return best
+
+
+def by_type() -> None:
+    """Print :data:`BY_TYPE`: each action type's µs per action and share of the time in
+    the first and the last tenth of the games."""
+    for tenth in ("first", "last"):
+        rows = {k: v for (t, k), v in BY_TYPE.items() if t == tenth}
+        total = sum(v[0] for v in rows.values())
+        count = sum(v[1] for v in rows.values())
+        print(f"\n{tenth} tenth of the games: {count} actions, {total / count * 1e6:.1f} µs each")
+        for kind, (secs, n) in sorted(rows.items(), key=lambda kv: -kv[1][0])[:10]:
+            print(f"  {kind:<20}{int(n):>7}{secs / n * 1e6:>9.1f} µs{secs / total * 100:>7.1f}%")
 
 
 def measure(paths: list[Path], runs: int) -> dict[str, Timing] | None:
@@ -157,10 +193,15 @@ def main(argv: list[str]) -> int:
     )
     ap.add_argument("--runs", dest="rounds", type=int, default=0, help="rounds, fresh processes")
     ap.add_argument("--vs", type=Path, help="another checkout to compare with, round by round")
+    ap.add_argument(
+        "--by-type", action="store_true", help="µs per action type, first and last tenth"
+    )
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # for --vs rounds
     a = ap.parse_intermixed_args(argv[1:])
     items = list(a.items)
     runs = int(items.pop(0)) if items and items[0].isdigit() else 3
+    if a.by_type and (a.rounds or a.vs is not None):
+        ap.error("--by-type measures in this process: not with --runs or --vs")
     rounds, as_json = a.rounds, a.json
     vs = a.vs.resolve() if a.vs is not None else None
     files = [Path(p).resolve() for p in items]
@@ -179,6 +220,8 @@ def main(argv: list[str]) -> int:
         if got is None:
             return 1
         summary(f"best of {runs} runs each", got)
+        if a.by_type:
+            by_type()
         return 0
     here = Path(__file__).resolve().parents[1]
     trees = [here] if vs is None else [vs, here]

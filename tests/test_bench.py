@@ -36,3 +36,16 @@ def test_help_prints_usage(script: str) -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.startswith(f"usage: {script} [-h]")
+
+
+def test_replay_by_type_is_measured_in_process_only() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "replay.py"), "--by-type", "--runs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        "replay.py: error: --by-type measures in this process: not with --runs or --vs"
+    )
