@@ -22,6 +22,7 @@ from scenario import strand_everyone
 from test_random_games import play_checked
 
 import eighteen
+from eighteen.engine import finance
 from eighteen.engine.actions import IllegalAction, Par, Pass
 from eighteen.engine.bots import make_bots
 from eighteen.engine.game import STUCK, Game
@@ -82,8 +83,9 @@ def stranded(cash: dict[str, int] | None = None, title: Tables = TITLE) -> Game:
     return g
 
 
-def test_a_game_no_corporation_can_be_started_in_ends_with_the_stock_round() -> None:
-    g = stranded()
+@pytest.mark.parametrize("title", ["1833ne", "1833ne-takeover"])
+def test_a_game_no_corporation_can_be_started_in_ends_with_the_stock_round(title: str) -> None:
+    g = stranded(title=eighteen.load_title(title))
     assert g.acting() == "A" and g.legal_actions() == [Pass("A")]
     g.apply(Pass("A"))  # B, C and D can do nothing: they pass, and the round ends
     assert g.is_over and not g.stuck
@@ -121,3 +123,28 @@ def test_without_the_end_a_game_no_one_can_act_in_is_stuck_not_over() -> None:
     assert STUCK in [m for _, m in g.events]
     g.undo()  # the game is rebuilt from its actions (the broke players were a test edit)
     assert not g.stuck and g.acting() == "A"
+
+
+def test_a_takeover_game_with_only_variable_corporations_left_ends_in_phase_one() -> None:
+    # the five variable-start corporations start from phase II on, which no train bought
+    # can bring any more: D's $200 starts nothing
+    g = stranded({"D": 200}, title=eighteen.load_title("1833ne-takeover"))
+    standard = [c.id for c in g.tables.corporations if not c.available_from]
+    variable = [c.id for c in g.tables.corporations if c.available_from]
+    assert (len(standard), len(variable)) == (9, 5)
+    for cid in standard:
+        finance.close(g, cid)
+    g.invalidate_caches()
+    assert not g.is_over  # the variable ones are still to start
+    g.apply(Pass("A"))
+    assert g.state.end_reason == "no corporation can be started any more"
+    assert g.state.player("D").cash == 200
+    # in phase II he could start one: the game goes on, D to act
+    g = stranded({"D": 200}, title=eighteen.load_title("1833ne-takeover"))
+    for cid in standard:
+        finance.close(g, cid)
+    g.state.phase = 1
+    g.invalidate_caches()
+    g.apply(Pass("A"))
+    assert not g.is_over and g.acting() == "D"
+    assert {a.corporation for a in g.legal_actions() if isinstance(a, Par)} == set(variable)
