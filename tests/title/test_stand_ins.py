@@ -1,7 +1,6 @@
 """A schema error without a plain mend hides nothing else: the value gets a stand-in, the
-file still builds its model and the checks across files still run; what the checks find at
-or under a stand-in is not shown, so the schema error is the only report of it
-(pipeline._build, schema.mended)."""
+file still builds its model and the checks across files still run; no check judges the
+stand-in, so the schema error is the only report of it (pipeline._build, schema.mended)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from eighteen.title.pipeline import Sources, load_title
+from eighteen.title.aggregate import MissingPart
+from eighteen.title.compile import compile_title
+from eighteen.title.pipeline import Sources, assemble, load_sources, load_title
 from eighteen.title.schema import Mended, mended
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +57,27 @@ def test_a_string_for_the_bank_hides_no_missing_starting_cash(tmp_path: Path) ->
     ("name", "old", "new", "expected"),
     [
         ("title.toml", "bank = 12000", 'bank = "lots"', BANK),
+        # a stand-in max (1) would be below min (E151), and no count between them has
+        # starting cash (E152, E153): the checks that read it are skipped
+        (
+            "title.toml",
+            "max = 6",
+            'max = "x"',
+            'title.toml:9:28: error[E010]: players.max: expected an integer, got string "x"',
+        ),
+        (
+            "title.toml",
+            "players = { min = 2, max = 6 }",
+            "players = 6",
+            "title.toml:9:11: error[E010]: players: expected a table, got integer 6",
+        ),
+        # a stand-in colour (white) would make the off-board a non-red hex (E103)
+        (
+            "map.toml",
+            'at = "A9"\ncolor = "red"',
+            'at = "A9"\ncolor = 5',
+            "map.toml:304:9: error[E010]: hexes[44].color: expected a string, got integer 5",
+        ),
         (
             "trains.toml",
             "count = 6",
@@ -168,3 +190,20 @@ def test_problems_at_or_under_a_stand_in_are_knock_ons() -> None:
     beside = sources.locate("title", ("players_x",), "E151", "z")
     other = sources.locate("map", ("players",), "E101", "w")
     assert sources.shown([at, under, beside, other]) == [beside, other]
+
+
+def test_reading_a_stand_in_skips_the_check_and_no_compile_sees_it(tmp_path: Path) -> None:
+    """The model holds the stand-in, but reading it raises MissingPart (as a file that did
+    not load does), and so does compiling the title (the checks that compile are skipped):
+    the data, and so the dump, are kept."""
+    target = broken(tmp_path, {"trains.toml": [("count = 6", "count = -6")]})
+    sources, models, _ = load_sources(target)
+    train = models["trains"].trains[0]  # type: ignore[attr-defined]
+    with pytest.raises(MissingPart):
+        _ = train.count
+    assert (train.id, train.price, train.model_dump()["count"]) == ("2", 80, 0)
+    assert models["trains"].trains[1].count == 5  # type: ignore[attr-defined]
+    title = assemble(target, sources, models)
+    assert title is not None and title.stand_ins == {"trains"}
+    with pytest.raises(MissingPart):
+        compile_title(title)

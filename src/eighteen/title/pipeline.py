@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from eighteen.locations import find_library
-from eighteen.title.aggregate import Missing, Title
+from eighteen.title.aggregate import Missing, MissingPart, Title, guard_stand_ins
 from eighteen.title.load import KeyPath, LoadedFile, load_toml
 from eighteen.title.model import FILE_MODELS, Strict, Tile, TilesFile
 from eighteen.title.problems import Problem, Severity, path_str
@@ -122,8 +122,9 @@ def _build(
     plain mend (a misspelt key or choice, a quoted number) is mended as meant; any other
     gets a stand-in (a key with a default dropped, else the plainest value the schema
     takes: schema.mended).  A stand-in is no value of the author's, so no check may judge
-    it: its path goes to ``sources.stand_ins``, so that a problem located at or under it
-    is a knock-on, not shown (``Sources.shown``).  The kind goes to
+    it: reading it raises MissingPart (aggregate.guard_stand_ins), which skips the check
+    that reads it, and its path goes to ``sources.stand_ins``, so that a problem located at
+    or under it is a knock-on, not shown (``Sources.shown``).  The kind goes to
     ``sources.mended``: such a title is never compiled.  When some error can be neither
     mended nor stood in for, or the stand-ins do not build, the file has no model (the
     checks that need it are skipped)."""
@@ -148,6 +149,7 @@ def _build(
             problems.append(sources.locate(src_kind, loc, "E010", err["msg"]))
         return None, problems
     if stand_ins:
+        guard_stand_ins(model, stand_ins)
         sources.stand_ins.setdefault(src_kind, set()).update(stand_ins)
     return model, problems
 
@@ -181,7 +183,11 @@ def load_libraries(
     the title, else the shared library of the project or the installed package)."""
     tiles = models.get("tiles")
     if isinstance(tiles, TilesFile):
-        for i, lib in enumerate(tiles.library):
+        try:
+            names = list(tiles.library)
+        except MissingPart:  # a stand-in: which libraries are meant is not known
+            return
+        for i, lib in enumerate(names):
             lib_path = find_library(lib, title_dir)
             if lib_path is None:
                 problems.append(
@@ -237,17 +243,20 @@ def assemble(
     origin: dict[str, str] = {}
     libraries_ok = isinstance(tiles_file, TilesFile)
     if isinstance(tiles_file, TilesFile):
-        for lib in tiles_file.library:
-            lib_model = models.get(f"lib:{lib}")
-            if not isinstance(lib_model, TilesFile):
-                libraries_ok = False
-                continue
-            for t in lib_model.tiles:
+        try:
+            for lib in tiles_file.library:
+                lib_model = models.get(f"lib:{lib}")
+                if not isinstance(lib_model, TilesFile):
+                    libraries_ok = False
+                    continue
+                for t in lib_model.tiles:
+                    defs[t.id] = t
+                    origin[t.id] = f"lib:{lib}"
+            for t in tiles_file.tiles:
                 defs[t.id] = t
-                origin[t.id] = f"lib:{lib}"
-        for t in tiles_file.tiles:
-            defs[t.id] = t
-            origin[t.id] = "tiles"
+                origin[t.id] = "tiles"
+        except MissingPart:  # a stand-in where tiles are listed: the definitions are unknown
+            libraries_ok = False
 
     def part(kind: str) -> Any:
         return models[kind] if kind in models else Missing(kind)
@@ -265,6 +274,7 @@ def assemble(
         tile_defs=defs if libraries_ok else Missing("tiles"),  # type: ignore[arg-type]
         tile_origin=origin if libraries_ok else Missing("tiles"),  # type: ignore[arg-type]
         source_hash=source_hash(sources),
+        stand_ins=frozenset(sources.stand_ins),
     )
 
 
