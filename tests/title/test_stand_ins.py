@@ -159,6 +159,18 @@ def test_a_required_value_stands_in_as_the_least_its_schema_allows() -> None:
     assert data["bank"] == "lots"  # the loaded data is left as read
 
 
+def test_a_mend_that_shows_another_error_gets_a_stand_in_next_round() -> None:
+    """Unquoted, "-480" is below the minimum: the map entry stands in as the least, $1."""
+    data = tomllib.loads((ROOT / "titles" / "1830" / "title.toml").read_text())
+    data["starting_cash"]["5"] = "-480"
+    fixed = mended("title", data)
+    assert fixed is not None
+    assert (fixed.data["starting_cash"], fixed.stand_ins) == (
+        {"2": 1200, "3": 800, "4": 600, "5": 1, "6": 400},
+        (("starting_cash", "5"),),
+    )
+
+
 def test_an_optional_value_is_dropped_and_a_missing_key_filled() -> None:
     data = trains()
     data["trains"][0]["rusts_on"] = 4

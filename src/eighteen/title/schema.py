@@ -412,11 +412,11 @@ def mended(kind: str, data: dict[str, Any]) -> Mended | None:
     at or under them.  Every error itself is reported by :func:`validate_data`."""
     out = data
     stood: list[KeyPath] = []
-    for rounds in range(_MEND_ROUNDS + 1):
+    for attempt in range(_MEND_ROUNDS + 1):
         findings = _spot_findings(kind, out)
         if not findings:
             return Mended(out, tuple(dict.fromkeys(stood)))
-        if rounds == _MEND_ROUNDS:
+        if attempt == _MEND_ROUNDS:
             break
         edits: list[_Edit] = []
         for f in findings:
