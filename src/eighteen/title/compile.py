@@ -19,7 +19,7 @@ import markupsafe
 
 from eighteen.compiled import FORMAT, CompiledTitle, CompiledTrain, Reach
 from eighteen.title import geometry
-from eighteen.title.aggregate import Title
+from eighteen.title.aggregate import MissingPart, Title
 from eighteen.title.model import Distance, Hex, MarketFile, Phase, Rules, Train
 from eighteen.title.upgrades import (
     Shape,
@@ -301,7 +301,10 @@ def compile_title(title: Title) -> dict[str, Any]:
 
 def compiled_document(title: Title) -> CompiledTitle:
     """The compiled document as the typed models (once per Title object): what
-    :func:`compile_title` writes out."""
+    :func:`compile_title` writes out.  A title with stand-ins for schema errors has none:
+    MissingPart, as for a file that did not load (a check that compiles is skipped)."""
+    if title.stand_ins:
+        raise MissingPart(", ".join(sorted(title.stand_ins)))
     if title.compiled_doc is None:
         # the compiled format is a typed contract: what is written is what the model reads
         title.compiled_doc = CompiledTitle.model_validate(_compile(title))

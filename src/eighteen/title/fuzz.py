@@ -78,7 +78,8 @@ def mutated_value(rng: random.Random, value: int | float) -> int | float:
 
 
 def mutate(base: Base, kind: str, path: KeyPath, value: Any) -> tuple[Title | None, list[Problem]]:
-    """Validate the title with one number changed: (title when complete, problems)."""
+    """Validate the title with one number changed: (title when complete and not mended,
+    problems)."""
     loaded = base.sources.files[kind]
     data = copy.deepcopy(loaded.data)
     node: Any = data
@@ -86,7 +87,13 @@ def mutate(base: Base, kind: str, path: KeyPath, value: Any) -> tuple[Title | No
         node = node[k]
     node[path[-1]] = value
     changed = dataclasses.replace(loaded, data=data, problems=[])
-    sources = dataclasses.replace(base.sources, files={**base.sources.files, kind: changed})
+    sources = dataclasses.replace(  # the base is clean: nothing mended, no stand-ins
+        base.sources,
+        files={**base.sources.files, kind: changed},
+        mended=set(),
+        stand_ins={},
+        knock_ons=set(),
+    )
     models = dict(base.models)
     model, problems = _build(kind, changed, sources, kind)
     if model is None:
@@ -96,7 +103,8 @@ def mutate(base: Base, kind: str, path: KeyPath, value: Any) -> tuple[Title | No
     title = assemble(base.dir, sources, models, partial=True)
     assert title is not None
     problems.extend(run_checks(title, sources))
-    return (title if model is not None else None), problems
+    complete = model is not None and not sources.mended
+    return (title if complete else None), sources.shown(problems)
 
 
 def play_check(

@@ -1,7 +1,8 @@
 """The title pipeline: folder -> loaded files -> schema -> models -> checks.
 
 ``load_title`` never raises on bad input: every problem comes back located, and a ``Title``
-is returned only when every file built a model (checks may still report errors on it).
+is returned only when every file built a model from its own data, not mended (checks may
+still report errors on it).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from eighteen.locations import find_library
-from eighteen.title.aggregate import Missing, Title
-from eighteen.title.load import LoadedFile, load_toml
+from eighteen.title.aggregate import Missing, MissingPart, Title, guard_stand_ins
+from eighteen.title.load import KeyPath, LoadedFile, load_toml
 from eighteen.title.model import FILE_MODELS, Strict, Tile, TilesFile
 from eighteen.title.problems import Problem, Severity, path_str
 from eighteen.title.schema import mended, validate_data
@@ -44,6 +45,10 @@ class Sources:
     bases: list[tuple[str, LoadedFile]] = field(default_factory=list)
     #: kinds whose model was built from mended data (schema.mended): they have errors
     mended: set[str] = field(default_factory=set)
+    #: by kind, the key paths of mended data that hold a stand-in for a schema error
+    stand_ins: dict[str, set[KeyPath]] = field(default_factory=dict)
+    #: problems located at or under a stand-in: knock-ons of a schema error, never shown
+    knock_ons: set[Problem] = field(default_factory=set)
 
     def locate(
         self,
@@ -55,7 +60,22 @@ class Sources:
         severity: Severity = Severity.error,
         key: bool = False,
     ) -> Problem:
-        """A problem at ``path`` of file ``kind`` (a kind, or ``lib:<name>``)."""
+        """A problem at ``path`` of file ``kind`` (a kind, or ``lib:<name>``); a knock-on
+        when ``path`` is at or under a stand-in."""
+        problem = self._locate(kind, path, code, message, severity, key)
+        if any(path[: len(s)] == s for s in self.stand_ins.get(kind, ())):
+            self.knock_ons.add(problem)
+        return problem
+
+    def _locate(
+        self,
+        kind: str,
+        path: tuple[str | int, ...],
+        code: str,
+        message: str,
+        severity: Severity,
+        key: bool,
+    ) -> Problem:
         if self.overlay is not None and not kind.startswith("lib:"):
             return self.overlay.locate(kind, path, code, message, severity=severity, key=key)
         loaded = self.file(kind)
@@ -63,6 +83,11 @@ class Sources:
             return Problem(kind, 1, 1, code, message, path_str(path), severity)
         line, col = loaded.index.key(path) if key else loaded.index.value(path)
         return Problem(loaded.display, line, col, code, message, path_str(path), severity)
+
+    def shown(self, problems: list[Problem]) -> list[Problem]:
+        """``problems`` without the knock-ons of stand-ins (a stand-in is no value of the
+        author's, so what a check says of it is no mistake of theirs)."""
+        return [p for p in problems if p not in self.knock_ons]
 
     def file(self, kind: str) -> LoadedFile | None:
         if kind.startswith("lib:"):
@@ -92,25 +117,41 @@ def _build(
 ) -> tuple[Strict | None, list[Problem]]:
     """Schema-validate one loaded file, then build its model.
 
-    A file whose every schema error has a plain mend (a misspelt key or choice, a quoted
-    number: schema.mended) still gets a model, built from the mended data, so that the
-    checks across files run on it; its errors are reported all the same."""
+    A file with schema errors still gets a model, built from its mended data, so that the
+    checks across files run on it; its errors are reported all the same.  An error with a
+    plain mend (a misspelt key or choice, a quoted number) is mended as meant; any other
+    gets a stand-in (a key with a default dropped, else the plainest value the schema
+    takes: schema.mended).  A stand-in is no value of the author's, so no check may judge
+    it: reading it raises MissingPart (aggregate.guard_stand_ins), which skips the check
+    that reads it, and its path goes to ``sources.stand_ins``, so that a problem located at
+    or under it is a knock-on, not shown (``Sources.shown``).  The kind goes to
+    ``sources.mended``: such a title is never compiled.  When some error can be neither
+    mended nor stood in for, or the stand-ins do not build, the file has no model (the
+    checks that need it are skipped)."""
     if loaded.data is None:
         return None, []
     problems = validate_data(kind, loaded)
-    data: dict[str, Any] | None = loaded.data
+    data: dict[str, Any] = loaded.data
+    stand_ins: tuple[KeyPath, ...] = ()
     if any(p.is_error for p in problems):
-        data = mended(kind, loaded.data)
-        if data is None:
+        fixed = mended(kind, loaded.data)
+        if fixed is None:
             return None, problems
+        data, stand_ins = fixed.data, fixed.stand_ins
         sources.mended.add(src_kind)
     try:
-        return FILE_MODELS[kind].model_validate(data), problems
+        model = FILE_MODELS[kind].model_validate(data)
     except ValidationError as exc:  # the schema should have caught it; report, never raise
+        if stand_ins:  # what the model refuses is a stand-in: the schema errors say it
+            return None, problems
         for err in exc.errors():
             loc = tuple(x for x in err["loc"] if isinstance(x, str | int))
             problems.append(sources.locate(src_kind, loc, "E010", err["msg"]))
         return None, problems
+    if stand_ins:
+        guard_stand_ins(model, stand_ins)
+        sources.stand_ins.setdefault(src_kind, set()).update(stand_ins)
+    return model, problems
 
 
 def load_sources(title_dir: Path) -> tuple[Sources, dict[str, Strict], list[Problem]]:
@@ -142,7 +183,11 @@ def load_libraries(
     the title, else the shared library of the project or the installed package)."""
     tiles = models.get("tiles")
     if isinstance(tiles, TilesFile):
-        for i, lib in enumerate(tiles.library):
+        try:
+            names = list(tiles.library)
+        except MissingPart:  # a stand-in: which libraries are meant is not known
+            return
+        for i, lib in enumerate(names):
             lib_path = find_library(lib, title_dir)
             if lib_path is None:
                 problems.append(
@@ -198,17 +243,20 @@ def assemble(
     origin: dict[str, str] = {}
     libraries_ok = isinstance(tiles_file, TilesFile)
     if isinstance(tiles_file, TilesFile):
-        for lib in tiles_file.library:
-            lib_model = models.get(f"lib:{lib}")
-            if not isinstance(lib_model, TilesFile):
-                libraries_ok = False
-                continue
-            for t in lib_model.tiles:
+        try:
+            for lib in tiles_file.library:
+                lib_model = models.get(f"lib:{lib}")
+                if not isinstance(lib_model, TilesFile):
+                    libraries_ok = False
+                    continue
+                for t in lib_model.tiles:
+                    defs[t.id] = t
+                    origin[t.id] = f"lib:{lib}"
+            for t in tiles_file.tiles:
                 defs[t.id] = t
-                origin[t.id] = f"lib:{lib}"
-        for t in tiles_file.tiles:
-            defs[t.id] = t
-            origin[t.id] = "tiles"
+                origin[t.id] = "tiles"
+        except MissingPart:  # a stand-in where tiles are listed: the definitions are unknown
+            libraries_ok = False
 
     def part(kind: str) -> Any:
         return models[kind] if kind in models else Missing(kind)
@@ -226,6 +274,7 @@ def assemble(
         tile_defs=defs if libraries_ok else Missing("tiles"),  # type: ignore[arg-type]
         tile_origin=origin if libraries_ok else Missing("tiles"),  # type: ignore[arg-type]
         source_hash=source_hash(sources),
+        stand_ins=frozenset(sources.stand_ins),
     )
 
 
@@ -233,7 +282,7 @@ def load_title(title_dir: Path) -> tuple[Title | None, list[Problem]]:
     """Load, schema-check, build and cross-check one title folder.
 
     Returns the Title (None if any file failed to build a model or was built from mended
-    data) and every problem found.
+    data) and every problem found (not the knock-ons of stand-ins: ``Sources.shown``).
     """
     from eighteen.title.checks import run_checks
 
@@ -247,4 +296,4 @@ def load_title(title_dir: Path) -> tuple[Title | None, list[Problem]]:
     assert title is not None
     problems.extend(run_checks(title, sources))
     complete = all(k in models for k in FILE_MODELS) and not sources.mended
-    return (title if complete else None), problems
+    return (title if complete else None), sources.shown(problems)

@@ -12,6 +12,7 @@ W016 missing or mismatched ``#:schema`` comment.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as dt
 import difflib
@@ -21,7 +22,7 @@ import math
 import re
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -301,6 +302,10 @@ def _validator(kind: str) -> Any:
     return _Validator(_documents()[kind])
 
 
+#: One change to the data: (key path, "set" or "drop", value).
+_Edit = tuple[KeyPath, str, Any]
+
+
 @dataclass(frozen=True)
 class _Finding:
     """One report before positioning: spot is 'key', 'value' or 'table'."""
@@ -314,6 +319,8 @@ class _Finding:
     suggestion: str | None = None
     #: how to mend it (see :func:`mended`): ("set", value), ("rename", key) or ("drop", None)
     mend: tuple[str, Any] | None = None
+    #: else how to stand in for what it is about: (path, "set", value) or (path, "drop", None)
+    stand_in: tuple[_Edit, ...] = ()
 
 
 def _spot_findings(kind: str, data: Any) -> list[_Finding]:
@@ -323,10 +330,12 @@ def _spot_findings(kind: str, data: Any) -> list[_Finding]:
     findings = [f for e in _validator(kind).iter_errors(data) for f in _convert(e, root)]
     value_spots: dict[tuple[str, KeyPath], _Finding] = {}
     missing: dict[KeyPath, list[str]] = {}
+    fills: dict[KeyPath, list[_Edit]] = {}
     for f in findings:
         if f.code == "E012":
             names = missing.setdefault(f.path, [])
             names.extend(n for n in f.missing if n not in names)
+            fills.setdefault(f.path, []).extend(f.stand_in)
             continue
         spot = (f.spot, f.path)
         if spot not in value_spots or f.rank < value_spots[spot].rank:
@@ -339,9 +348,24 @@ def _spot_findings(kind: str, data: Any) -> list[_Finding]:
             s = "s" if len(names) > 1 else ""
             quoted = ", ".join(f"'{n}'" for n in names)
             value_spots[("table", path)] = _Finding(
-                path, "table", "E012", f"missing key{s} {quoted}", missing=tuple(names)
+                path,
+                "table",
+                "E012",
+                f"missing key{s} {quoted}",
+                missing=tuple(names),
+                stand_in=_fills(path, names, fills.get(path, [])),
             )
     return list(value_spots.values())
+
+
+def _fills(path: KeyPath, names: list[str], edits: list[_Edit]) -> tuple[_Edit, ...]:
+    """The stand-ins for the keys a table at ``path`` misses: one for the whole table, else
+    one per key (none unless every key has one)."""
+    whole = [e for e in edits if e[0] == path]
+    if whole:
+        return (whole[0],)
+    by_key = {e[0][-1]: e for e in edits}
+    return tuple(by_key[n] for n in names) if all(n in by_key for n in names) else ()
 
 
 def validate_data(kind: str, loaded: LoadedFile) -> list[Problem]:
@@ -358,36 +382,168 @@ def validate_data(kind: str, loaded: LoadedFile) -> list[Problem]:
     return sorted(problems, key=lambda p: (p.line, p.col, p.code, p.path, p.message))
 
 
-def mended(kind: str, data: dict[str, Any]) -> dict[str, Any] | None:
-    """``data`` with every schema error mended as its message suggests, or None when some
-    error suggests nothing (or the mended data still fails).
+@dataclass(frozen=True)
+class Mended:
+    """A file's data with every schema error mended or stood in for (:func:`mended`)."""
 
-    An unknown key is renamed to the key it is a typo of (or dropped, when that key is
-    there too, or when nothing is close); a misspelt choice becomes the choice it is close
-    to; a quoted number loses its quotes.  The checks across files then run on what the
-    author evidently meant, so one typo hides nothing else (the typo itself is reported by
-    :func:`validate_data`)."""
-    findings = _spot_findings(kind, data)
-    if not findings:
-        return data
-    if any(f.mend is None for f in findings):
-        return None
-    out = copy.deepcopy(data)
-    # deepest first, so that renaming a key does not move a path still to be mended
-    for f in sorted(findings, key=lambda f: -len(f.path)):
-        *parents, last = f.path
-        node: Any = out
+    data: dict[str, Any]
+    #: the key paths holding a stand-in (or a key dropped): no check may judge them
+    stand_ins: tuple[KeyPath, ...] = ()
+
+
+#: How many rounds of mending :func:`mended` tries (a mend may show an error it hid).
+_MEND_ROUNDS = 3
+
+
+def mended(kind: str, data: dict[str, Any]) -> Mended | None:
+    """``data`` with every schema error mended as its message suggests, or stood in for
+    when it suggests nothing; None when neither is possible (or the data still fails).
+
+    A plain mend: an unknown key is renamed to the key it is a typo of (or dropped, when
+    that key is there too, or when nothing is close); a misspelt choice becomes the choice
+    it is close to; a quoted number loses its quotes.  The checks across files then run on
+    what the author evidently meant, so one typo hides nothing else.
+
+    Any other error gets a stand-in: a key the model may go without (it has a default) is
+    dropped; a required key, an array entry or a map entry gets the plainest value its
+    schema takes (:func:`_stand_in`), a missing key too.  The stand-ins are no guess of what
+    was meant, only a placeholder so that the rest of the file can be checked: their paths
+    come back in :attr:`Mended.stand_ins`, for the caller to silence what the checks say
+    at or under them.  Every error itself is reported by :func:`validate_data`."""
+    out = data
+    stood: list[KeyPath] = []
+    for attempt in range(_MEND_ROUNDS + 1):
+        findings = _spot_findings(kind, out)
+        if not findings:
+            return Mended(out, tuple(dict.fromkeys(stood)))
+        if attempt == _MEND_ROUNDS:
+            break
+        edits: list[_Edit] = []
+        for f in findings:
+            if f.mend is not None:
+                edits.append((f.path, *f.mend))
+            elif f.stand_in:
+                edits.extend(f.stand_in)
+                stood.extend(path for path, _, _ in f.stand_in)
+            else:
+                return None
+        if out is data:
+            out = copy.deepcopy(data)
+        try:
+            _apply(out, edits)
+        except (KeyError, IndexError, TypeError):  # edits that do not fit: no mend
+            return None
+    return None
+
+
+def _apply(data: dict[str, Any], edits: list[_Edit]) -> None:
+    """Make the edits of :func:`mended` (one per path, the first) in place, deepest first,
+    so that renaming a key does not move a path still to be edited."""
+    by_path: dict[KeyPath, _Edit] = {}
+    for edit in edits:
+        by_path.setdefault(edit[0], edit)
+    for path, how, value in sorted(by_path.values(), key=lambda e: -len(e[0])):
+        *parents, last = path
+        node: Any = data
         for k in parents:
             node = node[k]
-        assert f.mend is not None
-        how, value = f.mend
         if how == "set":
-            node[last] = value
-        else:  # "rename" or "drop" an unknown key
+            node[last] = copy.deepcopy(value)
+        else:  # "rename" or "drop" a key
             old = node.pop(last)
             if how == "rename" and value not in node:
                 node[value] = old
-    return out if next(_validator(kind).iter_errors(out), None) is None else None
+
+
+class _NoStandIn(Exception):
+    """No value can be made up for a schema (a text pattern, an unknown kind of value)."""
+
+
+def _stand_in(schema: Any, root: dict[str, Any], depth: int = 0) -> Any:
+    """The plainest value ``schema`` takes: its default, its constant or first choice, its
+    first union branch that has one, the least number it allows, false, a string of "?"
+    as long as it must be, an array of as many stand-ins as it must have, a table of its
+    required keys, each a stand-in.  Raises :class:`_NoStandIn` for a text pattern (an id,
+    a hex: no value made up could be right) and whatever else it cannot make."""
+    schema = _resolve(schema, root)
+    if depth > 16 or not schema:
+        raise _NoStandIn
+    if "default" in schema:
+        return copy.deepcopy(schema["default"])
+    if "const" in schema:
+        return schema["const"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    for union in ("anyOf", "oneOf"):
+        if union in schema:
+            for branch in schema[union]:
+                try:
+                    return _stand_in(branch, root, depth + 1)
+                except _NoStandIn:
+                    continue
+            raise _NoStandIn
+    types = schema.get("type")
+    kind = types[0] if isinstance(types, list) and types else types
+    if kind in ("integer", "number"):
+        value = min(schema.get("minimum", 0), schema.get("maximum", math.inf))
+        return int(value) if kind == "integer" else value
+    if kind == "boolean":
+        return False
+    if kind == "string" and "pattern" not in schema and "format" not in schema:
+        return "?" * schema.get("minLength", 0)
+    if kind == "array":
+        items = schema.get("items", {})
+        return [_stand_in(items, root, depth + 1) for _ in range(schema.get("minItems", 0))]
+    if kind == "object" and not schema.get("minProperties"):
+        props = schema.get("properties", {})
+        if any(name not in props for name in schema.get("required", [])):
+            raise _NoStandIn
+        return {
+            name: _stand_in(props[name], root, depth + 1) for name in schema.get("required", [])
+        }
+    raise _NoStandIn
+
+
+def _stand_in_edits(error: ValidationError, root: dict[str, Any]) -> tuple[_Edit, ...]:
+    """How to stand in for the value ``error`` is about: drop it when its table may go
+    without it, else set a stand-in of its schema; nothing for the whole file, or when no
+    stand-in can be made."""
+    path = tuple(error.absolute_path)
+    if not path:
+        return ()
+    table = _declaring_table(error, root)
+    if table is not None and path[-1] not in table.get("required", []):
+        return ((path, "drop", None),)
+    try:
+        return ((path, "set", _stand_in(error.schema, root)),)
+    except _NoStandIn:
+        return ()
+
+
+def _declaring_table(error: ValidationError, root: dict[str, Any]) -> dict[str, Any] | None:
+    """The table schema that declares the failing value among its ``properties``; None when
+    the value is an array entry or a map entry (or the schema path cannot be followed)."""
+    steps = list(error.absolute_schema_path)
+    node: Any = root
+    table: dict[str, Any] | None = None
+    i = 0
+    try:
+        while i < len(steps) - 1:
+            step = steps[i]
+            if isinstance(node, dict) and step not in node and "$ref" in node:
+                node = _resolve(node, root)  # jsonschema's schema path skips a $ref
+            if step in ("properties", "patternProperties", "prefixItems"):
+                table = node if step == "properties" else None
+                node, i = node[step][steps[i + 1]], i + 2
+                continue
+            if step in ("items", "additionalProperties"):
+                table = None
+            node, i = node[step], i + 1
+    except (KeyError, IndexError, TypeError):
+        return None
+    if isinstance(node, dict) and steps[-1] not in node and "$ref" in node:
+        node = _resolve(node, root)
+    return table if node == error.schema else None
 
 
 def schema_comment_problems(kind: str, loaded: LoadedFile, overlay: bool = False) -> list[Problem]:
@@ -409,7 +565,16 @@ def schema_comment_problems(kind: str, loaded: LoadedFile, overlay: bool = False
 
 
 def _convert(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]:
-    """Turn one jsonschema error into findings with a code and a clear message."""
+    """Turn one jsonschema error into findings with a code, a clear message and a mend or
+    a stand-in (that of an enclosing value, when the finding has none of its own)."""
+    for f in _findings(error, root):
+        if f.mend is None and not f.stand_in:
+            f = replace(f, stand_in=_stand_in_edits(error, root))
+        yield f
+
+
+def _findings(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]:
+    """The findings of one jsonschema error, with a code and a clear message."""
     path = tuple(error.absolute_path)
     kw, value, inst, schema = error.validator, error.validator_value, error.instance, error.schema
     rank = _PRIORITY.get(str(kw), 5)
@@ -430,7 +595,11 @@ def _convert(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]
             yield _Finding((*path, key), "key", "E011", text, suggestion=hint, mend=mend)
     elif kw == "required" and isinstance(inst, dict):
         names = tuple(k for k in value if k not in inst)
-        yield _Finding(path, "table", "E012", "", missing=names)
+        props = schema.get("properties", {})
+        fills: tuple[_Edit, ...] = ()
+        with contextlib.suppress(_NoStandIn):  # a stand-in for every key, or none
+            fills = tuple(((*path, n), "set", _stand_in(props.get(n), root)) for n in names)
+        yield _Finding(path, "table", "E012", "", missing=names, stand_in=fills)
     elif kw in ("anyOf", "oneOf"):
         yield from _union(error, root)
     elif kw == "type":
