@@ -219,3 +219,30 @@ def test_reading_a_stand_in_skips_the_check_and_no_compile_sees_it(tmp_path: Pat
     assert title is not None and title.stand_ins == {"trains"}
     with pytest.raises(MissingPart):
         compile_title(title)
+
+
+def test_a_misspelt_tag_is_mended_to_the_tag_it_is_close_to(tmp_path: Path) -> None:
+    # the table is read as the bankruptcy it evidently is: no stand-in for the whole table,
+    # and the checks across files still run (E152)
+    target = broken(
+        tmp_path,
+        {
+            "title.toml": [
+                (
+                    'bankruptcy = { kind = "game_ends", sells_shares = false }',
+                    'bankruptcy = { kind = "game_endz", sells_shares = false }',
+                ),
+                ('"5" = 480\n', ""),
+            ]
+        },
+    )
+    data = tomllib.loads((target / "title.toml").read_text())
+    got = mended("title", data)
+    assert got is not None and got.stand_ins == ()
+    assert got.data["rules"]["bankruptcy"]["kind"] == "game_ends"
+    assert shown(target) == [
+        "title.toml:157:23: error[E014]: rules.bankruptcy.kind: unknown bankruptcy kind "
+        '"game_endz"; expected one of: "game_ends", "player_eliminated"; did you mean '
+        '"game_ends"?',
+        "title.toml:16:1: error[E152]: starting_cash: starting cash missing for 5 players",
+    ]

@@ -400,7 +400,7 @@ def mended(kind: str, data: dict[str, Any]) -> Mended | None:
     when it suggests nothing; None when neither is possible (or the data still fails).
 
     A plain mend: an unknown key is renamed to the key it is a typo of (or dropped, when
-    that key is there too, or when nothing is close); a misspelt choice becomes the choice
+    that key is there too, or when nothing is close); a misspelt choice (or tag of a table) becomes the choice
     it is close to; a quoted number loses its quotes.  The checks across files then run on
     what the author evidently meant, so one typo hides nothing else.
 
@@ -684,7 +684,8 @@ def _union(error: ValidationError, root: dict[str, Any]) -> Iterator[_Finding]:
             hint = _close(inst[tag_key], [t for t in tags if isinstance(t, str)])
             text = f"unknown {noun}{tag_key} {_show(inst[tag_key])}; expected one of: {choices}"
             text += f"; did you mean {_show(hint)}?" if hint else ""
-            yield _Finding((*path, tag_key), "value", "E014", text, 1)
+            mend = ("set", hint) if hint else None  # a misspelt tag, as a misspelt choice
+            yield _Finding((*path, tag_key), "value", "E014", text, 1, mend=mend)
         else:
             subs = branch_errors(tags.index(inst[tag_key]))
             for sub in subs:
