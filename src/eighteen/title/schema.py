@@ -400,9 +400,10 @@ def mended(kind: str, data: dict[str, Any]) -> Mended | None:
     when it suggests nothing; None when neither is possible (or the data still fails).
 
     A plain mend: an unknown key is renamed to the key it is a typo of (or dropped, when
-    that key is there too, or when nothing is close); a misspelt choice (or tag of a table) becomes the choice
-    it is close to; a quoted number loses its quotes.  The checks across files then run on
-    what the author evidently meant, so one typo hides nothing else.
+    that key is there too, or when nothing is close); a misspelt choice (or tag of a
+    table) becomes the choice it is close to; a quoted number loses its quotes.  The checks
+    across files then run on what the author evidently meant, so one typo hides nothing
+    else.
 
     Any other error gets a stand-in: a key the model may go without (it has a default) is
     dropped; a required key, an array entry or a map entry gets the plainest value its
