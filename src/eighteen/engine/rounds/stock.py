@@ -178,19 +178,6 @@ def sale_options(g: Context, player: str) -> list[SellShares]:
     return shares.sale_options(g, player, sale_problem)
 
 
-def nothing_can_start(g: Context) -> bool:
-    """With no corporation running: can nothing change any more?  No private is left (no
-    income, nothing to trade) and no player still in the game could start a corporation at
-    the start of his turn; with no corporation running no one's cash can grow."""
-    if not all(p.closed for p in g.state.privates.values()):
-        return False
-    step = StockRoundSteps._steps[1]
-    assert isinstance(step, BuySellPar)
-    return not any(
-        step.can_trade(g, p.name) for p in g.state.players if p.name not in g.state.eliminated
-    )
-
-
 class BuySellPar(Step):
     """A player's stock-round turn."""
 
@@ -400,7 +387,21 @@ class StockRoundSteps(Round):
         if r.last_actor is not None:
             g.state.priority = (g.state.player_index(r.last_actor) + 1) % len(g.state.players)
         g.note(f"stock round {r.number} ends")
-        if g.rules.no_corporation_left_ends_game and not started and nothing_can_start(g):
+        if g.rules.no_corporation_left_ends_game and not g.state.game_over and self._dead(g, step):
             g.end_game("no corporation can be started any more")
             return
         g.end_round()
+
+    @staticmethod
+    def _dead(g: Context, step: BuySellPar) -> bool:
+        """Can nothing change any more (after the round's price moves)?  No corporation is
+        running, no private is left (no income, nothing to trade) and no player still in
+        the game could start a corporation at the start of his turn: no one's cash can
+        grow again."""
+        s = g.state
+        if any(cs.par and not cs.closed for cs in s.corporations.values()):
+            return False
+        if not all(p.closed for p in s.privates.values()):
+            return False
+        players = [p.name for p in s.players if p.name not in s.eliminated]
+        return not any(step.can_trade(g, name) for name in players)
