@@ -100,13 +100,12 @@ def bench(path: Path, runs: int) -> Timing | None:
         if best is None or per < best[0]:
             best = (per, tenths(times), res.applied)
             best_times, best_kinds = times, kinds
-    if best is not None:
-        n = len(best_kinds)
-        for i, (kind, dt) in enumerate(zip(best_kinds, best_times, strict=True)):
-            for tenth in ("first",) * (i < n // 10) + ("last",) * (i >= n - n // 10):
-                acc = BY_TYPE.setdefault((tenth, kind), [0.0, 0])
-                acc[0] += dt
-                acc[1] += 1
+    n = len(best_kinds)  # the tenths of :func:`tenths`: the first and the last
+    for tenth, part in (("first", slice(0, n // 10)), ("last", slice(9 * n // 10, n))):
+        for kind, dt in zip(best_kinds[part], best_times[part], strict=True):
+            acc = BY_TYPE.setdefault((tenth, kind), [0.0, 0])
+            acc[0] += dt
+            acc[1] += 1
     return best
 
 
