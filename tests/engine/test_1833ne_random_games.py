@@ -22,10 +22,12 @@ from scenario import strand_everyone
 from test_random_games import play_checked
 
 import eighteen
-from eighteen.engine import finance
+from eighteen.engine import finance, market, shares
 from eighteen.engine.actions import IllegalAction, Par, Pass
 from eighteen.engine.bots import make_bots
 from eighteen.engine.game import STUCK, Game
+from eighteen.engine.rounds.auction import set_par
+from eighteen.engine.state import POOL
 from eighteen.engine.tables import Tables
 
 TITLE = eighteen.load_title("1833ne")
@@ -148,3 +150,22 @@ def test_a_takeover_game_with_only_variable_corporations_left_ends_in_phase_one(
     g.apply(Pass("A"))
     assert not g.is_over and g.acting() == "D"
     assert {a.corporation for a in g.legal_actions() if isinstance(a, Par)} == set(variable)
+
+
+def test_the_last_corporation_closing_at_the_stock_rounds_end_ends_the_game_then() -> None:
+    # B&W, A's, at $10 with a share in the market: the round's end moves it to $0, it
+    # closes, and with it the last corporation running; no one can start another, so the
+    # game ends with this very stock round
+    g = stranded()
+    set_par(g, "B&W", 40)
+    pres, share = shares.president_cert("B&W"), shares.cert_ids(g, "B&W")[1]
+    g.state.certs[pres], g.state.corporations["B&W"].president = "A", "A"
+    g.state.certs[share] = POOL
+    cell = next(c for c in g.tables._cells if g.tables.cell(c).price == 10)
+    market.place(g, "B&W", cell)
+    g.invalidate_caches()
+    assert g.acting() == "A" and g.legal_actions() == [Pass("A")]
+    g.apply(Pass("A"))
+    assert g.state.corporations["B&W"].closed
+    assert g.state.end_reason == "no corporation can be started any more"
+    assert g.state.stock_rounds == 1
