@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from eighteen.engine import market, takeovers, trains
+from eighteen.engine import collector, market, takeovers, trains
 from eighteen.engine.actions import (
     Action,
     AnswerTakeover,
@@ -309,8 +309,15 @@ def play(
     """Play the game to the end, yielding each applied action.
 
     Corporations are run by their president's bot. Raises RuntimeError if the game has not
-    ended after ``max_actions`` actions.
+    ended after ``max_actions`` actions.  The game is played at the collector's bulk pace
+    (:func:`eighteen.engine.collector.bulk`), the caller's work between the actions yielded
+    included, until the game ends or the iterator is closed.
     """
+    with collector.bulk():
+        yield from _play(game, bots, max_actions)
+
+
+def _play(game: Game, bots: dict[str, Bot], max_actions: int) -> Iterator[Action]:
     for _ in range(max_actions):
         if game.is_over:
             return

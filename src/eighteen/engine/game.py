@@ -24,6 +24,7 @@ from typing import Any
 from eighteen.engine import (
     bank,
     bankruptcy,
+    collector,
     finance,
     market,
     network,
@@ -296,8 +297,9 @@ class Game:
         self.events = [(i, m) for i, m in self.events if i <= base]
         for k in [k for k in self._snapshots if k > n]:
             del self._snapshots[k]
-        for a in actions[base:]:
-            self.apply(a)
+        with collector.bulk():
+            for a in actions[base:]:
+                self.apply(a)
 
     def clone(self) -> Game:
         """An independent copy (same tables)."""
@@ -329,7 +331,8 @@ class Game:
     def from_json(
         cls, data: dict[str, Any] | str, tables: Tables | None = None, strict: bool = False
     ) -> Game:
-        """Load a save by replaying its actions (IllegalAction names the failing one).
+        """Load a save by replaying its actions (IllegalAction names the failing one), at
+        the collector's bulk pace (:func:`eighteen.engine.collector.bulk`).
 
         ``strict``: refuse a save made with other tables (version or hash differ)."""
         if isinstance(data, str):
@@ -344,11 +347,12 @@ class Game:
         game = cls(
             tables, data["players"], seed=data.get("seed", 0), options=data.get("options", [])
         )
-        for i, a in enumerate(data.get("actions", [])):
-            try:
-                game.apply(action_from_json(a))
-            except IllegalAction as exc:
-                raise IllegalAction(f"action {i} ({a.get('type')}): {exc}") from None
+        with collector.bulk():
+            for i, a in enumerate(data.get("actions", [])):
+                try:
+                    game.apply(action_from_json(a))
+                except IllegalAction as exc:
+                    raise IllegalAction(f"action {i} ({a.get('type')}): {exc}") from None
         return game
 
     def state_hash(self) -> str:

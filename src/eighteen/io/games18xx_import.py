@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from eighteen.compiled import CompiledHex, CompiledTile
-from eighteen.engine import bank, network, views
+from eighteen.engine import bank, collector, network, views
 from eighteen.engine.actions import Action, IllegalAction, Pass
 from eighteen.engine.game import Game
 from eighteen.engine.map import MapError
@@ -117,10 +117,12 @@ def import_game(
     With ``stop_at`` the replay stops after the kept action of that id (and its
     auto_actions); ``result.stopped_at`` records it and the file's final result is not
     compared (:meth:`ImportResult.mismatches` checks only the replay and the money).
+    The replay runs at the collector's bulk pace (:func:`eighteen.engine.collector.bulk`).
     """
-    imp = Importer(data, tables)
-    imp.optimal_routes = optimal_routes
-    res = imp.run(check_routes=check_routes, stop_at=stop_at)
+    with collector.bulk():
+        imp = Importer(data, tables)
+        imp.optimal_routes = optimal_routes
+        res = imp.run(check_routes=check_routes, stop_at=stop_at)
     res.route_report = imp.route_report
     return res
 

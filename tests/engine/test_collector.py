@@ -1,0 +1,117 @@
+"""The collector's bulk pace (engine/collector.py): slower young collections inside a block
+of work (a replay, a bot game, a load), the thresholds put back after."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from eighteen.engine import collector, tables
+from eighteen.engine.bots import make_bots, play
+from eighteen.engine.game import Game
+from eighteen.io import games18xx
+from eighteen.io.games18xx import Importer, read_export
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830/29133.json"
+
+
+@pytest.fixture(autouse=True)
+def default_pace() -> Iterator[None]:
+    """Each test starts at CPython's default pace, and leaves the process as it was."""
+    old = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
+def test_a_block_collects_young_objects_every_20000_allocations_and_puts_the_pace_back() -> None:
+    with collector.bulk():
+        assert gc.get_threshold() == (20_000, 10, 10)
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_the_pace_is_put_back_when_the_block_raises() -> None:
+    with pytest.raises(ZeroDivisionError), collector.bulk():
+        _ = 1 / 0
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_nested_blocks_and_a_slower_pace_are_left_as_they_are() -> None:
+    with collector.bulk():
+        with collector.bulk(5_000):
+            assert gc.get_threshold() == (20_000, 10, 10)
+        assert gc.get_threshold() == (20_000, 10, 10)
+    gc.set_threshold(50_000, 5, 5)
+    with collector.bulk():
+        assert gc.get_threshold() == (50_000, 5, 5)
+    assert gc.get_threshold() == (50_000, 5, 5)
+
+
+def test_a_collector_switched_off_by_a_zero_threshold_stays_off() -> None:
+    gc.set_threshold(0, 10, 10)
+    with collector.bulk():
+        assert gc.get_threshold() == (0, 10, 10)
+    assert gc.get_threshold() == (0, 10, 10)
+
+
+def test_thresholds_the_block_set_itself_are_kept() -> None:
+    with collector.bulk():
+        gc.set_threshold(1_000, 2, 3)
+    assert gc.get_threshold() == (1_000, 2, 3)
+
+
+def test_an_import_replays_at_the_bulk_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: set[tuple[int, int, int]] = set()
+    original = Importer.step
+
+    def step(imp: Importer, aid: int | str, a: dict) -> None:
+        seen.add(gc.get_threshold())
+        original(imp, aid, a)
+
+    monkeypatch.setattr(Importer, "step", step)
+    res = games18xx.import_game(read_export(FIXTURE))
+    assert res.mismatches() == []
+    assert seen == {(20_000, 10, 10)}
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_a_bot_game_is_played_and_a_save_loaded_at_the_bulk_pace(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    t = tables.load_title("1830")
+    names = ["A", "B", "C", "D"]
+    game = Game(t, names, seed=3)
+    paces = set()
+    for _ in play(game, make_bots("random", names, 3), max_actions=50_000):
+        paces.add(gc.get_threshold())
+    assert game.is_over
+    assert paces == {(20_000, 10, 10)}
+    assert gc.get_threshold() == (700, 10, 10)
+    applied = set()
+    apply = Game.apply
+
+    def recording(self: Game, action: object) -> None:
+        applied.add(gc.get_threshold())
+        apply(self, action)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Game, "apply", recording)
+    loaded = Game.from_json(game.to_json())
+    assert loaded.state_hash() == game.state_hash()
+    assert applied == {(20_000, 10, 10)}
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_a_bot_game_left_unfinished_puts_the_pace_back_when_closed() -> None:
+    t = tables.load_title("1830")
+    names = ["A", "B", "C", "D"]
+    game = Game(t, names, seed=3)
+    it = play(game, make_bots("random", names, 3))
+    next(it)
+    assert gc.get_threshold() == (20_000, 10, 10)
+    it.close()
+    assert gc.get_threshold() == (700, 10, 10)
