@@ -1,10 +1,10 @@
 """The pace of Python's cyclic garbage collector while the engine works in bulk: a replay
-(an import, an undo's rebuild), a bot game.
+(an import, a load, an undo's rebuild), a bot game.
 
 The engine's objects make no reference cycles (each is freed when its last reference
 goes), so the cyclic collector finds nothing and only costs time.  At CPython's default
-pace, a young collection every 700 net allocations of containers, a replay of the 1830
-corpus spent about a tenth of its time in it, most of it in the older collections that
+pace, a young collection every 700 net allocations of containers, a replay of the
+18xx.games corpus (bench/replay.py) spent about a tenth of its time in it, most of it in the older collections that
 walk every object of the process (the title tables and the track graphs the caches keep
 included), and more in a game's late operating rounds, which make new graphs and reaches.
 :func:`bulk` slows the pace for a block of work and puts it back after.  It never turns
