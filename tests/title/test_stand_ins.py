@@ -13,7 +13,7 @@ import pytest
 from eighteen.title.aggregate import MissingPart
 from eighteen.title.compile import compile_title
 from eighteen.title.pipeline import Sources, assemble, load_sources, load_title
-from eighteen.title.schema import Mended, mended
+from eighteen.title.schema import Mended, _NoStandIn, _pattern_text, mended
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -182,11 +182,52 @@ def test_an_optional_value_is_dropped_and_a_missing_key_filled() -> None:
     assert sorted(fixed.stand_ins) == [("trains", 0, "rusts_on"), ("trains", 1, "price")]
 
 
-def test_no_stand_in_for_a_pattern() -> None:
-    """No made-up id could be right (a phase would name it): the file has no model."""
+def test_an_id_stands_in_as_the_plainest_text_of_its_pattern() -> None:
+    """No check judges a stand-in, so a made-up id need not be one a phase names."""
     data = trains()
     data["trains"][0]["id"] = 2
-    assert mended("trains", data) is None
+    fixed = mended("trains", data)
+    assert fixed is not None
+    assert (fixed.data["trains"][0]["id"], fixed.stand_ins) == ("A", (("trains", 0, "id"),))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        ("^[A-Z]{1,2}[0-9]{1,3}$", "A0"),  # a hex
+        ("^[A-Za-z0-9&+/_.-]+$", "A"),  # an id
+        ("^#[0-9A-Fa-f]{6}$", "#000000"),  # a colour
+        ("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "0000-00-00"),  # a day
+        ("^[a-z0-9_]{1,40}$", "a"),
+        ("^\\d+\\.\\d+\\.\\d+$", "0.0.0"),  # a version
+        ("^$|^[0-9]+[a-z]*$", ""),  # the first alternative
+        ("^x?y*z$", "z"),
+        ("^.{3}$", "aaa"),
+    ],
+)
+def test_the_plainest_text_of_a_pattern(pattern: str, text: str) -> None:
+    assert _pattern_text(pattern) == text
+
+
+@pytest.mark.parametrize("pattern", ["^(ab)+$", "^(a)|b$", "^[^a]$", "^\\s$", "^a{x}$"])
+def test_no_text_is_made_up_for_a_richer_pattern(pattern: str) -> None:
+    with pytest.raises(_NoStandIn):
+        _pattern_text(pattern)
+
+
+def test_an_id_off_its_pattern_hides_no_unknown_home_of_another_corporation(
+    tmp_path: Path,
+) -> None:
+    """corporations.toml still builds its model: the check of the homes runs."""
+    target = broken(
+        tmp_path,
+        {"corporations.toml": [('id = "PRR"', 'id = "P R R"'), ('home = "E19"', 'home = "Z99"')]},
+    )
+    assert shown(target) == [
+        "corporations.toml:16:8: error[E141]: corporations[1].home: no hex Z99 on the map",
+        'corporations.toml:7:6: error[E015]: corporations[0].id: "P R R" does not match the '
+        "pattern ^[A-Za-z0-9&+/_.-]+$ (Short name, e.g. PRR)",
+    ]
 
 
 def test_plain_mends_are_no_stand_ins() -> None:

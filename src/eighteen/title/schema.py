@@ -457,15 +457,88 @@ def _apply(data: dict[str, Any], edits: list[_Edit]) -> None:
 
 
 class _NoStandIn(Exception):
-    """No value can be made up for a schema (a text pattern, an unknown kind of value)."""
+    """No value can be made up for a schema (a pattern too rich for :func:`_pattern_text`,
+    an unknown kind of value)."""
+
+
+def _pattern_text(pattern: str) -> str:
+    """The plainest text ``pattern`` matches, for the plain patterns of our schemas
+    (anchors, literal characters and escapes, ``\\d``, character classes, ``.``, the
+    quantifiers ``{m}``, ``{m,n}``, ``+``, ``*``, ``?``, alternatives): each class gives its
+    first character, each quantifier its least count, the first alternative that can be
+    made wins.  Raises :class:`_NoStandIn` for anything else (groups, negated classes...)
+    or when the text made does not match after all."""
+    for branch in pattern.split("|") if "(" not in pattern else [pattern]:
+        try:
+            text = _branch_text(branch)
+        except _NoStandIn:
+            continue
+        if _compiled(pattern).search(text):
+            return text
+    raise _NoStandIn
+
+
+#: What an escape stands for in :func:`_pattern_text` (other escaped punctuation: itself).
+_ESCAPES = {"d": "0", "w": "a"}
+
+
+def _branch_text(branch: str) -> str:
+    out: list[str] = []
+    i, n = 0, len(branch)
+    while i < n:
+        c = branch[i]
+        if (c == "^" and i == 0) or (c == "$" and i == n - 1):
+            i += 1
+            continue
+        if c == "\\" and i + 1 < n:
+            e = branch[i + 1]
+            if e in _ESCAPES:
+                atom = _ESCAPES[e]
+            elif not e.isalnum():
+                atom = e
+            else:
+                raise _NoStandIn
+            i += 2
+        elif c == "[":
+            end = branch.find("]", i + 2)
+            if end < 0 or branch[i + 1] == "^":
+                raise _NoStandIn
+            first = branch[i + 1]
+            if first == "\\":
+                e = branch[i + 2]
+                first = _ESCAPES.get(e, e if not e.isalnum() else "")
+                if not first:
+                    raise _NoStandIn
+            atom, i = first, end + 1
+        elif c == ".":
+            atom, i = "a", i + 1
+        elif c in "()|*+?{}^$":
+            raise _NoStandIn
+        else:
+            atom, i = c, i + 1
+        count = 1
+        if i < n and branch[i] in "*?":
+            count, i = 0, i + 1
+        elif i < n and branch[i] == "+":
+            i += 1
+        elif i < n and branch[i] == "{":
+            end = branch.find("}", i)
+            least = branch[i + 1 : end].split(",")[0] if end > 0 else ""
+            if not least.isdigit():
+                raise _NoStandIn
+            count, i = int(least), end + 1
+        out.append(atom * count)
+    return "".join(out)
 
 
 def _stand_in(schema: Any, root: dict[str, Any], depth: int = 0) -> Any:
     """The plainest value ``schema`` takes: its default, its constant or first choice, its
     first union branch that has one, the least number it allows, false, a string of "?"
     as long as it must be, an array of as many stand-ins as it must have, a table of its
-    required keys, each a stand-in.  Raises :class:`_NoStandIn` for a text pattern (an id,
-    a hex: no value made up could be right) and whatever else it cannot make."""
+    required keys, each a stand-in; for a text of a pattern (an id, a hex, a colour) the
+    plainest text it matches (:func:`_pattern_text`: no check judges a stand-in, so it
+    need not be a name the title knows).  Raises :class:`_NoStandIn` for whatever it
+    cannot make."""
     schema = _resolve(schema, root)
     if depth > 16 or not schema:
         raise _NoStandIn
@@ -490,8 +563,13 @@ def _stand_in(schema: Any, root: dict[str, Any], depth: int = 0) -> Any:
         return int(value) if kind == "integer" else value
     if kind == "boolean":
         return False
-    if kind == "string" and "pattern" not in schema and "format" not in schema:
-        return "?" * schema.get("minLength", 0)
+    if kind == "string" and "format" not in schema:
+        if "pattern" not in schema:
+            return "?" * schema.get("minLength", 0)
+        text = _pattern_text(schema["pattern"])
+        if not schema.get("minLength", 0) <= len(text) <= schema.get("maxLength", math.inf):
+            raise _NoStandIn
+        return text
     if kind == "array":
         items = schema.get("items", {})
         return [_stand_in(items, root, depth + 1) for _ in range(schema.get("minItems", 0))]
