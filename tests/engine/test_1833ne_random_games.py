@@ -8,7 +8,8 @@ left) or, where the seed is silent, when no corporation is left to run
 (rules.no_corporation_left_ends_game, an assumption of the title): at once when every
 corporation has closed (as on 18xx.games), and at the end of a stock round in which none
 is running, no private is left and no player could start one (random play gets there: the
-players' cash can never grow again). A title without that end is stuck there instead: not
+players' cash can never grow again), or in which every corporation left waits for a phase
+(no train can be bought to bring it). A title without that end is stuck there instead: not
 over, no action possible (rules.stall_ends_game = false)."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from scenario import strand_everyone
 from test_random_games import play_checked
 
 import eighteen
-from eighteen.engine import finance, market, shares
+from eighteen.engine import finance, market, phases, shares
 from eighteen.engine.actions import IllegalAction, Par, Pass
 from eighteen.engine.bots import make_bots
 from eighteen.engine.game import STUCK, Game
@@ -36,13 +37,17 @@ SEEDS = list(range(10))
 
 
 def assert_dead(g: Game) -> None:
-    """No one can ever act again: no corporation runs, no private pays, and no player can pay
+    """No one can ever act again: no corporation runs, and either each one left waits for a
+    phase (which only a train bought could bring), or no private pays and no player can pay
     for a president's certificate (20%) at the lowest price."""
     s = g.state
     assert not any(cs.par and not cs.closed for cs in s.corporations.values())
+    left = [c for c in g.tables.corporations if not s.corporations[c.id].closed]
+    assert left  # else it would have ended at once
+    if all(c.available_from and not phases.reached(g, c.available_from) for c in left):
+        return
     assert all(ps.closed for ps in s.privates.values())
     lowest = min(g.tables.par_prices())
-    assert any(not cs.closed for cs in s.corporations.values())  # else it would have ended
     assert all(p.cash < 2 * lowest for p in s.players if p.name not in s.eliminated)
 
 
@@ -150,6 +155,37 @@ def test_a_takeover_game_with_only_variable_corporations_left_ends_in_phase_one(
     g.apply(Pass("A"))
     assert not g.is_over and g.acting() == "D"
     assert {a.corporation for a in g.legal_actions() if isinstance(a, Par)} == set(variable)
+
+
+def test_privates_paying_change_nothing_when_every_corporation_left_waits_for_a_phase() -> None:
+    # after the auction the players hold the privates, which pay each operating round; the
+    # nine standard corporations closed, the five variable ones wait for phase II, which
+    # only a train bought can bring: the first stock round's end ends the game
+    g = Game.new(eighteen.load_title("1833ne-takeover"), players=["A", "B", "C", "D"])
+    auction(g)
+    assert not any(ps.closed for ps in g.state.privates.values())
+    for c in g.tables.corporations:
+        if not c.available_from:
+            finance.close(g, c.id)
+    g.invalidate_caches()
+    assert g.acting() == "A" and g.legal_actions() == [Pass("A")]
+    g.apply(Pass("A"))  # B, C and D can do nothing: they pass, and the round ends
+    assert g.is_over and g.state.end_reason == "no corporation can be started any more"
+    assert g.state.round.kind == "stock" and g.state.round.number == 1
+    # with the end switched off the game is stuck, not over, once the stall is seen
+    data = json.loads(json.dumps(eighteen.load_title("1833ne-takeover").data))
+    data["rules"]["no_corporation_left_ends_game"] = False
+    g = Game.new(Tables(data), players=["A", "B", "C", "D"])
+    auction(g)
+    for c in g.tables.corporations:
+        if not c.available_from:
+            finance.close(g, c.id)
+    g.invalidate_caches()
+    for _ in range(200):
+        if g.stuck or g.is_over:
+            break
+        g.apply(g.legal_actions()[0])
+    assert g.stuck and not g.is_over
 
 
 def test_the_last_corporation_closing_at_the_stock_rounds_end_ends_the_game_then() -> None:

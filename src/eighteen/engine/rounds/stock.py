@@ -133,6 +133,18 @@ def start_problem(g: Context, player: str, corp: str) -> str | None:
     return None
 
 
+def _could_be_started(g: Context, corp: str) -> bool:
+    """Could a player with the cash start ``corp`` in this phase (it has not closed nor
+    started, its president's certificate is for sale, the phase it waits for, if any, has
+    come)?  With no corporation running no train is bought, so no later phase comes: what
+    this phase refuses is refused for good."""
+    cs = g.state.corporations[corp]
+    if cs.closed or cs.par is not None or g.state.certs[shares.president_cert(corp)] != IPO:
+        return False
+    available = g.tables.corporation(corp).available_from
+    return not available or phases.reached(g, available)
+
+
 def par_problem(g: Context, player: str, corp: str, price: int) -> str | None:
     """Why the player may not start ``corp`` at ``price`` now."""
     why = start_problem(g, player, corp)
@@ -395,12 +407,16 @@ class StockRoundSteps(Round):
     @staticmethod
     def _dead(g: Context, step: BuySellPar) -> bool:
         """Can nothing change any more (after the round's price moves)?  No corporation is
-        running, no private is left (no income, nothing to trade) and no player still in
-        the game could start a corporation at the start of his turn: no one's cash can
-        grow again."""
+        running, and either none is left that could ever be started (each has closed, or
+        waits for a phase, which only a train bought by a corporation can bring: the
+        privates' income changes nothing), or no private is left (no income, nothing to
+        trade) and no player still in the game could start a corporation at the start of
+        his turn: no one's cash can grow again."""
         s = g.state
         if any(cs.par and not cs.closed for cs in s.corporations.values()):
             return False
+        if not any(_could_be_started(g, c.id) for c in g.tables.corporations):
+            return True
         if not all(p.closed for p in s.privates.values()):
             return False
         players = [p.name for p in s.players if p.name not in s.eliminated]

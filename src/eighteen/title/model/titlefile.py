@@ -506,8 +506,9 @@ class Rules(Strict):
         False,
         description="The game ends when no corporation is left to run: at once when the "
         'last one closes ("every corporation closed"), and at the end of a stock round in '
-        "which no corporation is running, no private is left and no player could start one "
-        '(nothing can change any more: "no corporation can be started any more").',
+        "which no corporation is running, and no private is left and no player could start "
+        "one, or every corporation left waits for a phase (nothing can change any more: "
+        '"no corporation can be started any more").',
     )
     stall_ends_game: bool = Field(
         False,
