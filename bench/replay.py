@@ -18,7 +18,9 @@ commit before a change), so that both meet the same load, and compares them game
 
 ``--by-type`` adds, over all the games, the µs per action of each logged action type in the
 first and in the last tenth of the games (which actions a tenth holds, and what each costs
-there: a game's late tenths are operating rounds, its first the auction and stock rounds).
+there: a game's late tenths are operating rounds, its first the auction and stock rounds),
+then each type found in both tenths with its cost late against early (a cost that grows
+with the game shows there, apart from the mix of actions).
 
 Run: .venv/bin/python bench/replay.py [RUNS] [--runs N] [--vs TREE] [--by-type] [EXPORT.json ...]
 """
@@ -119,6 +121,14 @@ def by_type() -> None:
         print(f"\n{tenth} tenth of the games: {count} actions, {total / count * 1e6:.1f} µs each")
         for kind, (secs, n) in sorted(rows.items(), key=lambda kv: -kv[1][0])[:10]:
             print(f"  {kind:<20}{int(n):>7}{secs / n * 1e6:>9.1f} µs{secs / total * 100:>7.1f}%")
+    first = {k: v for (t, k), v in BY_TYPE.items() if t == "first"}
+    last = {k: v for (t, k), v in BY_TYPE.items() if t == "last"}
+    both = sorted(set(first) & set(last), key=lambda k: -last[k][0])
+    print("\neach action type late against early (µs per action, the types of both tenths):")
+    for kind in both:
+        early = first[kind][0] / first[kind][1] * 1e6
+        late = last[kind][0] / last[kind][1] * 1e6
+        print(f"  {kind:<20}{early:>9.1f}{late:>9.1f}{late / early if early else 0:>8.2f}x")
 
 
 def measure(paths: list[Path], runs: int) -> dict[str, Timing] | None:

@@ -3,6 +3,7 @@ running anything (a benchmark is a tool people run by hand; a traceback is not a
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,31 @@ def test_replay_by_type_is_measured_in_process_only() -> None:
     assert done.stderr.splitlines()[-1] == (
         "replay.py: error: --by-type measures in this process: not with --runs or --vs"
     )
+
+
+def test_replay_by_type_sets_each_type_late_against_early(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    spec = importlib.util.spec_from_file_location("replay_bench", BENCH / "replay.py")
+    assert spec is not None and spec.loader is not None
+    replay = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(replay)
+    replay.BY_TYPE.update(
+        {
+            ("first", "bid"): [0.004, 100],
+            ("first", "lay_tile"): [0.003, 10],
+            ("last", "lay_tile"): [0.0045, 15],
+            ("last", "run_routes"): [0.006, 20],
+        }
+    )
+    replay.by_type()
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == [
+        "each action type late against early (µs per action, the types of both tenths):",
+        "  lay_tile                300.0    300.0    1.00x",
+    ]
+    assert out[1:4] == [
+        "first tenth of the games: 110 actions, 63.6 µs each",
+        "  bid                     100     40.0 µs   57.1%",
+        "  lay_tile                 10    300.0 µs   42.9%",
+    ]
