@@ -4,7 +4,9 @@ re-derived, every action validated by the engine.
 For each game it prints the µs per action (logged actions processed, auto actions
 included), the µs per action in each tenth of the game, and the ratio of the last tenth
 to the first; then the worst game and the corpus totals.  Each game is imported ``RUNS``
-times and the fastest run counts (per tenth, too).  Times are the CPU time of this
+times and the fastest run counts (per tenth, too); each run starts cold, the board's
+caches emptied (a run after another of the same game would find its positions, graphs,
+reaches and checked routes kept, and re-derive nothing).  Times are the CPU time of this
 process (``time.process_time``), so that other work on a shared machine does not count.
 Targets (issue 15): at most 150 µs per action on every game, last tenth no more than 1.5x
 the first.
@@ -59,7 +61,7 @@ def tenths(times: list[float]) -> list[float]:
 
 def bench(path: Path, runs: int) -> Timing | None:
     """The fastest of ``runs`` imports of one export (None: the replay is not exact)."""
-    from eighteen.engine import tables
+    from eighteen.engine import network, tables
     from eighteen.io import games18xx
     from eighteen.io.games18xx import Importer, read_export
 
@@ -70,6 +72,7 @@ def bench(path: Path, runs: int) -> Timing | None:
     best_kinds: list[str] = []
     original = games18xx.Importer.step
     for _ in range(runs):
+        network.board_of(title).clear_caches()  # each run cold: nothing kept from the last
         gc.collect()
         times: list[float] = []
         kinds: list[str] = []

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from eighteen.engine import network, tables
+from eighteen.engine.map import Board
+
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py"))
 
@@ -78,3 +81,24 @@ def test_replay_by_type_sets_each_type_late_against_early(
         "  bid                     100     40.0 µs   57.1%",
         "  lay_tile                 10    300.0 µs   42.9%",
     ]
+
+
+def test_replay_runs_each_import_cold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run after another of the same game would find its positions kept by the board."""
+    spec = importlib.util.spec_from_file_location("replay_bench", BENCH / "replay.py")
+    assert spec is not None and spec.loader is not None
+    replay = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(replay)
+    board = network.board_of(tables.load_title("1830"))
+    emptied: list[int] = []
+    clear = Board.clear_caches
+
+    def counted(self: Board) -> None:
+        emptied.append(len(self._caches.get("graph", ())))
+        clear(self)
+
+    monkeypatch.setattr(Board, "clear_caches", counted)
+    got = replay.bench(replay.FIXTURES / "1830/29133.json", 2)
+    assert got is not None and got[2] == 354  # the actions replayed
+    assert len(emptied) == 2 and emptied[1] > 0  # the second run found the first's graphs
+    assert board is network.board_of(tables.load_title("1830"))

@@ -3,10 +3,10 @@
 
 The engine's objects make no reference cycles (each is freed when its last reference
 goes), so the cyclic collector finds nothing and only costs time.  At CPython's default
-pace, a young collection every 700 net allocations of containers, a replay of the
-18xx.games corpus (bench/replay.py) spent about a tenth of its time in it, most of it in the older collections that
-walk every object of the process (the title tables and the track graphs the caches keep
-included), and more in a game's late operating rounds, which make new graphs and reaches.
+pace, a young collection every 700 net allocations of containers, the imports of the
+18xx.games corpus (bench/replay.py) spent an eighth of their time in it, much of it in
+the full collections that walk every object of the process (the title tables and the
+track graphs the caches keep included); at the bulk pace, half that.
 :func:`bulk` slows the pace for a block of work and puts it back after.  It never turns
 the collector off: a program whose own objects make cycles still has them collected.
 """

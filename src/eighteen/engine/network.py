@@ -26,14 +26,21 @@ from eighteen.title.model import COLOR_ORDER
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
+    from eighteen.engine.tables import Tables
 
 
 def board(g: Context) -> Board:
     """The static board of the title (built once per tables object)."""
-    b = getattr(g.tables, "_board", None)
+    return board_of(g.tables)
+
+
+def board_of(tables: Tables) -> Board:
+    """The static board of these tables, made the first time it is asked for (so the
+    caches it keeps serve every game played with them)."""
+    b = getattr(tables, "_board", None)
     if b is None:
-        b = Board.of(g.tables.doc)
-        g.tables._board = b  # type: ignore[attr-defined]
+        b = Board.of(tables.doc)
+        tables._board = b  # type: ignore[attr-defined]
     return b
 
 
