@@ -342,12 +342,10 @@ def can_run(g: Context, corp: str) -> bool:
             return True  # (most often found a few paths from a station)
         reach = b.reach(g.state.map, corp, stations)
         own = reach.own  # the stations it started at on this very position
-        if any(s not in own and s[0] not in excluded for s in reach.joined):
-            return True
         if len(own) < 2 or not reach.joined:
             return False
-        # only stations were reached again: maybe one from another, maybe each by a
-        # loop back to itself; the route search tells
+        # the stops joined are stations only (joins_other found no other): maybe one
+        # reached from another, maybe each by a loop back to itself; the route search tells
         return has_route(b, g.state.map, corp, stations=stations, excluded=excluded)
 
     return bool(g.memo(("can_run", corp), joined))
