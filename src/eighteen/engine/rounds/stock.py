@@ -116,6 +116,15 @@ def buy_problem(g: Context, player: str, corp: str, source: str) -> str | None:
 def start_problem(g: Context, player: str, corp: str) -> str | None:
     """Why the player may not start ``corp`` now at any price (the checks of
     :func:`par_problem` that do not depend on the price, made first there)."""
+    why = unstartable(g, corp)
+    if why is None and _r(g).bought:
+        return f"{player} has already bought this turn"
+    return why
+
+
+def unstartable(g: Context, corp: str) -> str | None:
+    """Why no player may start ``corp`` in this phase, at any price and whatever his
+    turn (the checks of :func:`start_problem` about the corporation alone)."""
     if not g.tables.is_corporation(corp):
         return f"unknown corporation {corp}"
     cs = g.state.corporations[corp]
@@ -128,21 +137,7 @@ def start_problem(g: Context, player: str, corp: str) -> str | None:
         return f"{corp} may be started from phase {available} on"
     if g.state.certs[shares.president_cert(corp)] != IPO:
         return f"the president's certificate of {corp} is not for sale"
-    if _r(g).bought:
-        return f"{player} has already bought this turn"
     return None
-
-
-def _could_be_started(g: Context, corp: str) -> bool:
-    """Could a player with the cash start ``corp`` in this phase (it has not closed nor
-    started, its president's certificate is for sale, the phase it waits for, if any, has
-    come)?  With no corporation running no train is bought, so no later phase comes: what
-    this phase refuses is refused for good."""
-    cs = g.state.corporations[corp]
-    if cs.closed or cs.par is not None or g.state.certs[shares.president_cert(corp)] != IPO:
-        return False
-    available = g.tables.corporation(corp).available_from
-    return not available or phases.reached(g, available)
 
 
 def par_problem(g: Context, player: str, corp: str, price: int) -> str | None:
@@ -415,8 +410,8 @@ class StockRoundSteps(Round):
         s = g.state
         if any(cs.par and not cs.closed for cs in s.corporations.values()):
             return False
-        if not any(_could_be_started(g, c.id) for c in g.tables.corporations):
-            return True
+        if all(unstartable(g, c.id) for c in g.tables.corporations):
+            return True  # (no corporation running buys a train: no later phase comes)
         if not all(p.closed for p in s.privates.values()):
             return False
         players = [p.name for p in s.players if p.name not in s.eliminated]
