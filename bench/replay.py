@@ -116,21 +116,19 @@ def bench(path: Path, runs: int) -> Timing | None:
 
 def by_type() -> None:
     """Print :data:`BY_TYPE`: each action type's µs per action and share of the time in
-    the first and the last tenth of the games."""
-    for tenth in ("first", "last"):
-        rows = {k: v for (t, k), v in BY_TYPE.items() if t == tenth}
-        total = sum(v[0] for v in rows.values())
-        count = sum(v[1] for v in rows.values())
+    the first and the last tenth of the games, then the types of both tenths side by side."""
+    rows = {t: {k: v for (tt, k), v in BY_TYPE.items() if tt == t} for t in ("first", "last")}
+    for tenth, part in rows.items():
+        total = sum(v[0] for v in part.values())
+        count = sum(v[1] for v in part.values())
         print(f"\n{tenth} tenth of the games: {count} actions, {total / count * 1e6:.1f} µs each")
-        for kind, (secs, n) in sorted(rows.items(), key=lambda kv: -kv[1][0])[:10]:
+        for kind, (secs, n) in sorted(part.items(), key=lambda kv: -kv[1][0])[:10]:
             print(f"  {kind:<20}{int(n):>7}{secs / n * 1e6:>9.1f} µs{secs / total * 100:>7.1f}%")
-    first = {k: v for (t, k), v in BY_TYPE.items() if t == "first"}
-    last = {k: v for (t, k), v in BY_TYPE.items() if t == "last"}
-    both = sorted(set(first) & set(last), key=lambda k: -last[k][0])
+    us = {t: {k: secs / n * 1e6 for k, (secs, n) in part.items()} for t, part in rows.items()}
+    first, last = us["first"], us["last"]
     print("\neach action type late against early (µs per action, the types of both tenths):")
-    for kind in both:
-        early = first[kind][0] / first[kind][1] * 1e6
-        late = last[kind][0] / last[kind][1] * 1e6
+    for kind in sorted(first.keys() & last.keys(), key=lambda k: -rows["last"][k][0]):
+        early, late = first[kind], last[kind]
         print(f"  {kind:<20}{early:>9.1f}{late:>9.1f}{late / early if early else 0:>8.2f}x")
 
 
