@@ -30,13 +30,19 @@ class Step:
     name: ClassVar[str] = "step"
     actions: ClassVar[tuple[type[Action], ...]] = ()
     anytime: ClassVar[bool] = False
+    #: Is :meth:`active` a look at the state, answered faster than a cached answer is
+    #: found (then :meth:`is_active` asks it each time)?
+    cheap: ClassVar[bool] = False
 
     def active(self, g: Context) -> bool:
         """Does this step have something to do now?"""
         raise NotImplementedError
 
     def is_active(self, g: Context) -> bool:
-        """:meth:`active`, cached until the state changes (``Game.step_active``)."""
+        """:meth:`active`, cached until the state changes (``Game.step_active``), unless
+        it is :attr:`cheap`."""
+        if self.cheap:
+            return bool(self.active(g))
         return g.step_active(self)
 
     def actor(self, g: Context) -> str | None:

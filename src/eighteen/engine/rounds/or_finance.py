@@ -81,6 +81,7 @@ class FerryChoice(Step):
 
     name = "ferry_choice"
     actions: ClassVar = (ChooseFerry,)
+    cheap = True
 
     def active(self, g: Context) -> bool:
         return ferries.choice_due(g) is not None

@@ -41,6 +41,21 @@ def operating(g: Context) -> str:
 class ORStep(Step):
     """A sequential step of a corporation's turn (active only while it is current)."""
 
+    #: Is the step active only while it is current (:meth:`is_current`: every ``active``
+    #: of such a step asks it first)?  A step taking actions at other times of the turn
+    #: (an ``anytime`` step) says False.
+    current_only: ClassVar[bool] = True
+
+    def is_active(self, g: Context) -> bool:
+        """:meth:`Step.is_active`, with the answer for a step that is not the one served
+        nor opened with it found at once (False, when :attr:`current_only`): the round
+        asks every step before the served one, and that question is not worth caching."""
+        if self.current_only:
+            step = _r(g).step
+            if step != self.name and not self.opened(g):
+                return False
+        return g.step_active(self)
+
     def precheck(self, g: Context, action: Action) -> None:
         """The operating corporation acts (the first check of :meth:`process`)."""
         check_actor(action, operating(g))
@@ -143,6 +158,7 @@ class PendingHome(Step):
 
     name = "pending_home"
     actions: ClassVar = (PlaceToken,)
+    cheap = True
 
     def active(self, g: Context) -> bool:
         return bool(g.state.home_waiting) and due_home(g) is not None

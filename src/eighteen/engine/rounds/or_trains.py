@@ -397,9 +397,10 @@ class DiscardTrains(Step):
 
     name = "discard"
     actions: ClassVar = (DiscardTrain,)
+    cheap = True
 
     def active(self, g: Context) -> bool:
-        return bool(trains.over_limit(g))
+        return g.pending_discard()  # (bool(trains.over_limit(g)), cached: every step asks)
 
     def actor(self, g: Context) -> str | None:
         over = trains.over_limit(g)
@@ -450,6 +451,7 @@ class BuyCompanies(ORStep):
     name = "companies"
     actions: ClassVar = (BuyCompany, Pass)
     anytime = True
+    current_only = False
 
     def active(self, g: Context) -> bool:
         r = _r(g)
