@@ -4,6 +4,7 @@ running anything (a benchmark is a tool people run by hand; a traceback is not a
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ def test_every_script_is_listed() -> None:
         "compile.py",
         "engine.py",
         "fuzz.py",
+        "instructions.py",
         "replay.py",
         "routes.py",
         "simulate.py",
@@ -102,3 +104,36 @@ def test_replay_runs_each_import_cold(monkeypatch: pytest.MonkeyPatch) -> None:
     assert got is not None and got[2] == 354  # the actions replayed
     assert len(emptied) == 2 and emptied[1] > 0  # the second run found the first's graphs
     assert board is network.board_of(tables.load_title("1830"))
+
+
+def test_instructions_counts_each_import_under_callgrind() -> None:
+    """The count of a game's import, from callgrind's dump after it: one row per game, its
+    actions those the replay processed (``bench/replay.py`` counts 184 for this one)."""
+    export = BENCH.parent / "tests/fixtures/18xx-games/1830-generated/g5p_s5007.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "instructions.py"), str(export)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert lines[0] == "game             actions  k instr/act"
+    row = re.fullmatch(r"g5p_s5007 +184 +(\d+\.\d)", lines[1])
+    assert row is not None and 100 < float(row.group(1)) < 10_000  # thousands per action
+    assert re.fullmatch(
+        r"this checkout: 1 games, 184 actions, \d+\.\dk instructions per action", lines[-1]
+    )
+
+
+def test_instructions_refuses_a_tree_that_is_no_checkout(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "instructions.py"), "--vs", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        f"instructions.py: error: --vs {tmp_path}: not a checkout of this project (no src/eighteen)"
+    )

@@ -1,0 +1,162 @@
+"""Instructions per action of the 18xx.games corpus replay, counted by valgrind's callgrind:
+the same count on a loaded machine as on a quiet one.
+
+``bench/replay.py`` times the imports, and on a shared machine its figures move by a tenth
+to a fifth from one hour to the next, more than most changes to the engine gain: a change
+of a few percent shows in no table of times.  This benchmark counts the machine
+instructions of the same imports instead (every route re-derived, every action validated;
+each import cold, the board's caches emptied before it), in a process run under
+``valgrind --tool=callgrind``, its counting switched on only while an import runs.  A count
+is repeatable to a few parts in a thousand (the hash seed is fixed), whatever else the
+machine does; it is not a time (an instruction that waits on memory counts one), so the
+targets of issue 15 stay with ``bench/replay.py``, and this says whether a change did less.
+
+For each game it prints the logged actions processed and the thousands of instructions per
+action; then the totals.  ``--vs TREE`` counts the code of another checkout too (its
+``src``; e.g. a ``git worktree`` of the commit before a change) and compares them game by
+game.  Under callgrind a game takes some seconds: the default is a handful of long corpus
+games; pass exports (or ``--all``) for others.
+
+Run: .venv/bin/python bench/instructions.py [--vs TREE] [--all | EXPORT.json ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests/fixtures/18xx-games"  # the corpus, as bench/replay.py reads it
+GENERATED = FIXTURES / "1830-generated"
+#: Long games of two, four and six players (the default set).
+DEFAULT = ["g2p_s2003", "g2p_s2008", "g4p_s4001", "g6p_s6004"]
+_TOTALS = re.compile(r"^totals:\s*(\d+)", re.M)
+
+
+def corpus() -> list[Path]:
+    return [*sorted(GENERATED.glob("g*.json")), FIXTURES / "1830/29133.json"]
+
+
+def child(paths: list[Path]) -> int:
+    """Run inside callgrind: import each game with counting on, dump the count after each;
+    print {game: actions processed} as JSON (an inexact replay is an error)."""
+    from eighteen.engine import network, tables
+    from eighteen.io import games18xx
+    from eighteen.io.games18xx import read_export
+
+    def control(*args: str) -> None:
+        cmd = ["callgrind_control", *args, str(os.getpid())]
+        subprocess.run(cmd, capture_output=True, check=True)
+
+    first = read_export(paths[0])
+    title = tables.load_title(str(first["title"]))
+    games18xx.import_game(first, title)  # warm: the title's faces and lay tables
+    out = {}
+    for path in paths:
+        data = read_export(path)
+        network.board_of(title).clear_caches()
+        control("-i", "on")
+        res = games18xx.import_game(data, title)
+        control("-i", "off")
+        control("-d", path.stem)
+        if res.mismatches():
+            print(f"{path.name}: the replay is not exact: {res.mismatches()[0]}", file=sys.stderr)
+            return 1
+        out[path.stem] = res.applied
+    print(json.dumps(out))
+    return 0
+
+
+def count(tree: Path, paths: list[Path]) -> dict[str, tuple[int, int]] | None:
+    """{game: (actions, instructions)} of the code of ``tree`` (None: it failed, said)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = Path(tmp) / "cg.out"
+        cmd = [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={dump}",
+            sys.executable,
+            __file__,
+            "--child",
+            *map(str, paths),
+        ]
+        env = dict(os.environ, PYTHONPATH=str(tree / "src"), PYTHONHASHSEED="0")
+        done = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True)
+        if done.returncode != 0:
+            errors = [x for x in done.stderr.splitlines() if not x.startswith("==")]
+            print("\n".join(errors) or f"valgrind exited with {done.returncode}")
+            return None
+        actions = json.loads(done.stdout.splitlines()[-1])
+        parts = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
+        totals = [int(m.group(1)) for p in parts if (m := _TOTALS.search(p.read_text()))]
+    if len(totals) != len(actions):
+        print(f"callgrind wrote {len(totals)} counts for {len(actions)} games")
+        return None
+    return {k: (n, t) for (k, n), t in zip(actions.items(), totals, strict=True)}
+
+
+def table(label: str, got: dict[str, tuple[int, int]]) -> float:
+    """Print each game's thousands of instructions per action; returns the mean."""
+    print(f"{'game':<16}{'actions':>8}{'k instr/act':>13}")
+    for name, (n, instr) in got.items():
+        print(f"{name:<16}{n:>8}{instr / n / 1e3:>13.1f}")
+    actions = sum(n for n, _ in got.values())
+    mean = sum(t for _, t in got.values()) / actions / 1e3
+    print(f"\n{label}: {len(got)} games, {actions} actions, {mean:.1f}k instructions per action")
+    return mean
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("exports", nargs="*", type=Path, metavar="EXPORT", help="18xx.games exports")
+    ap.add_argument("--all", action="store_true", help="every game of the corpus")
+    ap.add_argument("--vs", type=Path, help="another checkout to compare with")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        return child(args.exports)
+    if args.all and args.exports:
+        ap.error("--all or exports, not both")
+    paths = corpus() if args.all else args.exports or [GENERATED / f"{g}.json" for g in DEFAULT]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        ap.error(f"no such export: {missing[0]}")
+    for tool in ("valgrind", "callgrind_control"):
+        if shutil.which(tool) is None:
+            ap.error(f"{tool} is not installed (Debian's package valgrind has both)")
+    if args.vs is not None and not (args.vs / "src" / "eighteen").is_dir():
+        ap.error(f"--vs {args.vs}: not a checkout of this project (no src/eighteen)")
+    here = count(ROOT, paths)
+    if here is None:
+        return 1
+    if args.vs is None:
+        table("this checkout", here)
+        return 0
+    there = count(args.vs, paths)
+    if there is None:
+        return 1
+    print(f"{'game':<16}{'actions':>8}{'before':>10}{'after':>10}{'change':>9}  (k instr/act)")
+    for name, (n, instr) in here.items():
+        m, old = there[name]
+        before, after = old / m / 1e3, instr / n / 1e3
+        print(f"{name:<16}{n:>8}{before:>10.1f}{after:>10.1f}{(after / before - 1) * 100:>8.1f}%")
+    old_total, new_total = (sum(t for _, t in d.values()) for d in (there, here))
+    print(
+        f"\n{len(here)} games: {old_total / 1e6:.1f}M -> {new_total / 1e6:.1f}M instructions "
+        f"({(new_total / old_total - 1) * 100:+.1f}%; before: {args.vs}, after: {ROOT})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
