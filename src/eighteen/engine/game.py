@@ -71,6 +71,9 @@ _UNKNOWN = object()
 #: a snapshot costs some actions' time and a replay hardly ever needs one: 32 keeps an
 #: undo to a few milliseconds)
 _SNAPSHOT_EVERY = 32
+#: Keys of cached queries (:meth:`Game.memo`).
+_OVER_LIMIT = ("over_limit",)
+_ACTING = ("acting",)
 
 
 class Game:
@@ -176,7 +179,7 @@ class Game:
         """The player name or corporation id that must act now (None when over or stuck)."""
         if self.state.game_over or self.stuck:
             return None
-        return self.memo(("acting",), lambda: self._round().acting(self))
+        return self.memo(_ACTING, self._round().acting, self)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the acting entity (continuous amounts are sampled; any
@@ -230,7 +233,7 @@ class Game:
 
     def pending_discard(self) -> bool:
         """Is a corporation over the train limit (asked before every step: cached)?"""
-        return bool(self.memo(("over_limit",), lambda: trains.over_limit(self)))
+        return bool(self.memo(_OVER_LIMIT, trains.over_limit, self))
 
     # -- apply / undo -----------------------------------------------------------------
 

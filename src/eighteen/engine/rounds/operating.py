@@ -114,23 +114,29 @@ def end_turn(g: Context) -> None:
     begin_turn(g)
 
 
+#: The steps of an operating round before and after those of a turn.
+_BEFORE: list[Step] = [DiscardTrains(), PendingHome(), FerryChoice()]
+_AFTER: list[Step] = [Exchange(), AnytimeLay()]
+
+
 class OperatingRoundSteps(Round):
     kind = "operating"
 
     def concurrent(self, g: Context, st: Step) -> bool:
         return st.anytime or (isinstance(st, ORStep) and st.opened(g))
 
-    _steps: ClassVar[list[Step]] = [
-        DiscardTrains(),
-        PendingHome(),
-        FerryChoice(),
-        *TURN,
-        Exchange(),
-        AnytimeLay(),
-    ]
+    _steps: ClassVar[list[Step]] = [*_BEFORE, *TURN, *_AFTER]
+    #: The steps while each step of the turn is current, in order: the steps of the turn
+    #: before it are left out (each is active only while current, ORStep.current_only;
+    #: the one that is not, companies, comes last), unless rules.turn_any_order opens them.
+    _from: ClassVar[dict[str, list[Step]]] = {
+        st.name: [*_BEFORE, *TURN[i:], *_AFTER] for i, st in enumerate(TURN)
+    }
 
     def steps(self, g: Context) -> list[Step]:
-        return self._steps
+        if g.rules.turn_any_order:
+            return self._steps
+        return self._from.get(g.state.round.step, self._steps)
 
     def advance(self, g: Context) -> None:
         r: OperatingRound = g.state.round

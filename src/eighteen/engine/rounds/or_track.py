@@ -51,7 +51,7 @@ class ORStep(Step):
         nor opened with it found at once (False, when :attr:`current_only`): the round
         asks every step before the served one, and that question is not worth caching."""
         if self.current_only:
-            step = _r(g).step
+            step = g.state.round.step
             if step != self.name and not self.opened(g):
                 return False
         return g.step_active(self)
