@@ -38,6 +38,7 @@ GENERATED = FIXTURES / "1830-generated"
 #: Long games of two, four and six players (the default set).
 DEFAULT = ["g2p_s2003", "g2p_s2008", "g4p_s4001", "g6p_s6004"]
 _TOTALS = re.compile(r"^totals:\s*(\d+)", re.M)
+_TRIGGER = re.compile(r"^desc: Trigger: dump game-(\S+)", re.M)
 
 
 def corpus() -> list[Path]:
@@ -65,7 +66,7 @@ def child(paths: list[Path]) -> int:
         control("-i", "on")
         res = games18xx.import_game(data, title)
         control("-i", "off")
-        control("-d", path.stem)
+        control(f"--dump=game-{path.stem}")  # (a bare "-d 29133" names a process)
         if res.mismatches():
             print(f"{path.name}: the replay is not exact: {res.mismatches()[0]}", file=sys.stderr)
             return 1
@@ -95,12 +96,17 @@ def count(tree: Path, paths: list[Path]) -> dict[str, tuple[int, int]] | None:
             print("\n".join(errors) or f"valgrind exited with {done.returncode}")
             return None
         actions = json.loads(done.stdout.splitlines()[-1])
-        parts = sorted(Path(tmp).glob("cg.out.*"), key=lambda p: int(p.suffix[1:]))
-        totals = [int(m.group(1)) for p in parts if (m := _TOTALS.search(p.read_text()))]
-    if len(totals) != len(actions):
-        print(f"callgrind wrote {len(totals)} counts for {len(actions)} games")
+        totals = {}  # game -> instructions, from each dump's trigger (the game's name)
+        for part in Path(tmp).glob("cg.out.*"):
+            text = part.read_text()
+            game, total = _TRIGGER.search(text), _TOTALS.search(text)
+            if game is not None and total is not None:
+                totals[game.group(1)] = int(total.group(1))
+    lost = [k for k in actions if k not in totals]
+    if lost:
+        print(f"callgrind wrote no count for {', '.join(lost)}")
         return None
-    return {k: (n, t) for (k, n), t in zip(actions.items(), totals, strict=True)}
+    return {k: (n, totals[k]) for k, n in actions.items()}
 
 
 def table(label: str, got: dict[str, tuple[int, int]]) -> float:

@@ -107,11 +107,13 @@ def test_replay_runs_each_import_cold(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_instructions_counts_each_import_under_callgrind() -> None:
-    """The count of a game's import, from callgrind's dump after it: one row per game, its
-    actions those the replay processed (``bench/replay.py`` counts 184 for this one)."""
-    export = BENCH.parent / "tests/fixtures/18xx-games/1830-generated/g5p_s5007.json"
+    """The count of each game's import, from callgrind's dump after it: one row per game,
+    its actions those the replay processed (``bench/replay.py`` counts 184 and 354); a game
+    named by a number (29133) is a game, not a process to dump."""
+    fixtures = BENCH.parent / "tests/fixtures/18xx-games"
+    exports = [fixtures / "1830-generated/g5p_s5007.json", fixtures / "1830/29133.json"]
     done = subprocess.run(
-        [sys.executable, str(BENCH / "instructions.py"), str(export)],
+        [sys.executable, str(BENCH / "instructions.py"), *map(str, exports)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -119,10 +121,11 @@ def test_instructions_counts_each_import_under_callgrind() -> None:
     assert (done.returncode, done.stderr) == (0, "")
     lines = done.stdout.splitlines()
     assert lines[0] == "game             actions  k instr/act"
-    row = re.fullmatch(r"g5p_s5007 +184 +(\d+\.\d)", lines[1])
-    assert row is not None and 100 < float(row.group(1)) < 10_000  # thousands per action
+    for line, (game, actions) in zip(lines[1:3], [("g5p_s5007", 184), ("29133", 354)], strict=True):
+        row = re.fullmatch(rf"{game} +{actions} +(\d+\.\d)", line)
+        assert row is not None and 100 < float(row.group(1)) < 10_000  # thousands per action
     assert re.fullmatch(
-        r"this checkout: 1 games, 184 actions, \d+\.\dk instructions per action", lines[-1]
+        r"this checkout: 2 games, 538 actions, \d+\.\dk instructions per action", lines[-1]
     )
 
 
