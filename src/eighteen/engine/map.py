@@ -738,12 +738,15 @@ class TrackGraph:
                     return None  # track the walk followed is gone
                 remap[pid] = new
         tokens = _tokens(self.state)
-        starts = self.station_stops(corp, stations)
-        if not w.starts.issubset(starts):
-            return None  # a station is gone
+        moved: set[str]
+        starts: Collection[int]
         if tokens is w.tokens:  # the state's own snapshot: no token moved since
-            moved: set[str] = set()
+            moved = set()
+            starts = w.starts  # its stations then, the same stops (their counts held)
         else:
+            starts = self.station_stops(corp, stations)
+            if not w.starts.issubset(starts):
+                return None  # a station is gone
             moved = {h for h in (*tokens, *w.tokens) if tokens.get(h) != w.tokens.get(h)}
         queued, joined = w.queued, w.joined
         opened: list[int] = []  # stops the walk reached but could not pass, now passable
@@ -767,10 +770,11 @@ class TrackGraph:
         w.tokens = tokens
         todo = opened
         queued.update(opened)
+        seen = w.seen
         for h in changed:  # walk again from where the walk entered the changed hexes
             k = board.hex_index[h]
-            todo.extend(s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in queued)
-            todo.extend(y for y in board.entries[h] if y in w.seen)
+            todo += [s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in queued]
+            todo += [y for y in board.entries[h] if y in seen]
         fresh = [s for s in starts if s not in w.starts]
         for s in fresh:
             w.starts.add(s)
@@ -782,6 +786,8 @@ class TrackGraph:
             return Reach(prev.edges, prev.cities, prev.stops, prev.joined, w, prev.own)
         edges = dict(prev.edges)
         self._add_edges(edges, set(), new_done, fresh)
+        if not new_joined and not fresh:  # more track only: the stops are the same sets
+            return Reach(edges, prev.cities, prev.stops, prev.joined, w, prev.own)
         found = set(prev.joined)
         found.update(self.stops[s] for s in new_joined)
         stops = set(prev.stops)
