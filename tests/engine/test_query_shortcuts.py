@@ -64,6 +64,12 @@ def test_shortcuts_agree_with_the_definitions(title: str, seed: int) -> None:
             corp = r.order[r.index]
             offers = trains.bank_offers(g, corp)
             assert cheapest_bank_price(g, corp, offers) == cheapest_bank_price(g, corp)
+        rnd = g._round()
+        every = rnd._steps  # type: ignore[attr-defined]  # each round's whole list
+        for st in every:  # asked directly, each step's own definition
+            assert st.is_active(g) == bool(st.active(g)), (st.name, r.kind)
+        assert rnd.served(g) is next((st for st in every if st.active(g)), None)
+        assert [st for st in rnd.steps(g) if st.active(g)] == [st for st in every if st.active(g)]
         acts = [a for a in g.legal_actions() if not pointless(g, a)]
         if r.kind == "stock":
             step = BuySellPar()

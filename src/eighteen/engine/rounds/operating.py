@@ -127,10 +127,15 @@ class OperatingRoundSteps(Round):
 
     _steps: ClassVar[list[Step]] = [*_BEFORE, *TURN, *_AFTER]
     #: The steps while each step of the turn is current, in order: the steps of the turn
-    #: before it are left out (each is active only while current, ORStep.current_only;
-    #: the one that is not, companies, comes last), unless rules.turn_any_order opens them.
+    #: before it that are active only while current (ORStep.current_only) are left out,
+    #: unless rules.turn_any_order may open them.
     _from: ClassVar[dict[str, list[Step]]] = {
-        st.name: [*_BEFORE, *TURN[i:], *_AFTER] for i, st in enumerate(TURN)
+        st.name: [
+            *_BEFORE,
+            *(s for j, s in enumerate(TURN) if j >= i or not s.current_only),
+            *_AFTER,
+        ]
+        for i, st in enumerate(TURN)
     }
 
     def steps(self, g: Context) -> list[Step]:

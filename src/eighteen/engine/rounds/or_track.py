@@ -50,7 +50,7 @@ class ORStep(Step):
         """:meth:`Step.is_active`, with the answer for a step that is not the one served
         nor opened with it found at once (False, when :attr:`current_only`): the round
         asks every step before the served one, and that question is not worth caching."""
-        if self.current_only:
+        if self.current_only:  # (the test of is_current, inline: asked of every step)
             step = g.state.round.step
             if step != self.name and not self.opened(g):
                 return False
