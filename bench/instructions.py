@@ -32,17 +32,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from replay import FIXTURES, corpus  # (bench/ is this script's directory: first on the path)
+
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = ROOT / "tests/fixtures/18xx-games"  # the corpus, as bench/replay.py reads it
 GENERATED = FIXTURES / "1830-generated"
 #: Long games of two, four and six players (the default set).
 DEFAULT = ["g2p_s2003", "g2p_s2008", "g4p_s4001", "g6p_s6004"]
 _TOTALS = re.compile(r"^totals:\s*(\d+)", re.M)
 _TRIGGER = re.compile(r"^desc: Trigger: dump game-(\S+)", re.M)
-
-
-def corpus() -> list[Path]:
-    return [*sorted(GENERATED.glob("g*.json")), FIXTURES / "1830/29133.json"]
 
 
 def child(paths: list[Path]) -> int:
@@ -109,15 +106,31 @@ def count(tree: Path, paths: list[Path]) -> dict[str, tuple[int, int]] | None:
     return {k: (n, totals[k]) for k, n in actions.items()}
 
 
-def table(label: str, got: dict[str, tuple[int, int]]) -> float:
-    """Print each game's thousands of instructions per action; returns the mean."""
+def table(label: str, got: dict[str, tuple[int, int]]) -> None:
+    """Print each game's thousands of instructions per action, then the mean."""
     print(f"{'game':<16}{'actions':>8}{'k instr/act':>13}")
     for name, (n, instr) in got.items():
         print(f"{name:<16}{n:>8}{instr / n / 1e3:>13.1f}")
     actions = sum(n for n, _ in got.values())
     mean = sum(t for _, t in got.values()) / actions / 1e3
     print(f"\n{label}: {len(got)} games, {actions} actions, {mean:.1f}k instructions per action")
-    return mean
+
+
+def compare(
+    here: dict[str, tuple[int, int]], there: dict[str, tuple[int, int]], before: str, after: str
+) -> None:
+    """Print each game's thousands of instructions per action before (``there``, the code
+    of the checkout ``before``) and after (``here``), and the change of the total."""
+    print(f"{'game':<16}{'actions':>8}{'before':>10}{'after':>10}{'change':>9}  (k instr/act)")
+    for name, (n, instr) in here.items():
+        m, old = there[name]
+        was, now = old / m / 1e3, instr / n / 1e3
+        print(f"{name:<16}{n:>8}{was:>10.1f}{now:>10.1f}{(now / was - 1) * 100:>8.1f}%")
+    old_total, new_total = (sum(t for _, t in d.values()) for d in (there, here))
+    print(
+        f"\n{len(here)} games: {old_total / 1e6:.1f}M -> {new_total / 1e6:.1f}M instructions "
+        f"({(new_total / old_total - 1) * 100:+.1f}%; before: {before}, after: {after})"
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -151,16 +164,7 @@ def main(argv: list[str]) -> int:
     there = count(args.vs, paths)
     if there is None:
         return 1
-    print(f"{'game':<16}{'actions':>8}{'before':>10}{'after':>10}{'change':>9}  (k instr/act)")
-    for name, (n, instr) in here.items():
-        m, old = there[name]
-        before, after = old / m / 1e3, instr / n / 1e3
-        print(f"{name:<16}{n:>8}{before:>10.1f}{after:>10.1f}{(after / before - 1) * 100:>8.1f}%")
-    old_total, new_total = (sum(t for _, t in d.values()) for d in (there, here))
-    print(
-        f"\n{len(here)} games: {old_total / 1e6:.1f}M -> {new_total / 1e6:.1f}M instructions "
-        f"({(new_total / old_total - 1) * 100:+.1f}%; before: {args.vs}, after: {ROOT})"
-    )
+    compare(here, there, str(args.vs), str(ROOT))
     return 0
 
 

@@ -49,6 +49,11 @@ Timing = tuple[float, list[float], int]
 BY_TYPE: dict[tuple[str, str], list[float]] = {}
 
 
+def corpus() -> list[Path]:
+    """The 1830 corpus: the generated games, then the real game 29133."""
+    return [*sorted((FIXTURES / "1830-generated").glob("g*.json")), FIXTURES / "1830/29133.json"]
+
+
 def tenths(times: list[float]) -> list[float]:
     """Mean µs per action in each tenth of the game."""
     n = len(times)
@@ -215,10 +220,7 @@ def main(argv: list[str]) -> int:
     rounds, as_json = a.rounds, a.json
     vs = a.vs.resolve() if a.vs is not None else None
     files = [Path(p).resolve() for p in items]
-    paths = files or [
-        *sorted((FIXTURES / "1830-generated").glob("g*.json")),
-        FIXTURES / "1830/29133.json",
-    ]
+    paths = files or corpus()
     if as_json:
         got = measure(paths, runs)
         if got is None:

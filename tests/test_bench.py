@@ -140,3 +140,24 @@ def test_instructions_refuses_a_tree_that_is_no_checkout(tmp_path: Path) -> None
     assert done.stderr.splitlines()[-1] == (
         f"instructions.py: error: --vs {tmp_path}: not a checkout of this project (no src/eighteen)"
     )
+
+
+def test_instructions_compares_the_checkouts_game_by_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(BENCH))  # (it reads the corpus list of replay.py)
+    spec = importlib.util.spec_from_file_location("instructions_bench", BENCH / "instructions.py")
+    assert spec is not None and spec.loader is not None
+    instructions = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(instructions)
+    before = {"g2p_s2003": (469, 400_000_000), "29133": (354, 200_000_000)}
+    after = {"g2p_s2003": (469, 380_000_000), "29133": (354, 204_000_000)}
+    instructions.compare(after, before, "/tmp/old", "/work/new")
+    assert capsys.readouterr().out.splitlines() == [
+        "game             actions    before     after   change  (k instr/act)",
+        "g2p_s2003            469     852.9     810.2    -5.0%",
+        "29133                354     565.0     576.3     2.0%",
+        "",
+        "2 games: 600.0M -> 584.0M instructions (-2.7%; before: /tmp/old, after: /work/new)",
+    ]
+    assert instructions.corpus()[-1].name == "29133.json"  # the corpus of replay.py
