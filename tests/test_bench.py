@@ -152,12 +152,12 @@ def test_instructions_compares_the_checkouts_game_by_game(
     spec.loader.exec_module(instructions)
     before = {"g2p_s2003": (469, 400_000_000), "29133": (354, 200_000_000)}
     after = {"g2p_s2003": (469, 380_000_000), "29133": (354, 204_000_000)}
-    instructions.compare(after, before, "/tmp/old", "/work/new")
+    instructions.compare(after, before, "/tmp/old", "/tmp/new")
     assert capsys.readouterr().out.splitlines() == [
         "game             actions    before     after   change  (k instr/act)",
         "g2p_s2003            469     852.9     810.2    -5.0%",
         "29133                354     565.0     576.3     2.0%",
         "",
-        "2 games: 600.0M -> 584.0M instructions (-2.7%; before: /tmp/old, after: /work/new)",
+        "2 games: 600.0M -> 584.0M instructions (-2.7%; before: /tmp/old, after: /tmp/new)",
     ]
     assert instructions.corpus()[-1].name == "29133.json"  # the corpus of replay.py
