@@ -35,6 +35,52 @@ def test_a_block_collects_young_objects_every_20000_allocations_and_puts_the_pac
     assert gc.get_threshold() == (700, 10, 10)
 
 
+class _Node:
+    """A container the collector tracks (instances with a __dict__ are)."""
+
+    def __init__(self) -> None:
+        self.other: object = None
+
+
+def _generation(obj: object) -> int | None:
+    return next((k for k in range(3) if any(o is obj for o in gc.get_objects(k))), None)
+
+
+def test_the_objects_of_a_block_leave_it_in_the_oldest_generation() -> None:
+    gc.collect()
+    before = _Node()
+    assert _generation(before) == 0
+    with collector.bulk():
+        made = _Node()
+        assert _generation(made) == 0
+    assert _generation(made) == 2  # no young collection will walk them
+    assert _generation(before) == 2
+    assert gc.get_count()[0] < 10  # and none is due at the next allocation
+
+
+def test_a_cycle_made_in_a_block_is_still_collected() -> None:
+    with collector.bulk():
+        a, b = _Node(), _Node()
+        a.other, b.other = b, a
+        ids = {id(a), id(b)}
+    del a, b
+    assert gc.collect() >= 2
+    assert not any(id(o) in ids for o in gc.get_objects())
+
+
+def test_objects_a_program_froze_stay_frozen_and_the_young_young() -> None:
+    gc.collect()
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector.bulk():
+            made = _Node()
+        assert gc.get_freeze_count() == frozen
+        assert _generation(made) == 0
+    finally:
+        gc.unfreeze()
+
+
 def test_the_pace_is_put_back_when_the_block_raises() -> None:
     with pytest.raises(ZeroDivisionError), collector.bulk():
         _ = 1 / 0
