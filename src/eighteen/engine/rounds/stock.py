@@ -82,13 +82,10 @@ def buy_problem(g: Context, player: str, corp: str, source: str) -> str | None:
         return f"{corp} has closed"
     if cs.par is None:
         return f"{corp} has not been started (par it first)"
-    certs = shares.ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)
-    if not certs:
-        return f"no {corp} share in the {source}"
     if corp in r.sold.get(player, []) and not g.rules.buy_after_sell_same_corporation:
         return f"{player} sold {corp} this round and may not buy it again"
-    cell = market.cell(g, corp)
-    if r.bought:
+    if r.bought:  # (before the certificates are looked up: most often the answer)
+        cell = market.cell(g, corp)
         multi = cell is not None and cell.multiple_buy
         from_ipo_ok = g.rules.brown_multiple_buy_from_ipo
         bought = [(c, s) for c, s in r.bought if s != PRIVATE_PURCHASE]
@@ -98,6 +95,9 @@ def buy_problem(g: Context, player: str, corp: str, source: str) -> str | None:
             return f"{player} may buy more in one turn only of the same corporation"
         if bought and not from_ipo_ok and (source == "ipo" or any(s == "ipo" for _, s in bought)):
             return "several certificates in one turn come from the pool only"
+    certs = shares.ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)
+    if not certs:
+        return f"no {corp} share in the {source}"
     pct = shares.cert_percent(g, certs[0])
     unit = shares.treasury_unit(g, corp) if source == "ipo" else market.price(g, corp)
     price = unit * pct // 10
@@ -116,10 +116,9 @@ def buy_problem(g: Context, player: str, corp: str, source: str) -> str | None:
 def start_problem(g: Context, player: str, corp: str) -> str | None:
     """Why the player may not start ``corp`` now at any price (the checks of
     :func:`par_problem` that do not depend on the price, made first there)."""
-    why = unstartable(g, corp)
-    if why is None and _r(g).bought:
+    if _r(g).bought:
         return f"{player} has already bought this turn"
-    return why
+    return unstartable(g, corp)
 
 
 def unstartable(g: Context, corp: str) -> str | None:
@@ -302,11 +301,11 @@ class BuySellPar(Step):
         self._acted(g, who)
 
     def _acted(self, g: Context, who: str) -> None:
+        """The player traded: his turn goes on while he can trade more (the round's
+        ``advance``, which follows at once, ends it when he cannot)."""
         r = _r(g)
         r.acted = True
         r.last_actor = who
-        if not self.can_trade(g):
-            self._end_turn(g, passed=False)
 
     def _end_turn(self, g: Context, passed: bool) -> None:
         r = _r(g)
@@ -363,16 +362,18 @@ class StockRoundSteps(Round):
         return self._steps
 
     def advance(self, g: Context) -> None:
-        if g.state.home_choice is not None:
-            return  # the founder places the home first (ChooseHome)
         r = _r(g)
         step = self._steps[1]
         assert isinstance(step, BuySellPar)
-        # a player who has traded a private and can do nothing more ends the turn (like
-        # after a buy or sale); a player who can do nothing but pass (or exchange a
-        # private, which he may do at any time) is passed automatically
+        # a player who has traded (bought, sold, started a corporation, traded a private)
+        # and can do nothing more ends the turn, asked right after the trade (a founder
+        # who must place the home first: before that too, and again once it is placed)
         if r.acted and not step.can_trade(g):
             step._end_turn(g, passed=False)
+        if g.state.home_choice is not None:
+            return  # the founder places the home first (ChooseHome)
+        # a player who can do nothing but pass (or exchange a private, which he may do at
+        # any time) is passed automatically
         while r.passes < len(g.state.players) and not r.acted:
             if step.can_trade(g) or can_buy_private(g, step.actor(g)):  # type: ignore[arg-type]
                 break
