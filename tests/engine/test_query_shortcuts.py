@@ -4,6 +4,7 @@ position of random games."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -11,6 +12,7 @@ from eighteen import Game, load_title
 from eighteen.engine import network, phases, shares, trains
 from eighteen.engine.actions import ExchangePrivate, Pass
 from eighteen.engine.bots import pointless
+from eighteen.engine.map import Reach, TrackGraph
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
 from eighteen.engine.rounds.stock import BuySellPar, over_limits
 from eighteen.engine.state import IPO, POOL
@@ -130,3 +132,43 @@ def test_a_walk_stopping_at_the_first_joined_stop_agrees_with_the_reach(
         active = [a for a in acts if not isinstance(a, Pass)]
         g.apply(rng.choice(active if active and rng.random() < 0.5 else acts))
     assert answers == {True, False}
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 31), ("1833ne", 32)])
+def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
+    title: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Board.reach`` walks a corporation's network on from its last reach where the board
+    changed (``TrackGraph.extend``); asked at random moments, so that some lays and tokens
+    and some none lie between two questions, it finds what a walk from its stations finds."""
+    walked_on = []
+    extend = TrackGraph.extend
+
+    def counted(self: TrackGraph, *args: Any) -> Reach | None:
+        got = extend(self, *args)
+        walked_on.append(got is not None)
+        return got
+
+    monkeypatch.setattr(TrackGraph, "extend", counted)
+    rng = random.Random(seed)
+    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
+    b = network.board(g)
+    b.clear_caches()
+    for _ in range(1500):
+        if g.is_over:
+            break
+        m = g.state.map
+        for c in g.tables.corporations:
+            if rng.random() < 0.3:
+                got, fresh = b.reach(m, c.id), b.graph(m).reach(c.id)
+                assert (got.edges, got.cities, got.stops, got.joined, got.own) == (
+                    fresh.edges,
+                    fresh.cities,
+                    fresh.stops,
+                    fresh.joined,
+                    fresh.own,
+                ), c.id
+        acts = [a for a in g.legal_actions() if not pointless(g, a)]
+        active = [a for a in acts if not isinstance(a, Pass)]
+        g.apply(rng.choice(active if active and rng.random() < 0.7 else acts))
+    assert walked_on.count(True) > 100 and walked_on.count(False) > 0

@@ -723,9 +723,18 @@ class TrackGraph:
             return None
         done = w.done
         remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
+        reached = prev.edges
+        near: list[str] = []  # the changed hexes the walk came to (see below)
         for h in changed:
             if _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]):
                 return None  # other stops (the fragment's stops follow from these counts)
+            if h not in reached:
+                # the walk never came to this hex: it took none of its paths (each touches
+                # an edge of it, or joins two of its stops, reached then by one that does),
+                # entered it from no side and reached none of its stops; the station hexes
+                # are reached on every edge
+                continue
+            near.append(h)
             k = board.hex_index[h]
             for pid in range(k * stride, (k + 1) * stride):
                 p = old.paths[pid]
@@ -747,19 +756,20 @@ class TrackGraph:
             starts = self.station_stops(corp, stations)
             if not w.starts.issubset(starts):
                 return None  # a station is gone
-            moved = {h for h in (*tokens, *w.tokens) if tokens.get(h) != w.tokens.get(h)}
+            moved = {
+                h for h in (*tokens, *w.tokens) if h in reached and tokens.get(h) != w.tokens.get(h)
+            }  # (where the walk never came, a token changes nothing it found)
         queued, joined = w.queued, w.joined
         opened: list[int] = []  # stops the walk reached but could not pass, now passable
-        for h in moved.union(changed) if moved else changed:
+        for h in moved.union(near) if moved else near:
             k = board.hex_index[h]
             for s in range(self.stop_start[k], self.stop_start[k + 1]):
                 if s in starts:
                     continue
-                through = self.passable(s, corp)
                 if s in queued:
-                    if not through:
+                    if not self.passable(s, corp):
                         return None  # the walk went through a city now blocked
-                elif through and s in joined:
+                elif s in joined and self.passable(s, corp):
                     opened.append(s)
         # the walk goes on: from here on it is changed
         prev.walk = None
@@ -771,7 +781,7 @@ class TrackGraph:
         todo = opened
         queued.update(opened)
         seen = w.seen
-        for h in changed:  # walk again from where the walk entered the changed hexes
+        for h in near:  # walk again from where the walk entered the changed hexes
             k = board.hex_index[h]
             todo += [s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in queued]
             todo += [y for y in board.entries[h] if y in seen]
