@@ -9,13 +9,22 @@ from typing import Any
 import pytest
 
 from eighteen import Game, load_title
-from eighteen.engine import network, phases, shares, trains
+from eighteen.engine import network, phases, privates, shares, trains
 from eighteen.engine.actions import ExchangePrivate, Pass
 from eighteen.engine.bots import pointless
 from eighteen.engine.map import Reach, TrackGraph
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
 from eighteen.engine.rounds.stock import BuySellPar, over_limits
 from eighteen.engine.state import IPO, POOL
+from eighteen.title.model import (
+    BlockHexes,
+    ExchangeShare,
+    ExclusiveHexes,
+    FreeTileLay,
+    RestrictCorporation,
+    TileLays,
+    VirtualStation,
+)
 
 
 def plain_over_limit(g: Game) -> list[str]:
@@ -172,3 +181,46 @@ def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
         active = [a for a in acts if not isinstance(a, Pass)]
         g.apply(rng.choice(active if active and rng.random() < 0.7 else acts))
     assert walked_on.count(True) > 100 and walked_on.count(False) > 0
+
+
+def test_the_privates_holding_each_power() -> None:
+    """``Tables.holders``: the privates a question about one power looks at (seed 000's
+    1830 privates; the 1833NE overview's six)."""
+    t1830, t1833 = load_title("1830"), load_title("1833ne")
+    assert t1830.holders(BlockHexes) == ("SV", "CS", "DH", "MH", "CA", "BO")
+    assert t1830.holders(FreeTileLay) == ("CS", "DH")
+    assert t1830.holders(ExchangeShare) == ("MH",)
+    assert t1830.holders(VirtualStation) == ()
+    assert t1833.holders(VirtualStation) == ("P4", "P6")
+    assert t1833.holders(ExclusiveHexes) == ("P6",)
+    assert t1833.holders(RestrictCorporation) == ("P2",)
+    assert t1833.holders(TileLays) == ("P3",)
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 41), ("1833ne", 42)])
+def test_private_powers_read_through_their_holders_are_those_of_every_private(
+    title: str, seed: int
+) -> None:
+    """The questions that look only at a power's holders answer as a look at every
+    private does, position after position of a random game."""
+    rng = random.Random(seed)
+    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
+    t = g.tables
+    for _ in range(800):
+        if g.is_over:
+            break
+        s = g.state.privates
+        for c in t.corporations:
+            owned = [p.id for p in t.privates if s[p.id].owner == c.id and not s[p.id].closed]
+            assert privates.virtual_stations(g, c.id) == [
+                ab for pid in owned for ab in t.abilities(pid, VirtualStation)
+            ]
+            assert privates.excluded_hexes(g, c.id) == {
+                h
+                for p in t.privates
+                if s[p.id].owner != c.id
+                for ab in t.abilities(p.id, ExclusiveHexes)
+                for h in ab.hexes
+            }
+        acts = [a for a in g.legal_actions() if not pointless(g, a)]
+        g.apply(rng.choice(acts))

@@ -74,15 +74,26 @@ def owned_by(g: Context, owner: str) -> list[str]:
     return out
 
 
+def _owned_holders(g: Context, owner: str, kind: type) -> list[str]:
+    """:func:`owned_by` among the privates with an ability of ``kind`` (table order)."""
+    states = g.state.privates
+    out = []
+    for pid in g.tables.holders(kind):
+        ps = states[pid]
+        if not ps.closed and ps.owner is not None and ps.owner == owner:
+            out.append(pid)
+    return out
+
+
 @implements("ability", "block_hexes")
 def blocked_hexes(g: Context) -> set[str]:
     """Hexes blocked by privates a player owns (or nobody has bought yet)."""
     out: set[str] = set()
-    for p in g.tables.privates:
-        ps = g.state.privates[p.id]
+    for pid in g.tables.holders(BlockHexes):
+        ps = g.state.privates[pid]
         if ps.closed or (ps.owner is not None and ps.owner in g.state.corporations):
             continue
-        for ab in g.tables.abilities(p.id, BlockHexes):
+        for ab in g.tables.abilities(pid, BlockHexes):
             out.update(ab.hexes)
     return out
 
@@ -233,7 +244,7 @@ def exchange(g: Context, player: str, pid: str, source: str) -> None:
 def tile_lay_abilities(g: Context, corp: str) -> list[tuple[str, int, FreeTileLay]]:
     """(private, ability index, ability) tile_lay abilities the corporation may use."""
     out = []
-    for pid in owned_by(g, corp):
+    for pid in _owned_holders(g, corp, FreeTileLay):
         ps = g.state.privates[pid]
         for i, ab in enumerate(g.tables.private(pid).abilities):
             if isinstance(ab, FreeTileLay) and i not in ps.used:
@@ -251,7 +262,7 @@ def planned_lay_abilities(
     """(private, ability index, ability) tile_lays powers the corporation may use now:
     never used, or first used this turn (its tiles are laid in one turn)."""
     out = []
-    for pid in owned_by(g, corp):
+    for pid in _owned_holders(g, corp, TileLays):
         ps = g.state.privates[pid]
         for i, ab in enumerate(g.tables.private(pid).abilities):
             if isinstance(ab, TileLays) and (i not in ps.used or pid in this_turn):
@@ -264,12 +275,12 @@ def _restrictions(g: Context, corp: str) -> list[RestrictCorporation]:
     """restrict_corporation powers holding ``corp`` back: their private is open and no
     corporation owns it yet."""
     out: list[RestrictCorporation] = []
-    for p in g.tables.privates:
-        ps = g.state.privates[p.id]
+    for pid in g.tables.holders(RestrictCorporation):
+        ps = g.state.privates[pid]
         if ps.closed or (ps.owner is not None and ps.owner in g.state.corporations):
             continue
         out.extend(
-            ab for ab in g.tables.abilities(p.id, RestrictCorporation) if ab.corporation == corp
+            ab for ab in g.tables.abilities(pid, RestrictCorporation) if ab.corporation == corp
         )
     return out
 
@@ -297,7 +308,11 @@ def routes_restricted(g: Context, corp: str) -> bool:
 def virtual_stations(g: Context, corp: str) -> list[VirtualStation]:
     """The virtual_station powers of the corporation's open privates: it acts as if it
     had a station on ``hex`` for laying track (``lay_track``) and running (``run``)."""
-    return [ab for pid in owned_by(g, corp) for ab in g.tables.abilities(pid, VirtualStation)]
+    return [
+        ab
+        for pid in _owned_holders(g, corp, VirtualStation)
+        for ab in g.tables.abilities(pid, VirtualStation)
+    ]
 
 
 @implements("ability", "exclusive_hexes")
@@ -307,10 +322,9 @@ def excluded_hexes(g: Context, corp: str) -> set[str]:
     a private keeps its hexes for the corporation that owned it, and from everyone
     else."""
     out: set[str] = set()
-    for p in g.tables.privates:
-        ps = g.state.privates[p.id]
-        if ps.owner == corp:
+    for pid in g.tables.holders(ExclusiveHexes):
+        if g.state.privates[pid].owner == corp:
             continue
-        for ab in g.tables.abilities(p.id, ExclusiveHexes):
+        for ab in g.tables.abilities(pid, ExclusiveHexes):
             out.update(ab.hexes)
     return out

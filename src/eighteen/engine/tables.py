@@ -169,6 +169,8 @@ class Tables:
         self._private = {p.id: p for p in self.privates}
         #: (private, ability class) -> its abilities of that class (:meth:`abilities`)
         self._abilities: dict[tuple[str, type], list[Any]] = {}
+        #: ability class -> the privates holding one (:meth:`holders`)
+        self._holders: dict[type, tuple[str, ...]] = {}
         self._corporation = {c.id: c for c in self.corporations}
         self._train: dict[str, TrainType] = {}
         for t in self.trains:
@@ -271,6 +273,16 @@ class Tables:
                 a for a in self._private[pid].abilities if isinstance(a, kind)
             ]
         return list(got)
+
+    def holders(self, kind: type) -> tuple[str, ...]:
+        """The privates with an ability of this type (the ability model's class), in
+        table order: the ones a question about that power need look at."""
+        got = self._holders.get(kind)
+        if got is None:
+            got = self._holders[kind] = tuple(
+                p.id for p in self.privates if any(isinstance(a, kind) for a in p.abilities)
+            )
+        return got
 
     def float_percent(self, cid: str) -> int:
         return self._corporation[cid].float_percent
