@@ -215,9 +215,9 @@ def _route_spec(
     conns = rt.get("connections")
     if not isinstance(conns, list) or not all(isinstance(c, list) for c in conns):
         raise ExportError(f"action {aid} (run_routes): route {i + 1} has no connections")
-    for conn in conns:
-        for h in conn:
-            hex_id = str(h).split(" ")[0]
+    hexes = [[str(h).split(" ")[0] for h in conn] for conn in conns]
+    for conn, ids in zip(conns, hexes, strict=True):
+        for h, hex_id in zip(conn, ids, strict=True):
             if hex_id not in imp.hexes:
                 raise ExportError(f"action {aid} (run_routes): unknown hex {h!r}")
     if train not in g.state.corporations[corp].trains:
@@ -230,7 +230,7 @@ def _route_spec(
             corp,
             train,
             trains.distance(g, train),
-            [[str(h).split(" ")[0] for h in c] for c in conns],
+            hexes,
             phases.revenue_key(g),
             nodes=[str(n) for n in nodes] if nodes else None,
         )
