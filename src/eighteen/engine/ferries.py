@@ -81,8 +81,8 @@ def _unbound(g: Context) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
     if not g.state.ferries:
         return out  # no one holds a ferry (the usual case)
-    for pid in privates.open_privates(g):
-        if pid in g.state.ferry_boost or not g.tables.abilities(pid, FerryMultiplier):
+    for pid in g.tables.holders(FerryMultiplier):  # (table order, as open_privates)
+        if not privates.is_open(g, pid) or pid in g.state.ferry_boost:
             continue
         mine = owned(g, g.state.privates[pid].owner or "")
         if mine:
@@ -224,7 +224,7 @@ def route_bonuses(g: Context, corp: str, base: list[Bonus]) -> list[Bonus]:
     bonus_multiplier privates applied, plus its ferries."""
     ph = _phase_id(g)
     factors: dict[str, int] = {}
-    for pid in privates.owned_by(g, corp):
+    for pid in privates.owned_with(g, corp, BonusMultiplier):
         for ab in g.tables.abilities(pid, BonusMultiplier):
             if ab.phases and ph not in ab.phases:
                 continue

@@ -74,7 +74,7 @@ def owned_by(g: Context, owner: str) -> list[str]:
     return out
 
 
-def _owned_holders(g: Context, owner: str, kind: type) -> list[str]:
+def owned_with(g: Context, owner: str, kind: type) -> list[str]:
     """:func:`owned_by` among the privates with an ability of ``kind`` (table order)."""
     states = g.state.privates
     out = []
@@ -244,7 +244,7 @@ def exchange(g: Context, player: str, pid: str, source: str) -> None:
 def tile_lay_abilities(g: Context, corp: str) -> list[tuple[str, int, FreeTileLay]]:
     """(private, ability index, ability) tile_lay abilities the corporation may use."""
     out = []
-    for pid in _owned_holders(g, corp, FreeTileLay):
+    for pid in owned_with(g, corp, FreeTileLay):
         ps = g.state.privates[pid]
         for i, ab in enumerate(g.tables.private(pid).abilities):
             if isinstance(ab, FreeTileLay) and i not in ps.used:
@@ -262,7 +262,7 @@ def planned_lay_abilities(
     """(private, ability index, ability) tile_lays powers the corporation may use now:
     never used, or first used this turn (its tiles are laid in one turn)."""
     out = []
-    for pid in _owned_holders(g, corp, TileLays):
+    for pid in owned_with(g, corp, TileLays):
         ps = g.state.privates[pid]
         for i, ab in enumerate(g.tables.private(pid).abilities):
             if isinstance(ab, TileLays) and (i not in ps.used or pid in this_turn):
@@ -310,7 +310,7 @@ def virtual_stations(g: Context, corp: str) -> list[VirtualStation]:
     had a station on ``hex`` for laying track (``lay_track``) and running (``run``)."""
     return [
         ab
-        for pid in _owned_holders(g, corp, VirtualStation)
+        for pid in owned_with(g, corp, VirtualStation)
         for ab in g.tables.abilities(pid, VirtualStation)
     ]
 
