@@ -232,12 +232,20 @@ class BuySellPar(Step):
                     if sale_problem(g, who, corp, pct) is None:
                         return True
         prices = g.tables.par_prices()
+        cash = g.state.player(who).cash
         for c in g.tables.corporations:
             cid = c.id
             for src in ("ipo", "pool"):
                 if buy_problem(g, who, cid, src) is None:
                     return True
             if start_problem(g, who, cid) is not None:
+                continue
+            # no price at all when the certificate costs more than he has at the lowest
+            # price he may choose (par_problem refuses a price below min_par, then one
+            # whose certificate he cannot pay: the cost grows with the price)
+            allowed = [p for p in prices if p >= (c.min_par or 0)]
+            pct = shares.cert_percent(g, shares.president_cert(cid))
+            if not allowed or cash < min(allowed) * pct // 10:
                 continue
             for price in prices:
                 if par_problem(g, who, cid, price) is None:
