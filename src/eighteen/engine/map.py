@@ -226,18 +226,19 @@ class Path:
     hex: str
     a: str
     b: str
+    #: ``str(path)``, made once (route keys and specs read it often: an attribute, not a
+    #: call)
+    text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.b < self.a:
             a, b = self.b, self.a
             object.__setattr__(self, "a", a)
             object.__setattr__(self, "b", b)
+        object.__setattr__(self, "text", f"{self.hex}:{self.a}-{self.b}")
 
     def __str__(self) -> str:
-        text = self.__dict__.get("_text")  # made once: route keys and specs ask it often
-        if text is None:
-            text = self.__dict__["_text"] = f"{self.hex}:{self.a}-{self.b}"
-        return text  # type: ignore[no-any-return]
+        return self.text
 
     @classmethod
     def parse(cls, text: str) -> Path:

@@ -300,10 +300,10 @@ def best(g: Context, corp: str) -> list[Route]:
 def spec(route: Route) -> RouteSpec:
     return RouteSpec(
         train=route.train,
-        paths=tuple(str(p) for p in route.paths),
+        paths=tuple([p.text for p in route.paths]),
         revenue=route.revenue,
         stops=tuple(s.id for s in route.stops),
-        extension=tuple(str(p) for p in route.extension),
+        extension=tuple([p.text for p in route.extension]),
     )
 
 

@@ -105,13 +105,13 @@ class Route:
         out: dict[str, Any] = {
             "train": self.train,
             "stops": [s.id for s in self.stops],
-            "paths": [str(p) for p in self.paths],
+            "paths": [p.text for p in self.paths],
             "revenue": self.revenue,
         }
         if self.bonuses:
             out["bonuses"] = [[b, v] for b, v in self.bonuses]
         if self.extension:
-            out["extension"] = [str(p) for p in self.extension]
+            out["extension"] = [p.text for p in self.extension]
         return out
 
     def explain(self) -> list[str]:
@@ -501,7 +501,7 @@ def _check(
     over hexes where no tile or token changed since is known at once."""
     rule = TrainRule.of(distance)
     args = (corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids)
-    track = tuple(map(str, paths))
+    track = tuple([p if isinstance(p, str) else p.text for p in paths])
     tiles, tokens = g.tiles, g.state.token_snapshot()
     hexes = sorted({p.hex if isinstance(p, Path) else p.split(":", 1)[0] for p in paths})
     try:
