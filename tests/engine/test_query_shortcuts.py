@@ -206,12 +206,31 @@ def test_private_powers_read_through_their_holders_are_those_of_every_private(
     rng = random.Random(seed)
     g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
     t = g.tables
+    kinds = {type(a) for p in t.privates for a in p.abilities}
+    corps = {c.id for c in t.corporations}
     for _ in range(800):
         if g.is_over:
             break
         s = g.state.privates
+        with_player = [
+            p.id for p in t.privates if not s[p.id].closed and s[p.id].owner not in corps
+        ]
+        assert privates.blocked_hexes(g) == {
+            h for pid in with_player for ab in t.abilities(pid, BlockHexes) for h in ab.hexes
+        }
         for c in t.corporations:
             owned = [p.id for p in t.privates if s[p.id].owner == c.id and not s[p.id].closed]
+            assert privates.owned_by(g, c.id) == owned
+            for kind in kinds:
+                assert privates.owned_by(g, c.id, kind) == [
+                    pid for pid in owned if t.abilities(pid, kind)
+                ]
+            assert privates._restrictions(g, c.id) == [
+                ab
+                for pid in with_player
+                for ab in t.abilities(pid, RestrictCorporation)
+                if ab.corporation == c.id
+            ]
             assert privates.virtual_stations(g, c.id) == [
                 ab for pid in owned for ab in t.abilities(pid, VirtualStation)
             ]

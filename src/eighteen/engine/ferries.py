@@ -224,7 +224,7 @@ def route_bonuses(g: Context, corp: str, base: list[Bonus]) -> list[Bonus]:
     bonus_multiplier privates applied, plus its ferries."""
     ph = _phase_id(g)
     factors: dict[str, int] = {}
-    for pid in privates.owned_with(g, corp, BonusMultiplier):
+    for pid in privates.owned_by(g, corp, BonusMultiplier):
         for ab in g.tables.abilities(pid, BonusMultiplier):
             if ab.phases and ph not in ab.phases:
                 continue

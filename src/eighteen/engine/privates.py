@@ -63,26 +63,12 @@ def open_privates(g: Context) -> list[str]:
     return out
 
 
-def owned_by(g: Context, owner: str) -> list[str]:
-    """The owner's open privates, in table order."""
+def owned_by(g: Context, owner: str, kind: type | None = None) -> list[str]:
+    """The owner's open privates, in table order; with ``kind``, only those with an
+    ability of that type (the ability model's class: :meth:`Tables.holders`)."""
     states = g.state.privates
-    out = []
-    for p in g.tables.privates:
-        ps = states[p.id]
-        if not ps.closed and ps.owner is not None and ps.owner == owner:
-            out.append(p.id)
-    return out
-
-
-def owned_with(g: Context, owner: str, kind: type) -> list[str]:
-    """:func:`owned_by` among the privates with an ability of ``kind`` (table order)."""
-    states = g.state.privates
-    out = []
-    for pid in g.tables.holders(kind):
-        ps = states[pid]
-        if not ps.closed and ps.owner is not None and ps.owner == owner:
-            out.append(pid)
-    return out
+    pids = g.tables.holders(kind) if kind is not None else g.tables.private_ids
+    return [pid for pid in pids if not states[pid].closed and states[pid].owner == owner]
 
 
 @implements("ability", "block_hexes")
@@ -244,7 +230,7 @@ def exchange(g: Context, player: str, pid: str, source: str) -> None:
 def tile_lay_abilities(g: Context, corp: str) -> list[tuple[str, int, FreeTileLay]]:
     """(private, ability index, ability) tile_lay abilities the corporation may use."""
     out = []
-    for pid in owned_with(g, corp, FreeTileLay):
+    for pid in owned_by(g, corp, FreeTileLay):
         ps = g.state.privates[pid]
         for i, ab in enumerate(g.tables.private(pid).abilities):
             if isinstance(ab, FreeTileLay) and i not in ps.used:
@@ -262,7 +248,7 @@ def planned_lay_abilities(
     """(private, ability index, ability) tile_lays powers the corporation may use now:
     never used, or first used this turn (its tiles are laid in one turn)."""
     out = []
-    for pid in owned_with(g, corp, TileLays):
+    for pid in owned_by(g, corp, TileLays):
         ps = g.state.privates[pid]
         for i, ab in enumerate(g.tables.private(pid).abilities):
             if isinstance(ab, TileLays) and (i not in ps.used or pid in this_turn):
@@ -310,7 +296,7 @@ def virtual_stations(g: Context, corp: str) -> list[VirtualStation]:
     had a station on ``hex`` for laying track (``lay_track``) and running (``run``)."""
     return [
         ab
-        for pid in owned_with(g, corp, VirtualStation)
+        for pid in owned_by(g, corp, VirtualStation)
         for ab in g.tables.abilities(pid, VirtualStation)
     ]
 

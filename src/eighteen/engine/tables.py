@@ -167,6 +167,7 @@ class Tables:
         self.trains: list[CompiledTrain] = list(doc.trains)
         self.phases: list[Phase] = list(doc.phases)
         self._private = {p.id: p for p in self.privates}
+        self.private_ids: tuple[str, ...] = tuple(self._private)
         #: (private, ability class) -> its abilities of that class (:meth:`abilities`)
         self._abilities: dict[tuple[str, type], list[Any]] = {}
         #: ability class -> the privates holding one (:meth:`holders`)
