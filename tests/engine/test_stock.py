@@ -217,3 +217,25 @@ def test_sales_before_float_follow_the_title_rule() -> None:
     g.rules = g.rules.model_copy(update={"sell_drop_before_float": False})
     run(g, SellShares("B", "NYC", 10))
     assert g.state.corporations["NYC"].cell == [5, 6]
+
+
+def test_the_lowest_par_price_decides_whether_a_poor_player_can_start_a_corporation() -> None:
+    """Seed 000: par prices $67 to $100, the president's certificate 20%: starting a
+    corporation costs at least $134.  C, with nothing else to buy (the B&O's shares all
+    held by D), can trade with $134 and cannot with $133."""
+    g = opening()
+    assert stock.par_choices(g, "NYC") == [100, 90, 82, 76, 71, 67]
+    assert stock.start_cost(g, "NYC", 67) == 134
+    assert stock.start_cost(g, "NYC", 100) == 200
+    for cert in shares.cert_ids(g, "B&O"):
+        if g.state.certs[cert] != "B":
+            g.state.certs[cert] = "D"
+    step = stock.BuySellPar()
+    for money_, can in ((133, False), (134, True)):
+        g.state.player("C").cash = money_
+        g.invalidate_caches()
+        assert step.can_trade(g) is can
+        legal = step.legal(g)
+        assert [a for a in legal if isinstance(a, Par)][:1] == (
+            [Par("C", "PRR", 67)] if can else []
+        )

@@ -139,6 +139,17 @@ def unstartable(g: Context, corp: str) -> str | None:
     return None
 
 
+def start_cost(g: Context, corp: str, price: int) -> int:
+    """What the president's certificate of ``corp`` costs at par ``price``."""
+    return price * shares.cert_percent(g, shares.president_cert(corp)) // 10
+
+
+def par_choices(g: Context, corp: str) -> list[int]:
+    """The par prices ``corp`` may start at (highest first): those from its min_par on."""
+    least = g.tables.corporation(corp).min_par or 0
+    return [p for p in g.tables.par_prices() if p >= least]
+
+
 def par_problem(g: Context, player: str, corp: str, price: int) -> str | None:
     """Why the player may not start ``corp`` at ``price`` now."""
     why = start_problem(g, player, corp)
@@ -154,11 +165,11 @@ def par_problem(g: Context, player: str, corp: str, price: int) -> str | None:
         spots = homes.options(g, corp)
         if not spots:
             return f"no city is free for {corp}'s home"
-        capital = price * shares.cert_percent(g, shares.president_cert(corp)) // 10
+        capital = start_cost(g, corp, price)
         if capital < min(homes.cost(g, corp, h) for h, _ in spots):
             return f"${price} does not pay for {corp}'s home station"
     pct = shares.cert_percent(g, shares.president_cert(corp))
-    cost = price * pct // 10
+    cost = start_cost(g, corp, price)
     if g.state.player(player).cash < cost:
         return f"{player} has ${g.state.player(player).cash}, the certificate costs ${cost}"
     if shares.percent_of(g, corp, player) + pct > g.rules.holding_limit_percent:
@@ -211,7 +222,7 @@ class BuySellPar(Step):
                         out.append(BuyShares(who, cid, src))
                 if start_problem(g, who, cid) is not None:
                     continue
-                for price in g.tables.par_prices():
+                for price in par_choices(g, cid):
                     if par_problem(g, who, cid, price) is None:
                         out.append(Par(who, cid, price))
             out.extend(ExchangePrivate(who, p, s) for p, s in privates.exchange_options(g, who))
@@ -231,7 +242,6 @@ class BuySellPar(Step):
                 for pct in range(10, held + 1, 10):
                     if sale_problem(g, who, corp, pct) is None:
                         return True
-        prices = g.tables.par_prices()
         cash = g.state.player(who).cash
         for c in g.tables.corporations:
             cid = c.id
@@ -240,14 +250,13 @@ class BuySellPar(Step):
                     return True
             if start_problem(g, who, cid) is not None:
                 continue
-            # no price at all when the certificate costs more than he has at the lowest
-            # price he may choose (par_problem refuses a price below min_par, then one
-            # whose certificate he cannot pay: the cost grows with the price)
-            allowed = [p for p in prices if p >= (c.min_par or 0)]
-            pct = shares.cert_percent(g, shares.president_cert(cid))
-            if not allowed or cash < min(allowed) * pct // 10:
+            # par_problem refuses a price below min_par, and one whose certificate costs
+            # more than he has: none when even the lowest he may choose does (the cost
+            # grows with the price)
+            choices = par_choices(g, cid)
+            if not choices or cash < start_cost(g, cid, choices[-1]):
                 continue
-            for price in prices:
+            for price in choices:
                 if par_problem(g, who, cid, price) is None:
                     return True
         return False
@@ -295,7 +304,7 @@ class BuySellPar(Step):
             raise IllegalAction(why)
         corp = action.corporation
         pc = shares.president_cert(corp)
-        cost = action.price * shares.cert_percent(g, pc) // 10
+        cost = start_cost(g, corp, action.price)
         to = corp if g.rules.capitalization == "incremental" else BANK
         pay(g, who, to, cost, f"{who} starts {corp}")
         g.state.certs[pc] = who
