@@ -503,7 +503,7 @@ def _check(
     args = (corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids)
     track = tuple([p if isinstance(p, str) else p.text for p in paths])
     tiles, tokens = g.tiles, g.state.token_snapshot()
-    hexes = sorted({p.hex if isinstance(p, Path) else p.split(":", 1)[0] for p in paths})
+    hexes = sorted({t.split(":", 1)[0] for t in track})
     try:
         bonus_key = tuple(bonuses)
         hash(bonus_key)  # (the other parts of the key are text, numbers and their sets)

@@ -215,11 +215,14 @@ def _route_spec(
     conns = rt.get("connections")
     if not isinstance(conns, list) or not all(isinstance(c, list) for c in conns):
         raise ExportError(f"action {aid} (run_routes): route {i + 1} has no connections")
-    hexes = [[str(h).split(" ")[0] for h in conn] for conn in conns]
-    for conn, ids in zip(conns, hexes, strict=True):
-        for h, hex_id in zip(conn, ids, strict=True):
+    hexes: list[list[str]] = []
+    for conn in conns:
+        hexes.append([])
+        for h in conn:
+            hex_id = str(h).split(" ")[0]
             if hex_id not in imp.hexes:
                 raise ExportError(f"action {aid} (run_routes): unknown hex {h!r}")
+            hexes[-1].append(hex_id)
     if train not in g.state.corporations[corp].trains:
         raise Divergence(aid, a, f"{corp} does not own train {train} in our engine")
     nodes = rt.get("nodes") if isinstance(rt.get("nodes"), list) else None
