@@ -10,15 +10,14 @@ track graphs the caches keep included); at the bulk pace, half that.
 :func:`bulk` slows the pace for a block of work and puts it back after.  It never turns
 the collector off: a program whose own objects make cycles still has them collected.
 
-On leaving the block, the young objects (those it made, and any young object of the
-program) are moved to the oldest generation at once.  Left young, the first allocation
-after the pace is put back would start a young collection that walks all of them: at the
-end of an import, every position, reach and checked route the game keeps (about 200,000
-references for a game of 700 actions, 7 to 9 ms, a twelfth of the import), to find no
-cycle.  The move costs nothing (CPython's ``gc.freeze`` then ``gc.unfreeze``: two splices
-of its lists); a full collection still looks at them.  A process that froze objects
-itself (``gc.freeze``, before forking workers) keeps them frozen: there the young objects
-are left where they are.
+On leaving the block, the young objects (those it made, and any young object of the program)
+are moved to the oldest generation at once. Left young, the first allocation after the pace
+is put back would start a young collection that walks all of them: at the end of an import,
+every position, reach and checked route the game keeps (about 200,000 references for a game
+of 700 actions, 6 to 11 ms, a tenth to a twentieth of the import), to find no cycle. The
+move costs nothing (CPython's ``gc.freeze`` then ``gc.unfreeze``: two splices of its lists);
+a full collection still looks at them. A process that froze objects itself (``gc.freeze``,
+before forking workers) keeps them frozen: there the young objects are left where they are.
 """
 
 from __future__ import annotations
