@@ -10,7 +10,7 @@ import pytest
 
 from eighteen import Game, load_title
 from eighteen.engine import network, phases, privates, shares, trains
-from eighteen.engine.actions import ExchangePrivate, Pass
+from eighteen.engine.actions import ExchangePrivate, LayTile, Pass
 from eighteen.engine.bots import pointless
 from eighteen.engine.map import Reach, TrackGraph
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
@@ -181,6 +181,37 @@ def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
         active = [a for a in acts if not isinstance(a, Pass)]
         g.apply(rng.choice(active if active and rng.random() < 0.7 else acts))
     assert walked_on.count(True) > 100 and walked_on.count(False) > 0
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 33), ("1833ne", 34)])
+def test_the_hexes_changed_between_two_layouts_are_read_off_the_patches(
+    title: str, seed: int
+) -> None:
+    """``TrackGraph.changed_since``: the hexes whose tiles differ between two graphs of a
+    game, read off the chain of patches that led from one to the other when it is short
+    (``lineage``), compared otherwise; both are the plain difference of the layouts."""
+    rng = random.Random(seed)
+    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
+    b = network.board(g)
+    b.clear_caches()
+    graphs: list[tuple[TrackGraph, dict[str, tuple[str, int]]]] = []
+    for _ in range(1500):
+        if g.is_over:
+            break
+        m = g.state.map
+        if not graphs or graphs[-1][1] != m.tiles:
+            graphs.append((b.graph(m), dict(m.tiles)))
+        acts = [a for a in g.legal_actions() if not pointless(g, a)]
+        lays = [a for a in acts if isinstance(a, LayTile)]
+        active = [a for a in acts if not isinstance(a, Pass)]
+        g.apply(rng.choice(lays or (active if active and rng.random() < 0.7 else acts)))
+    by_patches = 0
+    for j, (new, tiles) in enumerate(graphs):
+        for old, before in graphs[max(0, j - 20) : j + 1]:
+            plain = sorted({h for h, _ in tiles.items() ^ before.items()})
+            assert new.changed_since(old) == plain
+            by_patches += any(layout is old.layout for layout, _ in new.lineage)
+    assert len(graphs) > 15 and by_patches > 5 * len(graphs)
 
 
 def test_the_privates_holding_each_power() -> None:

@@ -476,6 +476,11 @@ class TrackGraph:
         #: stands for this numbering of the stops, which the graphs patched from this one
         #: share (a cache key part: a result naming stop ids holds for these graphs only)
         self.numbering = object()
+        #: stands for this graph's layout (its bound copies share it), and the layouts it
+        #: was patched from, newest first: (that layout, the hexes changed since), at
+        #: most Board.EXTEND_LIMIT of them (:meth:`changed_since`)
+        self.layout = object()
+        self.lineage: tuple[tuple[object, tuple[str, ...]], ...] = ()
         n = len(board.hex_ids) * stride
         self.path_id: dict[Path, int] = {}
         # the tables are made as lists and kept as tuples (of tuples of numbers and
@@ -537,6 +542,9 @@ class TrackGraph:
         g = object.__new__(TrackGraph)
         g.__dict__ = self.__dict__.copy()
         g.__dict__.pop("track_key", None)  # of this graph's layout
+        changed = tuple(changed)
+        g.layout = object()
+        g.lineage = ((self.layout, changed), *self.lineage[: board.EXTEND_LIMIT - 1])
         g.state = state
         g.tiles = dict(state.tiles)
         g.faces = dict(self.faces)
@@ -716,10 +724,7 @@ class TrackGraph:
             return None
         board, old = self.board, w.graph
         stride = board.path_stride
-        if old.tiles is self.tiles:  # bound copies of one graph: the same layout
-            changed: list[str] = []
-        else:
-            changed = sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
+        changed = self.changed_since(old)
         if len(changed) > board.EXTEND_LIMIT:
             return None
         done = w.done
@@ -812,6 +817,19 @@ class TrackGraph:
         )
         own = prev.own.union(self.stops[s] for s in fresh) if fresh else prev.own
         return Reach(edges, cities, stops, found, w, own)
+
+    def changed_since(self, old: TrackGraph) -> list[str]:
+        """The hexes whose tile differs between ``old``'s layout and this graph's, sorted
+        (or a few more: the hexes a chain of patches from ``old`` to this graph changed,
+        read off :attr:`lineage`, some of which may have changed back)."""
+        if old.layout is self.layout:  # bound copies of one graph: the same layout
+            return []
+        hexes: set[str] = set()
+        for layout, changed in self.lineage:
+            hexes.update(changed)
+            if layout is old.layout:
+                return sorted(hexes)
+        return sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
 
     def joins_other(self, corp: str, stations: Iterable[str], excluded: Collection[str]) -> bool:
         """Does :meth:`reach` join a station of ``corp`` to a stop that is not one of its

@@ -216,11 +216,19 @@ def _route_spec(
     if not isinstance(conns, list) or not all(isinstance(c, list) for c in conns):
         raise ExportError(f"action {aid} (run_routes): route {i + 1} has no connections")
     hexes: list[list[str]] = []
+    known = imp.hexes
     for conn in conns:
+        try:
+            plain = imp.hex_ids.issuperset(conn)  # hex ids only, as the logs have them
+        except TypeError:  # (an unhashable entry: told below)
+            plain = False
+        if plain:
+            hexes.append(conn)
+            continue
         hexes.append([])
         for h in conn:
             hex_id = str(h).split(" ")[0]
-            if hex_id not in imp.hexes:
+            if hex_id not in known:
                 raise ExportError(f"action {aid} (run_routes): unknown hex {h!r}")
             hexes[-1].append(hex_id)
     if train not in g.state.corporations[corp].trains:

@@ -179,6 +179,7 @@ class Importer:
             raise ExportError(str(exc)) from None
         self.board = network.board(self.game)
         self.hexes: Mapping[str, CompiledHex] = tables.doc.hexes
+        self.hex_ids = frozenset(self.hexes)
         self.tile_defs: Mapping[str, CompiledTile] = tables.doc.tiles
         self.preprinted = {v: k for k, v in self.mapping.preprinted.items()}
         self.copies: dict[str, str] = {}  # laid tile copy id -> hex it was last laid on
