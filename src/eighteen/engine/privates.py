@@ -71,14 +71,23 @@ def owned_by(g: Context, owner: str, kind: type | None = None) -> list[str]:
     return [pid for pid in pids if not states[pid].closed and states[pid].owner == owner]
 
 
+def outside_corporations(g: Context, kind: type) -> list[str]:
+    """The open privates holding an ability of type ``kind`` that no corporation owns
+    (a player owns them, or nobody has bought them yet), in table order: those whose
+    block_hexes and restrict_corporation powers hold."""
+    states, corps = g.state.privates, g.state.corporations
+    return [
+        pid
+        for pid in g.tables.holders(kind)
+        if not states[pid].closed and states[pid].owner not in corps
+    ]
+
+
 @implements("ability", "block_hexes")
 def blocked_hexes(g: Context) -> set[str]:
     """Hexes blocked by privates a player owns (or nobody has bought yet)."""
     out: set[str] = set()
-    for pid in g.tables.holders(BlockHexes):
-        ps = g.state.privates[pid]
-        if ps.closed or (ps.owner is not None and ps.owner in g.state.corporations):
-            continue
+    for pid in outside_corporations(g, BlockHexes):
         for ab in g.tables.abilities(pid, BlockHexes):
             out.update(ab.hexes)
     return out
@@ -261,10 +270,7 @@ def _restrictions(g: Context, corp: str) -> list[RestrictCorporation]:
     """restrict_corporation powers holding ``corp`` back: their private is open and no
     corporation owns it yet."""
     out: list[RestrictCorporation] = []
-    for pid in g.tables.holders(RestrictCorporation):
-        ps = g.state.privates[pid]
-        if ps.closed or (ps.owner is not None and ps.owner in g.state.corporations):
-            continue
+    for pid in outside_corporations(g, RestrictCorporation):
         out.extend(
             ab for ab in g.tables.abilities(pid, RestrictCorporation) if ab.corporation == corp
         )
