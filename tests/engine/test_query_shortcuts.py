@@ -205,13 +205,40 @@ def test_the_hexes_changed_between_two_layouts_are_read_off_the_patches(
         lays = [a for a in acts if isinstance(a, LayTile)]
         active = [a for a in acts if not isinstance(a, Pass)]
         g.apply(rng.choice(lays or (active if active and rng.random() < 0.7 else acts)))
-    by_patches = 0
+    by_patches = compared = 0
     for j, (new, tiles) in enumerate(graphs):
         for old, before in graphs[max(0, j - 20) : j + 1]:
             plain = sorted({h for h, _ in tiles.items() ^ before.items()})
             assert new.changed_since(old) == plain
-            by_patches += any(layout is old.layout for layout, _ in new.lineage)
-    assert len(graphs) > 15 and by_patches > 5 * len(graphs)
+            # the lineage itself: the hexes its patches changed, up to old's layout
+            upto = [layout is old.layout for layout, _ in new.lineage]
+            if True in upto:
+                hexes = {h for _, ch in new.lineage[: upto.index(True) + 1] for h in ch}
+                assert sorted(hexes) == plain
+                by_patches += 1
+            elif new is not old:
+                compared += 1  # further back than the lineage keeps: compared
+    assert len(graphs) > 15 and by_patches > 5 * len(graphs) and compared > 0
+
+
+def test_a_hex_changed_and_changed_back_is_not_a_change() -> None:
+    """A tile laid and taken away again (test setups) leaves the layout as it was: the
+    patches changed the hex twice, ``changed_since`` finds no change.  (The board hands
+    out the first graph again for that layout; the patch is made here.)"""
+    g = Game.new(load_title("1830"), ["Ann", "Bob", "Cy", "Di"], seed=1)
+    b = network.board(g)
+    b.clear_caches()
+    m = g.state.map
+    first = b.graph(m)
+    m.tiles["C11"] = ("9", 0)
+    laid = b.graph(m)
+    del m.tiles["C11"]
+    back = laid.patched(m, ["C11"])
+    assert back is not None and b.graph(m) is first
+    assert [len(x.lineage) for x in (first, laid, back)] == [0, 1, 2]
+    assert laid.changed_since(first) == ["C11"]
+    assert back.changed_since(laid) == ["C11"]
+    assert back.changed_since(first) == []
 
 
 def test_the_privates_holding_each_power() -> None:

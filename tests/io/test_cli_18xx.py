@@ -140,6 +140,10 @@ BAD_INPUTS = {
         lambda d: (action(d, 115)["routes"][0]["connections"][0].append("Q1"), d)[1],
         "action 115 (run_routes): unknown hex 'Q1'",
     ),
+    "unhashable hex in a route": (
+        lambda d: (action(d, 115)["routes"][0]["connections"][0].append(["G19"]), d)[1],
+        "action 115 (run_routes): unknown hex ['G19']",
+    ),
     "price not a number": (
         lambda d: _bad(d, 5, price="lots"),
         "action 5 (bid): price is not a number: 'lots'",

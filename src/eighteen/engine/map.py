@@ -819,16 +819,18 @@ class TrackGraph:
         return Reach(edges, cities, stops, found, w, own)
 
     def changed_since(self, old: TrackGraph) -> list[str]:
-        """The hexes whose tile differs between ``old``'s layout and this graph's, sorted
-        (or a few more: the hexes a chain of patches from ``old`` to this graph changed,
-        read off :attr:`lineage`, some of which may have changed back)."""
+        """The hexes whose tile differs between ``old``'s layout and this graph's, sorted:
+        among those the chain of patches from ``old`` to this graph changed (read off
+        :attr:`lineage`; a hex changed and changed back drops out), else found by
+        comparing the two layouts."""
         if old.layout is self.layout:  # bound copies of one graph: the same layout
             return []
         hexes: set[str] = set()
         for layout, changed in self.lineage:
             hexes.update(changed)
             if layout is old.layout:
-                return sorted(hexes)
+                now, then = self.tiles, old.tiles
+                return sorted(h for h in hexes if now.get(h) != then.get(h))
         return sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
 
     def joins_other(self, corp: str, stations: Iterable[str], excluded: Collection[str]) -> bool:
