@@ -29,9 +29,9 @@ def default_pace() -> Iterator[None]:
         gc.set_threshold(*old)
 
 
-def test_a_block_collects_young_objects_every_20000_allocations_and_puts_the_pace_back() -> None:
+def test_a_block_collects_young_objects_every_100000_allocations_and_puts_the_pace_back() -> None:
     with collector.bulk():
-        assert gc.get_threshold() == (20_000, 10, 10)
+        assert gc.get_threshold() == (100_000, 10, 10)
     assert gc.get_threshold() == (700, 10, 10)
 
 
@@ -90,12 +90,12 @@ def test_the_pace_is_put_back_when_the_block_raises() -> None:
 def test_nested_blocks_and_a_slower_pace_are_left_as_they_are() -> None:
     with collector.bulk():
         with collector.bulk(5_000):
-            assert gc.get_threshold() == (20_000, 10, 10)
-        assert gc.get_threshold() == (20_000, 10, 10)
-    gc.set_threshold(50_000, 5, 5)
+            assert gc.get_threshold() == (100_000, 10, 10)
+        assert gc.get_threshold() == (100_000, 10, 10)
+    gc.set_threshold(200_000, 5, 5)
     with collector.bulk():
-        assert gc.get_threshold() == (50_000, 5, 5)
-    assert gc.get_threshold() == (50_000, 5, 5)
+        assert gc.get_threshold() == (200_000, 5, 5)
+    assert gc.get_threshold() == (200_000, 5, 5)
 
 
 def test_a_collector_switched_off_by_a_zero_threshold_stays_off() -> None:
@@ -122,7 +122,7 @@ def test_an_import_replays_at_the_bulk_pace(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(Importer, "step", step)
     res = games18xx.import_game(read_export(FIXTURE))
     assert res.mismatches() == []
-    assert seen == {(20_000, 10, 10)}
+    assert seen == {(100_000, 10, 10)}
     assert gc.get_threshold() == (700, 10, 10)
 
 
@@ -136,7 +136,7 @@ def test_a_bot_game_is_played_and_a_save_loaded_at_the_bulk_pace(
     for _ in play(game, make_bots("random", names, 3), max_actions=50_000):
         paces.add(gc.get_threshold())
     assert game.is_over
-    assert paces == {(20_000, 10, 10)}
+    assert paces == {(100_000, 10, 10)}
     assert gc.get_threshold() == (700, 10, 10)
     applied = set()
     apply = Game.apply
@@ -148,7 +148,7 @@ def test_a_bot_game_is_played_and_a_save_loaded_at_the_bulk_pace(
     monkeypatch.setattr(Game, "apply", recording)
     loaded = Game.from_json(game.to_json())
     assert loaded.state_hash() == game.state_hash()
-    assert applied == {(20_000, 10, 10)}
+    assert applied == {(100_000, 10, 10)}
     assert gc.get_threshold() == (700, 10, 10)
 
 
@@ -158,6 +158,6 @@ def test_a_bot_game_left_unfinished_puts_the_pace_back_when_closed() -> None:
     game = Game(t, names, seed=3)
     it = play(game, make_bots("random", names, 3))
     next(it)
-    assert gc.get_threshold() == (20_000, 10, 10)
+    assert gc.get_threshold() == (100_000, 10, 10)
     it.close()
     assert gc.get_threshold() == (700, 10, 10)
