@@ -3,6 +3,7 @@ route re-derived, and every way the replay can be told that the log is wrong."""
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from readings_18xx import OLD_READINGS_18XX, READINGS_18XX
 
 from eighteen.engine import bank
+from eighteen.engine.actions import RouteSpec, RunRoutes
 from eighteen.io.games18xx import (
     Divergence,
     ExportError,
@@ -76,6 +78,27 @@ def test_routes_are_read_without_the_derived_fields(game_29133: dict[str, Any]) 
             for k in ("hexes", "revenue_str"):
                 r.pop(k, None)
     assert import_game(game_29133).mismatches() == []
+
+
+def test_logged_routes_run_as_first_read_match_the_reading_of_each_route(
+    game_29133: dict[str, Any],
+) -> None:
+    """A logged run goes to the engine as the first reading of each route's connections,
+    checked there only; a route with no logged revenue is read in turn, every reading
+    tried (route_from_connections).  Both give the same game, action for action."""
+    fast = import_game(copy.deepcopy(game_29133))
+    for a in game_29133["actions"]:
+        for r in a.get("routes", []):
+            del r["revenue"]
+    careful = import_game(game_29133)
+    assert fast.mismatches() == careful.mismatches() == []
+    assert fast.routes_checked == careful.routes_checked == 37
+    assert fast.game.to_json() == careful.game.to_json()
+    runs = [x for x in fast.game.log if isinstance(x, RunRoutes)]
+    # action 115: B&O's 2-train logged as I15-I17-H16, run from the lower stop id
+    assert runs[3].routes[0] == RouteSpec(
+        "2-0", ("H16:c0-e5", "I17:e1-e2", "I15:c0-e4"), 60, ("H16-c0", "I15-c0")
+    )
 
 
 def test_an_illegal_tile_lay_names_the_action_and_the_rule(game_29133: dict[str, Any]) -> None:

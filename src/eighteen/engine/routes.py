@@ -905,6 +905,38 @@ def route_from_connections(
     raise RouteError(errors[0] if errors else "the connections do not form one route")
 
 
+def first_reading(
+    board: Board,
+    state: MapState,
+    connections: Sequence[Sequence[str]],
+    nodes: Sequence[str] | None = None,
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The first reading of an 18xx.games route's ``connections`` that
+    :func:`route_from_connections` tries (naming the ``nodes``' stops, when given), unchecked:
+    (its track, its stop ids), in the direction :func:`check_route` gives a route; None
+    when the connections have no reading.  For a caller that has the engine check the route
+    (an importer's ``RunRoutes``), and reads the connections with
+    :func:`route_from_connections` only when that check refuses it."""
+    g = board.graph(state)
+    if not connections:
+        return None
+    options = [_Readings(g, conn) for conn in connections]
+    if not all(opts.chains for opts in options):
+        return None
+    want = {_node_stop(g, n) for n in nodes} if nodes else None
+    for pids, stop_ids in _readings(options, 0, None, [], []):
+        if want is not None and set(stop_ids) != want:
+            continue
+        if tuple(stop_ids) > tuple(reversed(stop_ids)):
+            stop_ids, pids = stop_ids[::-1], pids[::-1]
+        stops = g.stops
+        return (
+            tuple([g.paths[p].text for p in pids]),
+            tuple([f"{stops[s][0]}-{stops[s][1][0]}{stops[s][2]}" for s in stop_ids]),
+        )
+    return None
+
+
 class _Readings:
     """The chains of one connection (:func:`_chains`): those along its hexes as listed,
     then those along them backwards, found only when a reading gets to them (the first

@@ -31,8 +31,9 @@ from eighteen.engine.actions import (
     SellShares,
     TradePrivate,
 )
+from eighteen.engine.map import MapError
 from eighteen.engine.rounds.operating import STEP_NAMES
-from eighteen.engine.routes import RouteError, route_from_connections
+from eighteen.engine.routes import RouteError, first_reading, route_from_connections
 from eighteen.io.games18xx_log import MAX_PASSES, Divergence, ExportError, int_field
 
 if TYPE_CHECKING:
@@ -199,12 +200,53 @@ def _run_routes(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         if not any(rt.get("revenue", 1) for rt in routes):
             return  # our engine had nothing to run either
         raise Divergence(aid, a, f"{corp} has no route to run in our engine")
+    if not imp.optimal_routes and _run_as_logged(imp, corp, routes):
+        return
     specs = [_route_spec(imp, aid, a, corp, i, rt) for i, rt in enumerate(routes)]
     imp.last_revenue[corp] = sum(s.revenue for s in specs)
     if imp.optimal_routes:
         best = network.optimal_revenue(g, corp)
         imp.route_report.append((aid, corp, imp.last_revenue[corp], best.total, bool(best.optimal)))
     imp.apply(aid, a, lambda: RunRoutes(corp, tuple(specs)))
+
+
+def _run_as_logged(imp: Importer, corp: str, routes: list[dict[str, Any]]) -> bool:
+    """Run the logged routes, each read as the first reading of its connections
+    (:func:`first_reading`) with its logged revenue, and leave their check to the engine
+    (which checks every route of a run): True when the engine took them.  False, nothing
+    changed, when a route is not in the usual form (plain hex ids, a logged revenue) or the
+    engine refuses the run: :func:`_route_spec` then reads each route in turn, trying every
+    reading, and says where one diverges (the first reading is nearly always the route:
+    the one taken for every route of the corpus).  The engine's check is the only one a
+    route gets here, not the importer's then the engine's."""
+    g = imp.game
+    state = g.state
+    specs = []
+    for rt in routes:
+        train, conns, revenue = rt.get("train"), rt.get("connections"), rt.get("revenue")
+        if not isinstance(train, str) or not isinstance(conns, list) or type(revenue) is not int:
+            return False
+        try:
+            if not all(imp.hex_ids.issuperset(c) for c in conns):
+                return False
+        except TypeError:  # (an unhashable entry: told by _route_spec)
+            return False
+        nodes = rt.get("nodes")
+        if nodes is not None and not (
+            isinstance(nodes, list) and all(isinstance(n, str) for n in nodes)
+        ):
+            return False
+        got = first_reading(imp.board, state.map, conns, nodes or None)
+        if got is None:
+            return False
+        specs.append(RouteSpec(train, got[0], revenue, got[1]))
+    try:
+        g.apply(RunRoutes(corp, tuple(specs)))
+    except (IllegalAction, MapError, RouteError):
+        return False
+    imp.routes_checked += len(specs)
+    imp.last_revenue[corp] = sum(s.revenue for s in specs)
+    return True
 
 
 def _route_spec(
