@@ -264,6 +264,11 @@ def test_check_route_accepts_either_direction_and_reports_errors() -> None:
     r2 = check_route(board, s, "X", "3", 3, list(reversed(fwd)), "yellow")
     assert r1 == r2 and r1.revenue == 40
     assert [x.id for x in r1.stops] == ["B2-c0", "B4-c0", "B6-t0"]
+    # each piece may name its ends in either order (read by its text, else parsed)
+    swapped = ["B2:e4-c0", "B4:e1-c0", "B4:c0-e4", "B6:t0-e1"]
+    assert check_route(board, s, "X", "3", 3, swapped, "yellow") == r1
+    with pytest.raises(RouteError, match="bad path"):
+        check_route(board, s, "X", "3", 3, ["B2:c0-e4", "B4c0-e1"], "yellow")
     with pytest.raises(RouteError, match="more than"):
         check_route(board, s, "X", "2", 2, fwd, "yellow")
     with pytest.raises(RouteError, match="no station"):

@@ -483,6 +483,9 @@ class TrackGraph:
         self.lineage: tuple[tuple[object, tuple[str, ...]], ...] = ()
         n = len(board.hex_ids) * stride
         self.path_id: dict[Path, int] = {}
+        #: the same ids by each path's text (``Path.text``, its ends in order): a route
+        #: given as text is read without parsing each piece
+        self.text_id: dict[str, int] = {}
         # the tables are made as lists and kept as tuples (of tuples of numbers and
         # strings: the collector stops visiting them, a graph being some thousand
         # entries, and some hundred graphs being kept by the caches)
@@ -511,13 +514,14 @@ class TrackGraph:
         graph."""
         h = self.board.hex_ids[k]
         offset = self.stop_start[k]
-        paths, path_id, all_ends = t.paths, self.path_id, t.ends
+        paths, path_id, text_id, all_ends = t.paths, self.path_id, self.text_id, t.ends
         stop_paths, side_paths, path_sides = t.stop_paths, t.side_paths, t.path_sides
         touch = t.touch
         pid = k * self.board.path_stride
         for p, ((sa, na), (sb, nb)), mask, reached in frag.paths:  # a path has two ends
             paths[pid] = p
             path_id[p] = pid
+            text_id[p.text] = pid
             if sa:
                 na += offset
                 stop_paths[na] = (*stop_paths[na], pid)
@@ -549,6 +553,7 @@ class TrackGraph:
         g.tiles = dict(state.tiles)
         g.faces = dict(self.faces)
         g.path_id = path_id = dict(self.path_id)
+        g.text_id = text_id = dict(self.text_id)
         t = _Tables(
             list(self.paths),
             list(self.ends),
@@ -572,6 +577,7 @@ class TrackGraph:
                 if p is _NO_PATH:
                     break
                 del path_id[p]
+                del text_id[p.text]
                 t.paths[pid] = _NO_PATH
                 t.ends[pid] = _NO_ENDS
                 t.path_sides[pid] = 0

@@ -603,14 +603,21 @@ def _path_ids(g: TrackGraph, paths: Sequence[Path | str]) -> list[int]:
     """The ids of track pieces given as :class:`Path` or ``"H12:c0-e4"``; raises
     :class:`RouteError` for one not on the board."""
     pids: list[int] = []
+    text_id = g.text_id
     for p in paths:
+        if isinstance(p, str):
+            pid = text_id.get(p)
+            if pid is not None:  # (a path written with its ends in order, as Path.text)
+                pids.append(pid)
+                continue
         try:
             path = Path.parse(p) if isinstance(p, str) else p
         except MapError as exc:  # not a path at all
             raise RouteError(str(exc)) from None
-        if path not in g.path_id:
+        pid = g.path_id.get(path)
+        if pid is None:
             raise RouteError(f"no track {path} on the board")
-        pids.append(g.path_id[path])
+        pids.append(pid)
     return pids
 
 
