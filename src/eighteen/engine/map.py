@@ -737,8 +737,9 @@ class TrackGraph:
         remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
         reached = prev.edges
         near: list[str] = []  # the changed hexes the walk came to (see below)
+        renumbered = old.numbering is not self.numbering  # (patched: the same stops)
         for h in changed:
-            if _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]):
+            if renumbered and _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]):
                 return None  # other stops (the fragment's stops follow from these counts)
             if h not in reached:
                 # the walk never came to this hex: it took none of its paths (each touches
