@@ -254,14 +254,15 @@ class BuyTrains(ORStep):
         budget = cs.cash + pres_cash
         offers = trains.bank_offers(g, corp)
         low = cheapest_bank_price(g, corp, offers)
+        room = _room(g, corp, None)  # (asked once: the offers without a trade-in share it)
         for o in offers:
-            if not _room(g, corp, o.exchange):
+            if not (room if o.exchange is None else _room(g, corp, o.exchange)):
                 continue
             if o.price <= cs.cash or (
                 em and o.exchange is None and low is not None and o.price == low <= budget
             ):
                 yield BuyTrain(corp, o.train, o.price, o.exchange)
-        if _room(g, corp, None) and not (em and g.rules.emergency_buy_from_bank_only):
+        if room and not (em and g.rules.emergency_buy_from_bank_only):
             lo = g.rules.train_buy_from_corporation_min
             for t in other_trains(g, corp):
                 hi = min(budget, trains.list_price(g, t)) if em else cs.cash
