@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from readings_18xx import OLD_READINGS_18XX, READINGS_18XX
 
-from eighteen.engine import bank
+from eighteen.engine import bank, network
 from eighteen.engine.actions import RouteSpec, RunRoutes
+from eighteen.engine.routes import first_reading
 from eighteen.io.games18xx import (
     Divergence,
     ExportError,
@@ -63,6 +64,35 @@ def test_a_wrong_revenue_is_a_divergence(game_29133: dict[str, Any]) -> None:
     assert "earns $80 in our engine, the log says $90" in d.reason
     assert res.mismatches()[0].startswith("action 115:")
     assert res.game.log  # the game stops after the last good action
+
+
+def test_a_run_the_engine_refuses_leaves_no_trace(game_29133: dict[str, Any]) -> None:
+    """A logged run with a wrong revenue goes to the engine as logged and is refused; the
+    importer then reads each route in turn (as it always does when it asks for the best
+    routes too) and stops at the same action, in the same state."""
+    action(game_29133, 115)["routes"][1]["revenue"] += 10
+    first = import_game(copy.deepcopy(game_29133))
+    careful = import_game(game_29133, optimal_routes=True)  # each route read in turn
+    assert first.divergence is not None and careful.divergence is not None
+    assert (first.divergence.action_id, first.divergence.reason) == (
+        careful.divergence.action_id,
+        careful.divergence.reason,
+    )
+    assert len(first.game.log) == len(careful.game.log)
+    assert first.game.state_hash() == careful.game.state_hash()
+
+
+def test_first_reading_is_none_where_a_connection_has_no_track(
+    game_29133: dict[str, Any],
+) -> None:
+    res = import_game(game_29133, stop_at=114)
+    board, m = network.board(res.game), res.game.state.map
+    assert first_reading(board, m, [["I15", "I17", "H16"]]) == (
+        ("H16:c0-e5", "I17:e1-e2", "I15:c0-e4"),
+        ("H16-c0", "I15-c0"),
+    )
+    assert first_reading(board, m, [["I15", "J14", "K13"]]) is None  # no such chain
+    assert first_reading(board, m, []) is None
 
 
 def test_an_impossible_route_is_a_divergence(game_29133: dict[str, Any]) -> None:

@@ -71,8 +71,21 @@ class Stop:
 
     @property
     def id(self) -> str:
-        """``"<hex>-<c|t|o><index>"``, e.g. ``"G19-c1"``."""
-        return f"{self.hex}-{self.kind[0]}{self.index}"
+        """``"<hex>-<c|t|o><index>"``, e.g. ``"G19-c1"`` (:func:`stop_text`)."""
+        return stop_text(self.hex, self.kind, self.index)
+
+
+def stop_text(hex_id: str, kind: str, index: int) -> str:
+    """A stop's id: ``"<hex>-<c|t|o><index>"``, e.g. ``"G19-c1"``."""
+    return f"{hex_id}-{kind[0]}{index}"
+
+
+def _forwards(stop_ids: Sequence[int], paths: Sequence[int]) -> tuple[Sequence[int], Sequence[int]]:
+    """A route's stops and paths in its canonical direction: the stop ids read the
+    smaller way round (a route is the same both ways); as given when they already are."""
+    if tuple(stop_ids) > tuple(reversed(stop_ids)):
+        return stop_ids[::-1], paths[::-1]
+    return stop_ids, paths
 
 
 @dataclass(frozen=True)
@@ -460,9 +473,7 @@ def _make_route(
 ) -> Route:
     """Build a Route in canonical direction, with its revenue for ``rule`` (``stations``:
     hexes where the corporation has a virtual station)."""
-    if tuple(stop_ids) > tuple(reversed(stop_ids)):
-        stop_ids = list(reversed(stop_ids))
-        paths = list(reversed(paths))
+    stop_ids, paths = _forwards(stop_ids, paths)
     hexes = [g.stops[s][0] for s in stop_ids]
     revs = visit_revenues(
         [g.stop_revenue(s, revenue_key) for s in stop_ids],
@@ -878,17 +889,7 @@ def route_from_connections(
     :class:`RouteError` when no reading is legal.
     """
     g = board.graph(state)
-    if not connections:
-        raise RouteError("a route needs track")
-    options: list[_Readings] = []
-    for conn in connections:
-        opts = _Readings(g, conn)
-        if not opts.chains:
-            raise RouteError(f"no track along {'-'.join(conn)}")
-        options.append(opts)
-    want = None
-    if nodes:
-        want = {_node_stop(g, n) for n in nodes}
+    options, want = _reading_options(g, connections, nodes)
     errors: list[str] = []
     for pids, stops in _readings(options, 0, None, [], []):
         if want is not None and set(stops) != want:
@@ -925,23 +926,36 @@ def first_reading(
     (an importer's ``RunRoutes``), and reads the connections with
     :func:`route_from_connections` only when that check refuses it."""
     g = board.graph(state)
-    if not connections:
+    try:
+        options, want = _reading_options(g, connections, nodes)
+    except RouteError:
         return None
-    options = [_Readings(g, conn) for conn in connections]
-    if not all(opts.chains for opts in options):
-        return None
-    want = {_node_stop(g, n) for n in nodes} if nodes else None
-    for pids, stop_ids in _readings(options, 0, None, [], []):
-        if want is not None and set(stop_ids) != want:
+    for found, ends in _readings(options, 0, None, [], []):
+        if want is not None and set(ends) != want:
             continue
-        if tuple(stop_ids) > tuple(reversed(stop_ids)):
-            stop_ids, pids = stop_ids[::-1], pids[::-1]
-        stops = g.stops
+        stop_ids, pids = _forwards(ends, found)
         return (
             tuple([g.paths[p].text for p in pids]),
-            tuple([f"{stops[s][0]}-{stops[s][1][0]}{stops[s][2]}" for s in stop_ids]),
+            tuple([stop_text(*g.stops[s]) for s in stop_ids]),
         )
     return None
+
+
+def _reading_options(
+    g: TrackGraph, connections: Sequence[Sequence[str]], nodes: Sequence[str] | None
+) -> tuple[list[_Readings], set[int | None] | None]:
+    """What :func:`_readings` reads ``connections`` from on ``g`` (each one's chains), and
+    the stops the ``nodes`` name (None: no nodes given; a reading must have those stops).
+    Raises :class:`RouteError` when a connection has no track along it."""
+    if not connections:
+        raise RouteError("a route needs track")
+    options: list[_Readings] = []
+    for conn in connections:
+        opts = _Readings(g, conn)
+        if not opts.chains:
+            raise RouteError(f"no track along {'-'.join(conn)}")
+        options.append(opts)
+    return options, ({_node_stop(g, n) for n in nodes} if nodes else None)
 
 
 class _Readings:

@@ -220,23 +220,19 @@ def _run_as_logged(imp: Importer, corp: str, routes: list[dict[str, Any]]) -> bo
     the one taken for every route of the corpus).  The engine's check is the only one a
     route gets here, not the importer's then the engine's."""
     g = imp.game
-    state = g.state
     specs = []
     for rt in routes:
         train, conns, revenue = rt.get("train"), rt.get("connections"), rt.get("revenue")
         if not isinstance(train, str) or not isinstance(conns, list) or type(revenue) is not int:
             return False
-        try:
-            if not all(imp.hex_ids.issuperset(c) for c in conns):
-                return False
-        except TypeError:  # (an unhashable entry: told by _route_spec)
+        if not all(isinstance(c, list) and _plain(imp, c) for c in conns):
             return False
         nodes = rt.get("nodes")
         if nodes is not None and not (
             isinstance(nodes, list) and all(isinstance(n, str) for n in nodes)
         ):
             return False
-        got = first_reading(imp.board, state.map, conns, nodes or None)
+        got = first_reading(imp.board, g.state.map, conns, nodes or None)
         if got is None:
             return False
         specs.append(RouteSpec(train, got[0], revenue, got[1]))
@@ -247,6 +243,15 @@ def _run_as_logged(imp: Importer, corp: str, routes: list[dict[str, Any]]) -> bo
     imp.routes_checked += len(specs)
     imp.last_revenue[corp] = sum(s.revenue for s in specs)
     return True
+
+
+def _plain(imp: Importer, conn: list[Any]) -> bool:
+    """Is a logged connection made of hex ids only, as the logs have them (one subset
+    test; an unhashable entry makes it not plain: :func:`_route_spec` tells it)?"""
+    try:
+        return imp.hex_ids.issuperset(conn)
+    except TypeError:
+        return False
 
 
 def _route_spec(
@@ -260,11 +265,7 @@ def _route_spec(
     hexes: list[list[str]] = []
     known = imp.hexes
     for conn in conns:
-        try:
-            plain = imp.hex_ids.issuperset(conn)  # hex ids only, as the logs have them
-        except TypeError:  # (an unhashable entry: told below)
-            plain = False
-        if plain:
+        if _plain(imp, conn):
             hexes.append(conn)
             continue
         hexes.append([])
