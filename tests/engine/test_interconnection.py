@@ -40,7 +40,7 @@ def path_bits(board: Board, state: MapState, route: Route | tuple) -> int:
     free = len(board.sides)
     out = 0
     for p in route:
-        pid = g.path_id[p]
+        pid = g.text_id[p.text]
         out |= g.path_sides[pid] or 1 << (free + pid)
     return out
 
@@ -281,7 +281,8 @@ def test_a_route_visiting_both_ends_earns_no_interconnection() -> None:
     board, _ = line()
     free = MapState()
     board.place_token(free, "X", "B4", 0)
-    whole = list(board.graph(free).path_id)  # every path of the graph
+    g = board.graph(free)
+    whole = [g.paths[pid] for pid in g.text_id.values()]  # every path of the graph
     whole.sort(key=lambda p: (int(p.hex[1:]), str(p)))
     (route,) = check_routes(board, free, "X", [("D", None, whole)], "yellow", (W_E,))
     assert len(route.stops) == 6 and route.bonuses == () and route.revenue == 160

@@ -234,7 +234,6 @@ GRAPH_TABLES = (
     "touch",
     "stop_paths",
     "side_paths",
-    "path_id",
     "text_id",
 )
 
@@ -260,8 +259,9 @@ def test_a_patched_graph_has_the_tables_of_a_graph_built_afresh(title: str, seed
             patched += bool(got.lineage)
             for name in GRAPH_TABLES:
                 assert getattr(got, name) == getattr(fresh, name), name
-            assert all(got.text_id[p.text] == pid for p, pid in got.path_id.items())
-            assert len(got.text_id) == len(got.path_id)
+            # every path is found by its text, and only the paths of the graph are
+            assert {got.paths[pid].text: pid for pid in got.text_id.values()} == got.text_id
+            assert sorted(got.text_id.values()) == [i for i, p in enumerate(got.paths) if p.hex]
         acts = [a for a in g.legal_actions() if not pointless(g, a)]
         lays = [a for a in acts if isinstance(a, LayTile)]
         active = [a for a in acts if not isinstance(a, Pass)]

@@ -482,9 +482,8 @@ class TrackGraph:
         self.layout = object()
         self.lineage: tuple[tuple[object, tuple[str, ...]], ...] = ()
         n = len(board.hex_ids) * stride
-        self.path_id: dict[Path, int] = {}
-        #: the same ids by each path's text (``Path.text``, its ends in order): a route
-        #: given as text is read without parsing each piece
+        #: each path's id by its text (``Path.text``: its ends in order), so that a route
+        #: given as text is read without parsing it, and a Path found by its text
         self.text_id: dict[str, int] = {}
         # the tables are made as lists and kept as tuples (of tuples of numbers and
         # strings: the collector stops visiting them, a graph being some thousand
@@ -514,13 +513,12 @@ class TrackGraph:
         graph."""
         h = self.board.hex_ids[k]
         offset = self.stop_start[k]
-        paths, path_id, text_id, all_ends = t.paths, self.path_id, self.text_id, t.ends
+        paths, text_id, all_ends = t.paths, self.text_id, t.ends
         stop_paths, side_paths, path_sides = t.stop_paths, t.side_paths, t.path_sides
         touch = t.touch
         pid = k * self.board.path_stride
         for p, ((sa, na), (sb, nb)), mask, reached in frag.paths:  # a path has two ends
             paths[pid] = p
-            path_id[p] = pid
             text_id[p.text] = pid
             if sa:
                 na += offset
@@ -552,7 +550,6 @@ class TrackGraph:
         g.state = state
         g.tiles = dict(state.tiles)
         g.faces = dict(self.faces)
-        g.path_id = path_id = dict(self.path_id)
         g.text_id = text_id = dict(self.text_id)
         t = _Tables(
             list(self.paths),
@@ -576,7 +573,6 @@ class TrackGraph:
                 p = t.paths[pid]
                 if p is _NO_PATH:
                     break
-                del path_id[p]
                 del text_id[p.text]
                 t.paths[pid] = _NO_PATH
                 t.ends[pid] = _NO_ENDS
@@ -755,7 +751,7 @@ class TrackGraph:
                     break
                 if pid not in done:
                     continue  # gone or not, the walk never took it: nothing found depends on it
-                new = self.path_id.get(p)
+                new = self.text_id.get(p.text)
                 if new is None:
                     return None  # track the walk followed is gone
                 remap[pid] = new

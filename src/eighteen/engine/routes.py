@@ -616,18 +616,15 @@ def _path_ids(g: TrackGraph, paths: Sequence[Path | str]) -> list[int]:
     pids: list[int] = []
     text_id = g.text_id
     for p in paths:
-        if isinstance(p, str):
-            pid = text_id.get(p)
-            if pid is not None:  # (a path written with its ends in order, as Path.text)
-                pids.append(pid)
-                continue
-        try:
-            path = Path.parse(p) if isinstance(p, str) else p
-        except MapError as exc:  # not a path at all
-            raise RouteError(str(exc)) from None
-        pid = g.path_id.get(path)
-        if pid is None:
-            raise RouteError(f"no track {path} on the board")
+        pid = text_id.get(p if isinstance(p, str) else p.text)
+        if pid is None:  # not a path of the board as Path.text writes it: parsed
+            try:
+                path = Path.parse(p) if isinstance(p, str) else p
+            except MapError as exc:  # not a path at all
+                raise RouteError(str(exc)) from None
+            pid = text_id.get(path.text)
+            if pid is None:
+                raise RouteError(f"no track {path} on the board")
         pids.append(pid)
     return pids
 
