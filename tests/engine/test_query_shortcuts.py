@@ -12,7 +12,7 @@ from eighteen import Game, load_title
 from eighteen.engine import network, phases, privates, shares, trains
 from eighteen.engine.actions import ExchangePrivate, LayTile, Pass
 from eighteen.engine.bots import pointless
-from eighteen.engine.map import Reach, TrackGraph
+from eighteen.engine.map import MapState, Reach, TrackGraph
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
 from eighteen.engine.rounds.stock import BuySellPar, over_limits
 from eighteen.engine.state import IPO, POOL
@@ -267,6 +267,41 @@ def test_a_patched_graph_has_the_tables_of_a_graph_built_afresh(title: str, seed
         active = [a for a in acts if not isinstance(a, Pass)]
         g.apply(rng.choice(lays or (active if active and rng.random() < 0.7 else acts)))
     assert patched > 15
+
+
+def test_a_hex_showing_other_stops_is_numbered_afresh_and_its_reach_walked_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tile showing other stops than the hex did (a town on a blank hex: a test setup)
+    cannot be patched in (the stop ids would move): the graph is built afresh, with its
+    own numbering, and a reach is not walked on across the two numberings."""
+    b = network.board_of(load_title("1830"))
+    b.clear_caches()
+    m = MapState()
+    b.place_token(m, "PRR", "H12", 0)  # its home city, track toward H10 and H14
+    b.reach(m, "PRR")
+    first = b.graph(m)
+    walked_on: list[Reach | None] = []
+    extend = TrackGraph.extend
+
+    def counted(self: TrackGraph, *args: Any) -> Reach | None:
+        walked_on.append(extend(self, *args))
+        return walked_on[-1]
+
+    monkeypatch.setattr(TrackGraph, "extend", counted)
+    m.tiles["H14"] = ("3", 0)  # tile 3, a town, toward H12 (edge 1) and I13 (edge 0)
+    got = b.reach(m, "PRR")
+    g = b.graph(m)
+    assert g.numbering is not first.numbering and g.lineage == ()
+    assert walked_on == [None]
+    fresh = g.reach("PRR")
+    assert (got.edges, got.cities, got.stops, got.joined) == (
+        fresh.edges,
+        fresh.cities,
+        fresh.stops,
+        fresh.joined,
+    )
+    assert got.joined == {("H12", "city", 0), ("H14", "town", 0)}
 
 
 def test_a_hex_changed_and_changed_back_is_not_a_change() -> None:
