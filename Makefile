@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install lint fmt bench clean
+.PHONY: run test install native lint fmt bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -14,15 +14,20 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: native
 
-run: $(STAMP)
+# The compiled engine (src/eighteen/native.py): the modules changed since the last build are
+# compiled with Cython; where that cannot be done the engine runs from its sources.
+native: $(STAMP)
+	@$(BIN)/eighteen native --build || echo "make: the engine runs from its sources"
+
+run: native
 	$(BIN)/eighteen validate
 	$(BIN)/eighteen compile
 	$(BIN)/eighteen play 1830 --players 4 --seed 7 --bots greedy --save .run-game.json
 	$(BIN)/eighteen render .run-game.json --out out/
 
-test: $(STAMP)
+test: native
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -40,8 +45,8 @@ fmt: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: $(STAMP)
+bench: native
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache src/eighteen/_native

@@ -42,6 +42,16 @@ _TOTALS = re.compile(r"^totals:\s*(\d+)", re.M)
 _TRIGGER = re.compile(r"^desc: Trigger: dump game-(\S+)", re.M)
 
 
+def engine() -> str:
+    """How the engine runs in this process: compiled or pure Python (eighteen.native; a
+    checkout older than it runs pure Python)."""
+    try:
+        from eighteen import native
+    except ImportError:
+        return "engine: pure Python (no eighteen.native)"
+    return native.describe()
+
+
 def child(paths: list[Path]) -> int:
     """Run inside callgrind: import each game with counting on, dump the count after each;
     print {game: actions processed} as JSON (an inexact replay is an error)."""
@@ -68,12 +78,14 @@ def child(paths: list[Path]) -> int:
             print(f"{path.name}: the replay is not exact: {res.mismatches()[0]}", file=sys.stderr)
             return 1
         out[path.stem] = res.applied
+    print(engine())  # (the line before the counts)
     print(json.dumps(out))
     return 0
 
 
-def count(tree: Path, paths: list[Path]) -> dict[str, tuple[int, int]] | None:
-    """{game: (actions, instructions)} of the code of ``tree`` (None: it failed, said)."""
+def count(tree: Path, paths: list[Path]) -> tuple[dict[str, tuple[int, int]], str] | None:
+    """{game: (actions, instructions)} of the code of ``tree``, and how its engine ran
+    (None: it failed, said)."""
     with tempfile.TemporaryDirectory() as tmp:
         dump = Path(tmp) / "cg.out"
         cmd = [
@@ -92,7 +104,8 @@ def count(tree: Path, paths: list[Path]) -> dict[str, tuple[int, int]] | None:
             errors = [x for x in done.stderr.splitlines() if not x.startswith("==")]
             print("\n".join(errors) or f"valgrind exited with {done.returncode}")
             return None
-        actions = json.loads(done.stdout.splitlines()[-1])
+        *_, ran, last = done.stdout.splitlines()
+        actions = json.loads(last)
         totals = {}  # game -> instructions, from each dump's trigger (the game's name)
         for part in Path(tmp).glob("cg.out.*"):
             text = part.read_text()
@@ -103,7 +116,7 @@ def count(tree: Path, paths: list[Path]) -> dict[str, tuple[int, int]] | None:
     if lost:
         print(f"callgrind wrote no count for {', '.join(lost)}")
         return None
-    return {k: (n, totals[k]) for k, n in actions.items()}
+    return {k: (n, totals[k]) for k, n in actions.items()}, ran
 
 
 def table(label: str, got: dict[str, tuple[int, int]]) -> None:
@@ -159,12 +172,12 @@ def main(argv: list[str]) -> int:
     if here is None:
         return 1
     if args.vs is None:
-        table("this checkout", here)
+        table(f"this checkout ({here[1]})", here[0])
         return 0
     there = count(args.vs, paths)
     if there is None:
         return 1
-    compare(here, there, str(args.vs), str(ROOT))
+    compare(here[0], there[0], f"{args.vs} ({there[1]})", f"{ROOT} ({here[1]})")
     return 0
 
 

@@ -152,15 +152,27 @@ def measure(paths: list[Path], runs: int) -> dict[str, Timing] | None:
     return out
 
 
-def in_process(tree: Path, paths: list[Path]) -> dict[str, Timing] | None:
-    """One import of each game in a fresh process running the code of ``tree``."""
+def engine() -> str:
+    """How the engine runs in this process: compiled or pure Python (eighteen.native; a
+    checkout older than it runs pure Python)."""
+    try:
+        from eighteen import native
+    except ImportError:
+        return "engine: pure Python (no eighteen.native)"
+    return native.describe()
+
+
+def in_process(tree: Path, paths: list[Path]) -> tuple[dict[str, Timing], str] | None:
+    """One import of each game in a fresh process running the code of ``tree``, and how
+    its engine ran."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     cmd = [sys.executable, __file__, "1", "--json", *map(str, paths)]
     done = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True)
     if done.returncode != 0:
         print(done.stdout + done.stderr)
         return None
-    return {k: (v[0], v[1], v[2]) for k, v in json.loads(done.stdout).items()}
+    doc = json.loads(done.stdout)
+    return {k: (v[0], v[1], v[2]) for k, v in doc["games"].items()}, doc["engine"]
 
 
 def best_of(rounds: list[dict[str, Timing]]) -> dict[str, Timing]:
@@ -225,29 +237,31 @@ def main(argv: list[str]) -> int:
         got = measure(paths, runs)
         if got is None:
             return 1
-        print(json.dumps(got))
+        print(json.dumps({"games": got, "engine": engine()}))
         return 0
     if not rounds and vs is None:
         got = measure(paths, runs)
         if got is None:
             return 1
-        summary(f"best of {runs} runs each", got)
+        summary(f"best of {runs} runs each ({engine()})", got)
         if a.by_type:
             by_type()
         return 0
     here = Path(__file__).resolve().parents[1]
     trees = [here] if vs is None else [vs, here]
     results: dict[Path, list[dict[str, Timing]]] = {t: [] for t in trees}
+    engines: dict[Path, str] = {}
     for k in range(max(rounds, 1)):
         for tree in trees if k % 2 == 0 else trees[::-1]:
-            got = in_process(tree, paths)
-            if got is None:
+            ran = in_process(tree, paths)
+            if ran is None:
                 return 1
-            results[tree].append(got)
+            results[tree].append(ran[0])
+            engines[tree] = ran[1]
         print(f"round {k + 1} of {max(rounds, 1)} done", file=sys.stderr)
     n = max(rounds, 1)
     if vs is None:
-        summary(f"best of {n} rounds", best_of(results[here]))
+        summary(f"best of {n} rounds ({engines[here]})", best_of(results[here]))
         return 0
     old, new = best_of(results[vs]), best_of(results[here])
     print(f"{'game':<16}{'actions':>8}{'before':>9}{'after':>9}  {'ratio before':>12}{'after':>7}")
@@ -256,8 +270,8 @@ def main(argv: list[str]) -> int:
         r0 = t0[-1] / t0[0] if t0[0] else float("inf")
         r1 = t1[-1] / t1[0] if t1[0] else float("inf")
         print(f"{name:<16}{n0:>8}{p0:>9.1f}{p1:>9.1f}  {r0:>12.2f}{r1:>7.2f}")
-    a = summary(f"before ({vs}), best of {n} rounds", old, rows_too=False)
-    b = summary(f"after ({here}), best of {n} rounds", new, rows_too=False)
+    a = summary(f"before ({vs}, {engines[vs]}), best of {n} rounds", old, rows_too=False)
+    b = summary(f"after ({here}, {engines[here]}), best of {n} rounds", new, rows_too=False)
     print(
         f"\nmean {a['mean']:.1f} -> {b['mean']:.1f} µs per action; worst game "
         f"{a['worst']:.1f} -> {b['worst']:.1f}; over {TARGET_US:.0f} µs {a['over']} -> "

@@ -62,7 +62,7 @@ def test_every_option_has_help_and_shows_its_default() -> None:
     assert sorted(commands) == sorted(
         [
             "validate", "compile", "schema", "titles", "play", "replay", "new", "fmt",
-            "diff", "routes", "render", "import-18xx", "export-18xx", "simulate",
+            "diff", "routes", "render", "import-18xx", "export-18xx", "simulate", "native",
         ]
     )  # fmt: skip
     for name, sub in commands.items():
@@ -92,7 +92,7 @@ def test_save_reading_commands_take_at_and_reporting_commands_take_format() -> N
     reporting = sorted(n for n in flags if "--format" in flags[n])
     assert reporting == sorted(
         ["validate", "compile", "schema", "titles", "play", "replay", "new", "fmt", "diff",
-         "routes", "render", "simulate", "import-18xx"]
+         "routes", "render", "simulate", "import-18xx", "native"]
     )  # fmt: skip
 
 

@@ -8,9 +8,13 @@ runs any compiled title:
 >>> game.legal_actions()[:2]                                          # doctest: +SKIP
 """
 
-from eighteen.engine.actions import IllegalAction
-from eighteen.engine.game import Game
-from eighteen.engine.tables import Tables, load_title
+from eighteen import native as _native
+
+_native.install()  # the compiled engine modules, when built (eighteen.native)
+
+from eighteen.engine.actions import IllegalAction  # noqa: E402
+from eighteen.engine.game import Game  # noqa: E402
+from eighteen.engine.tables import Tables, load_title  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["Game", "IllegalAction", "Tables", "load_title", "__version__"]

@@ -221,6 +221,15 @@ def build_parser() -> argparse.ArgumentParser:
     _force(ex, "export")
     _at(ex)
 
+    na = sub.add_parser("native", help="the compiled engine: its state, --build, --clean")
+    na.add_argument(
+        "--build", action="store_true", help="compile the modules changed since the last build"
+    )
+    na.add_argument("--force", action="store_true", help="compile every module again")
+    na.add_argument("--clean", action="store_true", help="remove the compiled modules")
+    na.add_argument("--jobs", type=_count, default=2, help="modules compiled at once")
+    _format(na)
+
     from eighteen.commands.simulate import add_parser as add_simulate
 
     add_simulate(sub)
@@ -296,6 +305,12 @@ def _dispatch(args: argparse.Namespace) -> int:
                 fmt=args.format,
             )
         return import18xx.cmd_export(args.save, out=args.out, force=args.force, at=args.at)
+    if args.command == "native":
+        from eighteen.commands.native import cmd_native
+
+        return cmd_native(
+            build=args.build, force=args.force, clean=args.clean, jobs=args.jobs, fmt=args.format
+        )
     if args.command == "simulate":
         from eighteen.commands.simulate import cmd_simulate
 

@@ -119,6 +119,18 @@ _BEFORE: list[Step] = [DiscardTrains(), PendingHome(), FerryChoice()]
 _AFTER: list[Step] = [Exchange(), AnytimeLay()]
 
 
+def _steps_from() -> dict[str, list[Step]]:
+    """:attr:`OperatingRoundSteps._from`, made once."""
+    return {
+        st.name: [
+            *_BEFORE,
+            *(s for j, s in enumerate(TURN) if j >= i or not s.current_only),
+            *_AFTER,
+        ]
+        for i, st in enumerate(TURN)
+    }
+
+
 class OperatingRoundSteps(Round):
     kind = "operating"
 
@@ -129,14 +141,7 @@ class OperatingRoundSteps(Round):
     #: The steps while each step of the turn is current, in order: the steps of the turn
     #: before it that are active only while current (ORStep.current_only) are left out,
     #: unless rules.turn_any_order may open them.
-    _from: ClassVar[dict[str, list[Step]]] = {
-        st.name: [
-            *_BEFORE,
-            *(s for j, s in enumerate(TURN) if j >= i or not s.current_only),
-            *_AFTER,
-        ]
-        for i, st in enumerate(TURN)
-    }
+    _from: ClassVar[dict[str, list[Step]]] = _steps_from()
 
     def steps(self, g: Context) -> list[Step]:
         if g.rules.turn_any_order:

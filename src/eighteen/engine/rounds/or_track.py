@@ -497,7 +497,8 @@ def _may_afford(g: Context, corp: str, cost: int) -> bool:
     ``station_costs`` price (:func:`next_token_cost`)?  When not, no city its network
     reaches is an option, and the network is not asked."""
     special = (g.tables.corporation(corp).station_costs or {}).values()
-    return min([cost, *map(int, special)]) <= g.state.corporations[corp].cash
+    cash = g.state.corporations[corp].cash
+    return cost <= cash or any(int(price) <= cash for price in special)
 
 
 class Token(ORStep):

@@ -1,0 +1,44 @@
+"""`eighteen native`: the compiled engine's state; ``--build`` compiles it, ``--clean`` drops it."""
+
+from __future__ import annotations
+
+from eighteen import native
+from eighteen.commands.output import emit_json, fail, say
+
+
+def cmd_native(*, build: bool, force: bool, clean: bool, jobs: int, fmt: str) -> int:
+    """Build (``build``, every module with ``force``) or remove (``clean``) the compiled
+    modules, then report each module's state."""
+    built: list[str] = []
+    if clean:
+        removed = native.clean()
+        if fmt == "text":
+            say("removed the compiled modules" if removed else "no compiled modules")
+    elif build or force:
+        try:
+            built = native.build(jobs=jobs, force=force)
+        except (native.NativeError, OSError) as exc:
+            return fail("native", f"{exc}; the engine runs from its sources")
+        if fmt == "text":
+            say(f"compiled {len(built)} modules" if built else "up to date")
+    states = native.status()
+    counts = {k: sum(s.state == k for s in states) for k in ("native", "stale", "missing")}
+    if fmt == "json":
+        emit_json(
+            {
+                "enabled": native.enabled(),
+                "built": built,
+                "counts": counts,
+                "modules": [{"name": s.name, "state": s.state} for s in states],
+            }
+        )
+        return 0
+    off = "" if native.enabled() else " (turned off: EIGHTEEN_NATIVE=0)"
+    say(f"{counts['native']} of {len(states)} modules compiled from their present source{off}")
+    if counts["missing"] == len(states):
+        say("  none built: eighteen native --build compiles them")
+        return 0
+    for s in states:
+        if s.state != "native":
+            say(f"  {s.name}: {s.state} (runs from its source; eighteen native --build)")
+    return 0

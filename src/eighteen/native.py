@@ -1,0 +1,270 @@
+"""The compiled engine: the engine's modules built with Cython, loaded in place of their sources.
+
+The engine is plain Python, and runs as such.  ``eighteen native --build`` (``make install``,
+``make run`` and ``make test`` run it) compiles the modules of :func:`modules` with Cython,
+unchanged, into the package's ``_native/`` folder, each with the SHA-256 of the source it was
+made from (``_native/manifest.json``).  Importing ``eighteen`` puts a finder first on
+``sys.meta_path`` (:func:`install`): a listed module is loaded from its compiled file when the
+hash recorded for it is the hash of its source now, and from its source otherwise.  So a
+module edited since the build runs as written, never as it was compiled: a stale build costs
+speed, never correctness, and ``--build`` again compiles only what changed.
+
+A compiled module does what its source does (the same code, run by CPython without the
+interpreter loop): tests/test_native.py replays a corpus game and plays bot games both ways
+and compares the state hashes.  It does it in about four fifths of the time (docs/design.md,
+eighth pass).  ``EIGHTEEN_NATIVE=0`` turns the compiled modules off (the finder is not put).
+Building needs Cython (the dev extra) and a C compiler with the Python headers; without
+them the engine stays pure Python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from eighteen.locations import PACKAGE
+
+#: Where the compiled modules of this package are kept.
+NATIVE_DIR = PACKAGE / "_native"
+MANIFEST = "manifest.json"
+#: The file suffix of an extension module of this interpreter (its ABI).
+SUFFIX = str(sysconfig.get_config_var("EXT_SUFFIX") or ".so")
+#: Turns the compiled modules off when set to one of these.
+OFF = ("0", "off", "no", "false")
+#: The packages whose modules are compiled (package ``__init__`` files are not), relative
+#: to the package folder: the engine, which every game and bot runs, and the 18xx.games
+#: importer and exporter (the replay benchmark's path).
+COMPILED = ("engine", "io")
+
+
+class NativeError(Exception):
+    """The compiled modules cannot be built (no Cython, no compiler, a compile error)."""
+
+
+def modules(package: Path = PACKAGE) -> dict[str, Path]:
+    """Each module compiled (dotted name -> source file), sorted by name."""
+    out: dict[str, Path] = {}
+    for sub in COMPILED:
+        for src in sorted((package / sub).rglob("*.py")):
+            if src.name == "__init__.py":
+                continue
+            rel = src.relative_to(package.parent).with_suffix("")
+            out[".".join(rel.parts)] = src
+    return dict(sorted(out.items()))
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_manifest(native_dir: Path | None = None) -> dict[str, str]:
+    """The compiled modules of ``native_dir`` for this interpreter: dotted name -> hash of
+    the source each was made from ({} when there is none, or it was made for another
+    interpreter, or it cannot be read)."""
+    try:
+        data = json.loads((native_dir or NATIVE_DIR).joinpath(MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("suffix") != SUFFIX:
+        return {}
+    mods = data.get("modules")
+    if not isinstance(mods, dict):
+        return {}
+    return {k: v for k, v in mods.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _source(root: Path, name: str) -> Path:
+    return root.joinpath(*name.split(".")).with_suffix(".py")
+
+
+def _fresh(root: Path, name: str, recorded: str) -> bool:
+    try:
+        return digest(_source(root, name).read_bytes()) == recorded
+    except OSError:
+        return False
+
+
+class NativeFinder(importlib.abc.MetaPathFinder):
+    """Finds the compiled file of a module listed in ``native_dir``'s manifest whose
+    source (under ``root``, the folder holding the top package) is the one it was compiled
+    from; every other module is left to the usual finders."""
+
+    def __init__(self, root: Path, native_dir: Path) -> None:
+        self.root = root
+        self.native_dir = native_dir
+        self.entries = read_manifest(native_dir)
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None = None,
+        target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        recorded = self.entries.get(fullname)
+        if recorded is None or not _fresh(self.root, fullname, recorded):
+            return None
+        built = self.native_dir / f"{fullname}{SUFFIX}"
+        if not built.is_file():
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(fullname, str(built))
+        return importlib.util.spec_from_file_location(fullname, built, loader=loader)
+
+
+def enabled() -> bool:
+    """Are compiled modules used (``EIGHTEEN_NATIVE`` is not set to turn them off)?"""
+    return os.environ.get("EIGHTEEN_NATIVE", "").strip().lower() not in OFF
+
+
+def install() -> None:
+    """Put the finder of this package's compiled modules first on ``sys.meta_path`` (once;
+    not when they are turned off, or none was built)."""
+    if not enabled() or not (NATIVE_DIR / MANIFEST).is_file():
+        return
+    if any(isinstance(f, NativeFinder) for f in sys.meta_path):
+        return
+    sys.meta_path.insert(0, NativeFinder(PACKAGE.parent, NATIVE_DIR))
+
+
+@dataclass(frozen=True)
+class ModuleState:
+    """A compiled module's state: ``native`` (built from its source as it is now),
+    ``stale`` (built from another version of it) or ``missing`` (never built); ``loaded``:
+    imported in this process from its compiled file."""
+
+    name: str
+    state: str
+    loaded: bool
+
+
+def status(package: Path = PACKAGE, native_dir: Path | None = None) -> list[ModuleState]:
+    """The state of every module of :func:`modules`."""
+    native_dir = native_dir or NATIVE_DIR
+    recorded = read_manifest(native_dir)
+    out = []
+    for name, src in modules(package).items():
+        have = recorded.get(name)
+        if have is None or not (native_dir / f"{name}{SUFFIX}").is_file():
+            state = "missing"
+        else:
+            state = "native" if digest(src.read_bytes()) == have else "stale"
+        mod = sys.modules.get(name)
+        loaded = mod is not None and str(getattr(mod, "__file__", "")).endswith(SUFFIX)
+        out.append(ModuleState(name, state, loaded))
+    return out
+
+
+def describe() -> str:
+    """One line for benchmark headers: how the engine runs in this process."""
+    states = status()
+    imported = [s for s in states if s.name in sys.modules]
+    loaded = sum(s.loaded for s in imported)
+    if not loaded:
+        why = "" if enabled() else " (EIGHTEEN_NATIVE=0)"
+        return f"engine: pure Python{why}"
+    return f"engine: compiled, {loaded} of the {len(imported)} modules imported"
+
+
+def build(
+    sources: Mapping[str, Path] | None = None,
+    native_dir: Path | None = None,
+    *,
+    jobs: int = 2,
+    force: bool = False,
+) -> list[str]:
+    """Compile the modules of ``sources`` (dotted name -> source; default :func:`modules`)
+    not compiled from their present source (all of them with ``force``) into
+    ``native_dir``; returns their names.  The manifest lists the modules of ``sources``
+    only (one no longer compiled is dropped, with its file).  Each file and the manifest
+    are replaced whole, so a failed build leaves the last one as it was; NativeError
+    says why it failed."""
+    sources = dict(modules() if sources is None else sources)
+    native_dir = native_dir or NATIVE_DIR
+    recorded = read_manifest(native_dir)
+    todo = {
+        name: src
+        for name, src in sources.items()
+        if force
+        or recorded.get(name) is None
+        or not (native_dir / f"{name}{SUFFIX}").is_file()
+        or digest(src.read_bytes()) != recorded[name]
+    }
+    kept = {k: v for k, v in recorded.items() if k in sources and k not in todo}
+    if not todo and kept == recorded:
+        return []
+    native_dir.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="eighteen-native-"))
+    try:
+        made = _compile(todo, jobs, scratch) if todo else {}
+        for name, (built, _) in made.items():
+            part = native_dir / f".{name}{SUFFIX}.part"
+            shutil.copyfile(built, part)
+            os.replace(part, native_dir / f"{name}{SUFFIX}")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    entries = {**kept, **{name: source_hash for name, (_, source_hash) in made.items()}}
+    _write_manifest(native_dir, entries)
+    for gone in set(recorded) - set(entries):
+        (native_dir / f"{gone}{SUFFIX}").unlink(missing_ok=True)
+    return sorted(made)
+
+
+def _compile(todo: Mapping[str, Path], jobs: int, scratch: Path) -> dict[str, tuple[Path, str]]:
+    """Cythonize and compile copies of the sources in the folder ``scratch`` (each in its
+    package's folders, so that it knows its full name): name -> (built file, hash of the
+    source compiled)."""
+    if importlib.util.find_spec("Cython") is None:
+        raise NativeError("Cython is not installed (pip install -e '.[dev]' installs it)")
+    copies: dict[str, tuple[Path, str]] = {}
+    for name, src in todo.items():
+        parts = name.split(".")
+        folder = scratch.joinpath(*parts[:-1])
+        folder.mkdir(parents=True, exist_ok=True)
+        for i in range(1, len(parts)):
+            scratch.joinpath(*parts[:i], "__init__.py").touch()
+        data = src.read_bytes()
+        copy = folder / f"{parts[-1]}.py"
+        copy.write_bytes(data)
+        copies[name] = (copy, digest(data))
+    cmd = [sys.executable, "-m", "Cython.Build.Cythonize", "-i", "-3", "-q"]
+    cmd += ["-j", str(max(1, jobs)), "-X", "annotation_typing=False"]
+    cmd += [str(c.relative_to(scratch)) for c, _ in copies.values()]
+    done = subprocess.run(cmd, cwd=scratch, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        raise NativeError("the compile failed: " + " | ".join(lines[-4:]))
+    out: dict[str, tuple[Path, str]] = {}
+    for name, (copy, source_hash) in copies.items():
+        built = copy.with_name(copy.stem + SUFFIX)
+        if not built.is_file():
+            raise NativeError(f"the compile made no {built.name} for {name}")
+        out[name] = (built, source_hash)
+    return out
+
+
+def _write_manifest(native_dir: Path, entries: Mapping[str, str]) -> None:
+    data = {"suffix": SUFFIX, "modules": dict(sorted(entries.items()))}
+    part = native_dir / f".{MANIFEST}.part"
+    part.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    os.replace(part, native_dir / MANIFEST)
+
+
+def clean(native_dir: Path | None = None) -> bool:
+    """Remove the compiled modules (the engine runs from its sources); False: none."""
+    native_dir = native_dir or NATIVE_DIR
+    if not native_dir.exists():
+        return False
+    shutil.rmtree(native_dir)
+    return True

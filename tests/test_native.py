@@ -1,0 +1,165 @@
+"""The compiled engine (eighteen.native): a module runs compiled only while its source is the
+one compiled, a build compiles only what changed, and the compiled engine gives the results
+of its sources."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from eighteen import native
+from eighteen.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT / "tests" / "fixtures" / "18xx-games" / "1830" / "29133.json"
+
+#: Run in a fresh process: the state hash of an imported 18xx.games game and of two bot
+#: games, and how the engine ran.
+RESULTS = """
+import json, sys
+from eighteen import native
+from eighteen.engine import tables
+from eighteen.engine.bots import make_bots, play
+from eighteen.engine.game import Game
+from eighteen.io import games18xx
+data = games18xx.read_export(sys.argv[1])
+res = games18xx.import_game(data, tables.load_title("1830"))
+out = {"import": [res.game.state_hash(), len(res.mismatches())]}
+for tid, kind, seed in (("1830", "greedy", 3), ("1833ne", "random", 4)):
+    names = ["A", "B", "C", "D"]
+    g = Game(tables.load_title(tid), names, seed=seed)
+    for _ in play(g, make_bots(kind, names, seed), max_actions=20000):
+        pass
+    out[tid] = [g.state_hash(), len(g.log), g.is_over]
+out["engine"] = native.describe()
+print(json.dumps(out))
+"""
+
+
+def _results(**env: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", RESULTS, str(GAME)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert isinstance(out, dict)
+    return out
+
+
+def test_the_compiled_engine_gives_the_results_of_its_sources() -> None:
+    pure = _results(EIGHTEEN_NATIVE="0")
+    built = _results()
+    assert pure["engine"] == "engine: pure Python (EIGHTEEN_NATIVE=0)"
+    if all(s.state == "native" for s in native.status()):  # `make test` builds it first
+        assert str(built["engine"]).startswith("engine: compiled, ")
+    assert {k: v for k, v in built.items() if k != "engine"} == {
+        k: v for k, v in pure.items() if k != "engine"
+    }
+    assert pure["import"][1] == 0  # type: ignore[index]
+    assert pure["1830"][2] is True and pure["1833ne"][2] is True  # type: ignore[index]
+
+
+def _package(tmp_path: Path, body: str) -> Path:
+    pkg = tmp_path / "src" / "nativecheck"
+    pkg.mkdir(parents=True, exist_ok=True)
+    (pkg / "__init__.py").write_text("")
+    mod = pkg / "answer.py"
+    mod.write_text(body)
+    return mod
+
+
+def test_a_module_runs_compiled_only_while_its_source_is_the_one_compiled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mod = _package(tmp_path, "def value() -> int:\n    return 6 * 7\n")
+    out = tmp_path / "native"
+    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
+    so = out / f"nativecheck.answer{native.SUFFIX}"
+    assert sorted(p.name for p in out.iterdir()) == [native.MANIFEST, so.name]
+    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == []  # up to date
+
+    finder = native.NativeFinder(tmp_path / "src", out)
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    monkeypatch.setattr(sys, "meta_path", [finder, *sys.meta_path])
+    try:
+        import nativecheck.answer as compiled  # type: ignore[import-not-found]
+
+        assert compiled.__file__ == str(so)
+        assert compiled.value() == 42
+        assert type(compiled.value).__name__ == "cython_function_or_method"
+    finally:
+        for name in [n for n in sys.modules if n.startswith("nativecheck")]:
+            del sys.modules[name]
+
+    mod.write_text("def value() -> int:\n    return 7\n")  # edited: it runs as written
+    assert finder.find_spec("nativecheck.answer") is None
+    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
+    spec = native.NativeFinder(tmp_path / "src", out).find_spec("nativecheck.answer")
+    assert spec is not None and spec.origin == str(so)
+    assert native.NativeFinder(tmp_path / "src", out).find_spec("nativecheck.other") is None
+
+    assert native.build({}, out) == []  # no module compiled now: the file goes too
+    assert sorted(p.name for p in out.iterdir()) == [native.MANIFEST]
+    assert native.read_manifest(out) == {}
+
+
+def test_a_failed_build_says_why_and_keeps_the_last_one(tmp_path: Path) -> None:
+    mod = _package(tmp_path, "def value() -> int:\n    return 1\n")
+    out = tmp_path / "native"
+    native.build({"nativecheck.answer": mod}, out, jobs=1)
+    before = native.read_manifest(out)
+    mod.write_text("def value(:\n")
+    with pytest.raises(native.NativeError, match="the compile failed: "):
+        native.build({"nativecheck.answer": mod}, out, jobs=1)
+    assert native.read_manifest(out) == before
+    assert native.NativeFinder(tmp_path / "src", out).find_spec("nativecheck.answer") is None
+
+
+def test_a_manifest_for_another_interpreter_or_unreadable_lists_nothing(tmp_path: Path) -> None:
+    (tmp_path / native.MANIFEST).write_text("{not json")
+    assert native.read_manifest(tmp_path) == {}
+    (tmp_path / native.MANIFEST).write_text(
+        json.dumps({"suffix": ".other-abi.so", "modules": {"eighteen.engine.map": "0" * 64}})
+    )
+    assert native.read_manifest(tmp_path) == {}
+    assert native.NativeFinder(ROOT / "src", tmp_path).find_spec("eighteen.engine.map") is None
+
+
+def test_the_engine_and_the_importer_are_compiled_and_nothing_else() -> None:
+    names = list(native.modules())
+    assert names == sorted(names)
+    assert "eighteen.engine.map" in names and "eighteen.engine.rounds.operating" in names
+    assert "eighteen.io.games18xx_import" in names
+    assert {n.split(".")[1] for n in names} == {"engine", "io"}
+    assert not [n for n in names if n.endswith("__init__")]
+    assert len(names) == len(list((ROOT / "src" / "eighteen" / "engine").rglob("*.py"))) - 2 + 6
+
+
+def test_the_command_reports_each_module_and_a_failed_build_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["native", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [m["name"] for m in doc["modules"]] == list(native.modules())
+    assert sum(doc["counts"].values()) == len(native.modules())
+    assert doc["enabled"] is True and doc["built"] == []
+
+    def broken(**_: object) -> list[str]:
+        raise native.NativeError("Cython is not installed")
+
+    monkeypatch.setattr(native, "build", broken)
+    assert main(["native", "--build"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip() == (
+        "eighteen native: error: Cython is not installed; the engine runs from its sources"
+    )
