@@ -209,7 +209,7 @@ def build(
     try:
         made = _compile(todo, jobs, scratch) if todo else {}
         for name, (built, _) in made.items():
-            part = native_dir / f".{name}{SUFFIX}.part"
+            part = native_dir / f".{name}{SUFFIX}.{os.getpid()}.part"  # (one per build)
             shutil.copyfile(built, part)
             os.replace(part, native_dir / f"{name}{SUFFIX}")
     finally:
@@ -256,7 +256,7 @@ def _compile(todo: Mapping[str, Path], jobs: int, scratch: Path) -> dict[str, tu
 
 def _write_manifest(native_dir: Path, entries: Mapping[str, str]) -> None:
     data = {"suffix": SUFFIX, "modules": dict(sorted(entries.items()))}
-    part = native_dir / f".{MANIFEST}.part"
+    part = native_dir / f".{MANIFEST}.{os.getpid()}.part"
     part.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     os.replace(part, native_dir / MANIFEST)
 
