@@ -187,7 +187,8 @@ def build(
     """Compile the modules of ``sources`` (dotted name -> source; default :func:`modules`)
     not compiled from their present source (all of them with ``force``) into
     ``native_dir``; returns their names.  The manifest lists the modules of ``sources``
-    only (one no longer compiled is dropped, with its file).  Each file and the manifest
+    only, and the folder keeps their files only (a module no longer compiled is dropped,
+    and the files of a build for another interpreter).  Each file and the manifest
     are replaced whole, so a failed build leaves the last one as it was; NativeError
     says why it failed."""
     sources = dict(modules() if sources is None else sources)
@@ -216,8 +217,10 @@ def build(
         shutil.rmtree(scratch, ignore_errors=True)
     entries = {**kept, **{name: source_hash for name, (_, source_hash) in made.items()}}
     _write_manifest(native_dir, entries)
-    for gone in set(recorded) - set(entries):
-        (native_dir / f"{gone}{SUFFIX}").unlink(missing_ok=True)
+    keep = {MANIFEST, *(f"{name}{SUFFIX}" for name in entries)}
+    for f in native_dir.iterdir():  # a module no longer compiled, a build for another ABI
+        if f.is_file() and not f.name.startswith(".") and f.name not in keep:
+            f.unlink(missing_ok=True)
     return sorted(made)
 
 
