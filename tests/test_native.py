@@ -157,6 +157,9 @@ def test_the_command_reports_each_module_and_a_failed_build_in_one_line(
     def broken(**_: object) -> list[str]:
         raise native.NativeError("Cython is not installed")
 
+    assert main(["native", "--build", "--clean"]) == 2  # one thing at a time
+    assert "not allowed with argument" in capsys.readouterr().err
+
     monkeypatch.setattr(native, "build", broken)
     assert main(["native", "--build"]) == 1
     out, err = capsys.readouterr()

@@ -222,11 +222,12 @@ def build_parser() -> argparse.ArgumentParser:
     _at(ex)
 
     na = sub.add_parser("native", help="the compiled engine: its state, --build, --clean")
-    na.add_argument(
+    what = na.add_mutually_exclusive_group()
+    what.add_argument(
         "--build", action="store_true", help="compile the modules changed since the last build"
     )
-    na.add_argument("--force", action="store_true", help="compile every module again")
-    na.add_argument("--clean", action="store_true", help="remove the compiled modules")
+    what.add_argument("--force", action="store_true", help="compile every module again")
+    what.add_argument("--clean", action="store_true", help="remove the compiled modules")
     na.add_argument("--jobs", type=_count, default=2, help="modules compiled at once")
     _format(na)
 
