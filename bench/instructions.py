@@ -32,7 +32,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from replay import FIXTURES, corpus  # (bench/ is this script's directory: first on the path)
+# (bench/ is this script's directory: first on the path)
+from replay import FIXTURES, corpus, engine
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = FIXTURES / "1830-generated"
@@ -40,16 +41,6 @@ GENERATED = FIXTURES / "1830-generated"
 DEFAULT = ["g2p_s2003", "g2p_s2008", "g4p_s4001", "g6p_s6004"]
 _TOTALS = re.compile(r"^totals:\s*(\d+)", re.M)
 _TRIGGER = re.compile(r"^desc: Trigger: dump game-(\S+)", re.M)
-
-
-def engine() -> str:
-    """How the engine runs in this process: compiled or pure Python (eighteen.native; a
-    checkout older than it runs pure Python)."""
-    try:
-        from eighteen import native
-    except ImportError:
-        return "engine: pure Python (no eighteen.native)"
-    return native.describe()
 
 
 def child(paths: list[Path]) -> int:
