@@ -90,11 +90,16 @@ def _source(root: Path, name: str) -> Path:
     return root.joinpath(*name.split(".")).with_suffix(".py")
 
 
-def _fresh(root: Path, name: str, recorded: str) -> bool:
+def _state(source: Path, built: Path, recorded: str | None) -> str:
+    """``native`` when the compiled file ``built`` exists and was made from ``source`` as
+    it is now (its hash ``recorded``), ``stale`` when it was made from another version,
+    ``missing`` when there is none (or the source cannot be read)."""
+    if recorded is None or not built.is_file():
+        return "missing"
     try:
-        return digest(_source(root, name).read_bytes()) == recorded
+        return "native" if digest(source.read_bytes()) == recorded else "stale"
     except OSError:
-        return False
+        return "missing"
 
 
 class NativeFinder(importlib.abc.MetaPathFinder):
@@ -114,10 +119,10 @@ class NativeFinder(importlib.abc.MetaPathFinder):
         target: ModuleType | None = None,
     ) -> importlib.machinery.ModuleSpec | None:
         recorded = self.entries.get(fullname)
-        if recorded is None or not _fresh(self.root, fullname, recorded):
-            return None
+        if recorded is None:
+            return None  # (not a compiled module: asked of every import, answered at once)
         built = self.native_dir / f"{fullname}{SUFFIX}"
-        if not built.is_file():
+        if _state(_source(self.root, fullname), built, recorded) != "native":
             return None
         loader = importlib.machinery.ExtensionFileLoader(fullname, str(built))
         return importlib.util.spec_from_file_location(fullname, built, loader=loader)
@@ -155,11 +160,7 @@ def status(package: Path = PACKAGE, native_dir: Path | None = None) -> list[Modu
     recorded = read_manifest(native_dir)
     out = []
     for name, src in modules(package).items():
-        have = recorded.get(name)
-        if have is None or not (native_dir / f"{name}{SUFFIX}").is_file():
-            state = "missing"
-        else:
-            state = "native" if digest(src.read_bytes()) == have else "stale"
+        state = _state(src, native_dir / f"{name}{SUFFIX}", recorded.get(name))
         mod = sys.modules.get(name)
         loaded = mod is not None and str(getattr(mod, "__file__", "")).endswith(SUFFIX)
         out.append(ModuleState(name, state, loaded))
@@ -197,10 +198,7 @@ def build(
     todo = {
         name: src
         for name, src in sources.items()
-        if force
-        or recorded.get(name) is None
-        or not (native_dir / f"{name}{SUFFIX}").is_file()
-        or digest(src.read_bytes()) != recorded[name]
+        if force or _state(src, native_dir / f"{name}{SUFFIX}", recorded.get(name)) != "native"
     }
     kept = {k: v for k, v in recorded.items() if k in sources and k not in todo}
     if not todo and kept == recorded:
