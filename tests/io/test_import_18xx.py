@@ -13,6 +13,7 @@ from readings_18xx import OLD_READINGS_18XX, READINGS_18XX
 from eighteen.engine import bank, network
 from eighteen.engine.actions import RouteSpec, RunRoutes
 from eighteen.engine.routes import first_reading
+from eighteen.io import games18xx_actions
 from eighteen.io.games18xx import (
     Divergence,
     ExportError,
@@ -66,12 +67,30 @@ def test_a_wrong_revenue_is_a_divergence(game_29133: dict[str, Any]) -> None:
     assert res.game.log  # the game stops after the last good action
 
 
-def test_a_run_the_engine_refuses_leaves_no_trace(game_29133: dict[str, Any]) -> None:
+def reading_each_route(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Record the corporation of each route the importer reads in turn (every reading
+    tried)."""
+    read: list[object] = []
+    each = games18xx_actions.route_from_connections
+
+    def recorded(*args: Any, **kw: Any) -> Any:
+        read.append(args[2])  # (board, state, corporation, ...)
+        return each(*args, **kw)
+
+    monkeypatch.setattr(games18xx_actions, "route_from_connections", recorded)
+    return read
+
+
+def test_a_run_the_engine_refuses_leaves_no_trace(
+    game_29133: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A logged run with a wrong revenue goes to the engine as logged and is refused; the
     importer then reads each route in turn (as it always does when it asks for the best
     routes too) and stops at the same action, in the same state."""
     action(game_29133, 115)["routes"][1]["revenue"] += 10
+    read = reading_each_route(monkeypatch)
     first = import_game(copy.deepcopy(game_29133))
+    assert read == ["B&O", "B&O"]  # action 115's two routes, after the engine refused the run
     careful = import_game(game_29133, optimal_routes=True)  # each route read in turn
     assert first.divergence is not None and careful.divergence is not None
     assert (first.divergence.action_id, first.divergence.reason) == (
@@ -111,16 +130,19 @@ def test_routes_are_read_without_the_derived_fields(game_29133: dict[str, Any]) 
 
 
 def test_logged_routes_run_as_first_read_match_the_reading_of_each_route(
-    game_29133: dict[str, Any],
+    game_29133: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A logged run goes to the engine as the first reading of each route's connections,
     checked there only; a route with no logged revenue is read in turn, every reading
     tried (route_from_connections).  Both give the same game, action for action."""
+    read = reading_each_route(monkeypatch)
     fast = import_game(copy.deepcopy(game_29133))
+    assert read == []  # every logged run went to the engine as first read
     for a in game_29133["actions"]:
         for r in a.get("routes", []):
             del r["revenue"]
     careful = import_game(game_29133)
+    assert len(read) == 37  # no logged revenue: each route read in turn
     assert fast.mismatches() == careful.mismatches() == []
     assert fast.routes_checked == careful.routes_checked == 37
     assert fast.game.to_json() == careful.game.to_json()
