@@ -313,19 +313,40 @@ def _path_count(data: TileFace, offboard: Offboard | None = None) -> int:
     return n + (len(offboard.exits) if offboard is not None else 0) + len(data.track)
 
 
-def _build_face(hex_id: str, data: TileFace, tile: str | None, rotation: int, color: str) -> Face:
-    r = rotation
-    rec = read_face(data, r)
+#: What a face shows apart from its hex: label, cities, towns, track and the off-board's
+#: (revenue, group, exits, hidden, requires_visit) (:func:`_face_parts`)
+_Parts = tuple[
+    str | None,
+    tuple["FaceCity", ...],
+    tuple["FaceTown", ...],
+    tuple[tuple[int, int], ...],
+    tuple[dict[str, int], str | None, tuple[int, ...], bool, tuple[str, ...]] | None,
+]
+
+
+def _face_parts(data: TileFace, rotation: int) -> _Parts:
+    """The hex-independent parts of the face of ``data`` turned by ``rotation`` (a tile
+    shows the same on every hex: :meth:`Board.tile_face` reads them once per tile and
+    rotation)."""
+    rec = read_face(data, rotation)
     cities = tuple(FaceCity(c.revenue, c.slots, c.exits) for c in rec.cities)
     towns = tuple(FaceTown(t.revenue, t.exits) for t in rec.towns)
     track = tuple((a, b) if a <= b else (b, a) for a, b in rec.track)
     ob = rec.offboard
     offboard = (
-        FaceOffboard(dict(ob.revenue), ob.group, ob.exits, ob.hidden, ob.requires_visit)
+        (dict(ob.revenue), ob.group, ob.exits, ob.hidden, ob.requires_visit)
         if ob is not None
         else None
     )
-    return Face(hex_id, tile, r, color, rec.label, cities, towns, track, offboard)
+    return rec.label, cities, towns, track, offboard
+
+
+def _build_face(hex_id: str, parts: _Parts, tile: str | None, rotation: int, color: str) -> Face:
+    """The face of ``hex_id`` showing ``parts`` (:func:`_face_parts`); the off-board's
+    revenue is its own copy."""
+    label, cities, towns, track, ob = parts
+    offboard = FaceOffboard(dict(ob[0]), *ob[1:]) if ob is not None else None
+    return Face(hex_id, tile, rotation, color, label, cities, towns, track, offboard)
 
 
 @dataclass(frozen=True)
@@ -983,6 +1004,10 @@ class Board:
                 if nb is not None:
                     self.side_id[(nb, (e + 3) % 6)] = sid
         self._face_cache: dict[tuple[str, str | None, int], Face] = {}
+        #: (tile, rotation) -> what the tile shows on any hex (:func:`_face_parts`)
+        self._tile_parts: dict[tuple[str, int], _Parts] = {}
+        #: (tile, rotation) -> its track signature (:meth:`_track_signature`)
+        self._signatures: dict[tuple[str, int], frozenset[tuple[str, str]]] = {}
         #: global side id -> cost of the bridge, tunnel or pass on it (costed borders)
         self.side_cost: dict[int, int] = {}
         for h, d in self.hexes.items():
@@ -993,7 +1018,9 @@ class Board:
         self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
         self._lay_tables: dict[
             tuple[str, tuple[str, int] | None],
-            list[tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[Path]]]]],
+            list[
+                tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[tuple[str, str]]]]]
+            ],
         ] = {}
         self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
         self.hex_index: dict[str, int] = {h: k for k, h in enumerate(self.hex_ids)}
@@ -1073,12 +1100,12 @@ class Board:
         if f is None:
             if tile is None:
                 d = self.hexes[hex_id]
-                f = _build_face(hex_id, d, None, 0, d.color.value)
+                f = _build_face(hex_id, _face_parts(d, 0), None, 0, d.color.value)
             else:
                 if tile not in self.tiles:
                     raise MapError(f"unknown tile {tile}")
-                t = self.tiles[tile]
-                f = _build_face(hex_id, t, tile, rotation % 6, t.color.value)
+                color = self.tiles[tile].color.value
+                f = _build_face(hex_id, self._parts(tile, rotation), tile, rotation % 6, color)
             self._face_cache[key] = f
         return f
 
@@ -1287,7 +1314,7 @@ class Board:
                 supply = tile_supply.get(tile, 0)
                 if supply is not None and supply <= 0:
                     continue  # none left (a tile missing from the supply is not in it)
-                seen: set[frozenset[Path]] | None = None
+                seen: set[frozenset[tuple[str, str]]] | None = None
                 for r, exits, sig in turns:
                     if near is not None and exits.isdisjoint(near):
                         continue
@@ -1305,7 +1332,7 @@ class Board:
 
     def _lay_table(
         self, hex_id: str, laid: tuple[str, int] | None
-    ) -> list[tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[Path]]]]]:
+    ) -> list[tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[tuple[str, str]]]]]]:
         """What :meth:`iter_lay_options` reads of the tables for a hex showing ``laid``
         (its laid tile and rotation; None: its printed face), worked out once: each
         candidate tile (:meth:`_candidates`, in order) with whether it upgrades, its
@@ -1326,10 +1353,35 @@ class Board:
             for r in rots:
                 exits = frozenset(rotate_exits(td.exits, r))
                 if exits <= usable:
-                    turns.append((r, exits, frozenset(self.tile_face(hex_id, tile, r).paths)))
+                    turns.append((r, exits, self._track_signature(tile, r)))
             table.append((tile, upgrade, td.color.value, turns))
         self._lay_tables[key] = table
         return table
+
+    def _parts(self, tile: str, rotation: int) -> _Parts:
+        """What ``tile`` at ``rotation`` shows on any hex (:func:`_face_parts`), read once."""
+        turn = (tile, rotation % 6)
+        parts = self._tile_parts.get(turn)
+        if parts is None:
+            parts = self._tile_parts[turn] = _face_parts(self.tiles[tile], turn[1])
+        return parts
+
+    def _track_signature(self, tile: str, rotation: int) -> frozenset[tuple[str, str]]:
+        """The track of ``tile`` at ``rotation`` as the ends of its paths (as
+        :attr:`Face.paths` names them, without the hex): two rotations of a tile on a hex
+        give the same track when their signatures are equal.  Read once per tile and
+        rotation."""
+        turn = (tile, rotation % 6)
+        sig = self._signatures.get(turn)
+        if sig is None:
+            _, cities, towns, track, ob = self._parts(tile, rotation)
+            ends = [(f"c{i}", f"e{e}") for i, c in enumerate(cities) for e in c.exits]
+            ends += [(f"t{i}", f"e{e}") for i, t in enumerate(towns) for e in t.exits]
+            if ob is not None:
+                ends += [("o0", f"e{e}") for e in ob[2]]
+            ends += [(f"e{a}", f"e{b}") for a, b in track]
+            sig = self._signatures[turn] = frozenset(ends)
+        return sig
 
     def _completed_sides(self, state: MapState, hex_id: str, exits: Iterable[int]) -> int:
         """Cost of the costed sides a tile with these exits on ``hex_id`` completes."""
