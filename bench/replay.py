@@ -4,7 +4,9 @@ re-derived, every action validated by the engine.
 For each game it prints the µs per action (logged actions processed, auto actions
 included), the µs per action in each tenth of the game, and the ratio of the last tenth
 to the first; then the worst game and the corpus totals.  Each game is imported ``RUNS``
-times and the fastest run counts (per tenth, too); each run starts cold, the board's
+times and the fastest run counts; each tenth is that tenth's fastest run (every run does the
+same work, and a burst of load that slows one tenth of one run is not counted against
+it: on a shared machine the tenths of one run move by a third); each run starts cold, the board's
 caches emptied (a run after another of the same game would find its positions, graphs,
 reaches and checked routes kept, and re-derive nothing).  Times are the CPU time of this
 process (``time.process_time``), so that other work on a shared machine does not count.
@@ -14,7 +16,7 @@ the first.
 On a shared machine a burst of load still slows a run (the CPU time of a process grows
 when others thrash its caches), so a best of a few runs made back to back may keep a slow
 one.  ``--runs N`` makes N rounds, each a fresh process replaying the whole corpus once;
-the best of the rounds counts per game.  ``--vs TREE`` alternates each round with a
+the best of the rounds counts per game (and per tenth).  ``--vs TREE`` alternates each round with a
 process running the code of another checkout (its ``src``; e.g. a ``git worktree`` of the
 commit before a change), so that both meet the same load, and compares them game by game.
 
@@ -107,9 +109,14 @@ def bench(path: Path, runs: int) -> Timing | None:
             print(f"{path.name}: the replay is not exact: {res.mismatches()[0]}")
             return None
         per = total / max(res.applied, 1) * 1e6
+        parts = tenths(times)
+        if best is not None:  # each tenth's fastest run (the same work in every run)
+            parts = [min(a, b) for a, b in zip(parts, best[1], strict=True)]
         if best is None or per < best[0]:
-            best = (per, tenths(times), res.applied)
+            best = (per, parts, res.applied)
             best_times, best_kinds = times, kinds
+        else:
+            best = (best[0], parts, best[2])
     n = len(best_kinds)  # the tenths of :func:`tenths`: the first and the last
     for tenth, part in (("first", slice(0, n // 10)), ("last", slice(9 * n // 10, n))):
         for kind, dt in zip(best_kinds[part], best_times[part], strict=True):
@@ -176,7 +183,12 @@ def in_process(tree: Path, paths: list[Path]) -> tuple[dict[str, Timing], str] |
 
 
 def best_of(rounds: list[dict[str, Timing]]) -> dict[str, Timing]:
-    return {k: min((r[k] for r in rounds), key=lambda t: t[0]) for k in rounds[0]}
+    """Per game, the fastest round's µs per action, and each tenth's fastest round."""
+    out = {}
+    for k in rounds[0]:
+        per, _, n = min((r[k] for r in rounds), key=lambda t: t[0])
+        out[k] = (per, [min(r[k][1][i] for r in rounds) for i in range(10)], n)
+    return out
 
 
 def summary(label: str, got: dict[str, Timing], rows_too: bool = True) -> dict[str, float]:

@@ -163,3 +163,16 @@ def test_instructions_compares_the_checkouts_game_by_game(
         "2 games: 600.0M -> 584.0M instructions (-2.7%; before: /tmp/old, after: /tmp/new)",
     ]
     assert instructions.corpus()[-1].name == "29133.json"  # the corpus of replay.py
+
+
+def test_replay_best_of_takes_each_tenth_from_its_fastest_round() -> None:
+    """A game's µs per action is its fastest round's; each tenth is that tenth's fastest
+    round (a burst of load in one tenth of a round is not counted)."""
+    spec = importlib.util.spec_from_file_location("replay_bench", BENCH / "replay.py")
+    assert spec is not None and spec.loader is not None
+    replay = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(replay)
+    slow_end = [10.0] * 9 + [40.0]
+    slow_start = [30.0] + [20.0] * 9
+    got = replay.best_of([{"g": (13.0, slow_end, 50)}, {"g": (20.0, slow_start, 50)}])
+    assert got == {"g": (13.0, [10.0] * 9 + [20.0], 50)}
