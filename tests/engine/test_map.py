@@ -14,6 +14,7 @@ from pathlib import Path as FsPath
 import pytest
 
 from eighteen.compiled import CompiledHex, CompiledTile
+from eighteen.engine import network, tables
 from eighteen.engine.map import Board, MapError, MapState, Path, TileLay
 from eighteen.engine.tables import typed_document
 from eighteen.title.model import Corporation
@@ -559,3 +560,14 @@ def test_1830_new_york_upgrade_costs_water(b1830: Board) -> None:
     assert s.tokens["G19"] == [[], ["NYNH"]]
     opts = b1830.lay_options(s, "NYNH", {"brown"}, blocked=set(), tile_supply=supply_of(b1830))
     assert opts == [TileLay("G19", "62", 0, 0, upgrade=True)]
+
+
+def test_a_tile_face_is_read_once_and_shared_by_every_hex() -> None:
+    """Tile 9 (a straight) shows the same track at rotations 0 and 3; its faces on two hexes
+    share the parts of one template face read once per tile and rotation."""
+    b = network.board_of(tables.load_title("1830"))
+    t0, t3 = b._template("9", 0), b._template("9", 3)
+    assert t0.hex == "" and t0.signature == t3.signature == frozenset({("e0", "e3")})
+    assert b._template("9", 1).signature == frozenset({("e1", "e4")})
+    f1, f2 = b.tile_face("E9", "9", 6), b.tile_face("F10", "9", 0)
+    assert (f1.hex, f2.hex) == ("E9", "F10") and f1.track is f2.track is t0.track

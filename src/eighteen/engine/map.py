@@ -294,6 +294,12 @@ class Face:
         return tuple(sorted(es))
 
     @cached_property
+    def signature(self) -> frozenset[tuple[str, str]]:
+        """The ends of :attr:`paths`, without the hex: two faces of one hex have the same
+        track when their signatures are equal."""
+        return frozenset((p.a, p.b) for p in self.paths)
+
+    @cached_property
     def paths(self) -> tuple[Path, ...]:
         """Every piece of track on this face (stop-edge and edge-edge)."""
         out: list[Path] = []
@@ -313,40 +319,19 @@ def _path_count(data: TileFace, offboard: Offboard | None = None) -> int:
     return n + (len(offboard.exits) if offboard is not None else 0) + len(data.track)
 
 
-#: What a face shows apart from its hex: label, cities, towns, track and the off-board's
-#: (revenue, group, exits, hidden, requires_visit) (:func:`_face_parts`)
-_Parts = tuple[
-    str | None,
-    tuple["FaceCity", ...],
-    tuple["FaceTown", ...],
-    tuple[tuple[int, int], ...],
-    tuple[dict[str, int], str | None, tuple[int, ...], bool, tuple[str, ...]] | None,
-]
-
-
-def _face_parts(data: TileFace, rotation: int) -> _Parts:
-    """The hex-independent parts of the face of ``data`` turned by ``rotation`` (a tile
-    shows the same on every hex: :meth:`Board.tile_face` reads them once per tile and
-    rotation)."""
-    rec = read_face(data, rotation)
+def _build_face(hex_id: str, data: TileFace, tile: str | None, rotation: int, color: str) -> Face:
+    r = rotation
+    rec = read_face(data, r)
     cities = tuple(FaceCity(c.revenue, c.slots, c.exits) for c in rec.cities)
     towns = tuple(FaceTown(t.revenue, t.exits) for t in rec.towns)
     track = tuple((a, b) if a <= b else (b, a) for a, b in rec.track)
     ob = rec.offboard
     offboard = (
-        (dict(ob.revenue), ob.group, ob.exits, ob.hidden, ob.requires_visit)
+        FaceOffboard(dict(ob.revenue), ob.group, ob.exits, ob.hidden, ob.requires_visit)
         if ob is not None
         else None
     )
-    return rec.label, cities, towns, track, offboard
-
-
-def _build_face(hex_id: str, parts: _Parts, tile: str | None, rotation: int, color: str) -> Face:
-    """The face of ``hex_id`` showing ``parts`` (:func:`_face_parts`); the off-board's
-    revenue is its own copy."""
-    label, cities, towns, track, ob = parts
-    offboard = FaceOffboard(dict(ob[0]), *ob[1:]) if ob is not None else None
-    return Face(hex_id, tile, rotation, color, label, cities, towns, track, offboard)
+    return Face(hex_id, tile, r, color, rec.label, cities, towns, track, offboard)
 
 
 @dataclass(frozen=True)
@@ -1004,10 +989,8 @@ class Board:
                 if nb is not None:
                     self.side_id[(nb, (e + 3) % 6)] = sid
         self._face_cache: dict[tuple[str, str | None, int], Face] = {}
-        #: (tile, rotation) -> what the tile shows on any hex (:func:`_face_parts`)
-        self._tile_parts: dict[tuple[str, int], _Parts] = {}
-        #: (tile, rotation) -> its track signature (:meth:`_track_signature`)
-        self._signatures: dict[tuple[str, int], frozenset[tuple[str, str]]] = {}
+        #: (tile, rotation) -> the face it shows on any hex (:meth:`_template`)
+        self._templates: dict[tuple[str, int], Face] = {}
         #: global side id -> cost of the bridge, tunnel or pass on it (costed borders)
         self.side_cost: dict[int, int] = {}
         for h, d in self.hexes.items():
@@ -1100,12 +1083,22 @@ class Board:
         if f is None:
             if tile is None:
                 d = self.hexes[hex_id]
-                f = _build_face(hex_id, _face_parts(d, 0), None, 0, d.color.value)
+                f = _build_face(hex_id, d, None, 0, d.color.value)
             else:
                 if tile not in self.tiles:
                     raise MapError(f"unknown tile {tile}")
-                color = self.tiles[tile].color.value
-                f = _build_face(hex_id, self._parts(tile, rotation), tile, rotation % 6, color)
+                t = self._template(tile, rotation)
+                f = Face(
+                    hex_id,
+                    tile,
+                    t.rotation,
+                    t.color,
+                    t.label,
+                    t.cities,
+                    t.towns,
+                    t.track,
+                    t.offboard,
+                )
             self._face_cache[key] = f
         return f
 
@@ -1353,35 +1346,20 @@ class Board:
             for r in rots:
                 exits = frozenset(rotate_exits(td.exits, r))
                 if exits <= usable:
-                    turns.append((r, exits, self._track_signature(tile, r)))
+                    turns.append((r, exits, self._template(tile, r).signature))
             table.append((tile, upgrade, td.color.value, turns))
         self._lay_tables[key] = table
         return table
 
-    def _parts(self, tile: str, rotation: int) -> _Parts:
-        """What ``tile`` at ``rotation`` shows on any hex (:func:`_face_parts`), read once."""
+    def _template(self, tile: str, rotation: int) -> Face:
+        """The face ``tile`` shows at ``rotation`` on any hex (its ``hex`` empty): read
+        once per tile and rotation, its parts shared by the faces of every hex."""
         turn = (tile, rotation % 6)
-        parts = self._tile_parts.get(turn)
-        if parts is None:
-            parts = self._tile_parts[turn] = _face_parts(self.tiles[tile], turn[1])
-        return parts
-
-    def _track_signature(self, tile: str, rotation: int) -> frozenset[tuple[str, str]]:
-        """The track of ``tile`` at ``rotation`` as the ends of its paths (as
-        :attr:`Face.paths` names them, without the hex): two rotations of a tile on a hex
-        give the same track when their signatures are equal.  Read once per tile and
-        rotation."""
-        turn = (tile, rotation % 6)
-        sig = self._signatures.get(turn)
-        if sig is None:
-            _, cities, towns, track, ob = self._parts(tile, rotation)
-            ends = [(f"c{i}", f"e{e}") for i, c in enumerate(cities) for e in c.exits]
-            ends += [(f"t{i}", f"e{e}") for i, t in enumerate(towns) for e in t.exits]
-            if ob is not None:
-                ends += [("o0", f"e{e}") for e in ob[2]]
-            ends += [(f"e{a}", f"e{b}") for a, b in track]
-            sig = self._signatures[turn] = frozenset(ends)
-        return sig
+        f = self._templates.get(turn)
+        if f is None:
+            t = self.tiles[tile]
+            f = self._templates[turn] = _build_face("", t, tile, turn[1], t.color.value)
+        return f
 
     def _completed_sides(self, state: MapState, hex_id: str, exits: Iterable[int]) -> int:
         """Cost of the costed sides a tile with these exits on ``hex_id`` completes."""
