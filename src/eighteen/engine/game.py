@@ -207,7 +207,13 @@ class Game:
     def step_active(self, step: Any) -> bool:
         """``step.active(self)``, cached as :meth:`memo` is (keyed by the step itself: the
         steps are shared objects)."""
-        return bool(self.memo(step, step.active, self))
+        memo = self._memo  # (:meth:`memo`, inline: asked of every step of every action)
+        if memo is None:
+            return bool(step.active(self))
+        value = memo.get(step, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[step] = bool(step.active(self))
+        return value  # type: ignore[no-any-return]
 
     def invalidate_caches(self) -> None:
         """Forget cached queries: call after editing ``game.state`` directly (test setups),
@@ -233,7 +239,13 @@ class Game:
 
     def pending_discard(self) -> bool:
         """Is a corporation over the train limit (asked before every step: cached)?"""
-        return bool(self.memo(_OVER_LIMIT, trains.over_limit, self))
+        memo = self._memo  # (:meth:`memo`, inline: asked before every step)
+        if memo is None:
+            return bool(trains.over_limit(self))
+        value = memo.get(_OVER_LIMIT, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[_OVER_LIMIT] = bool(trains.over_limit(self))
+        return value  # type: ignore[no-any-return]
 
     # -- apply / undo -----------------------------------------------------------------
 

@@ -1290,6 +1290,7 @@ class Board:
         else:
             pool = found.hex_order() if found is not None else self.hex_ids  # both sorted
         laid = state.tiles
+        lay_tables = self._lay_tables
         for h in pool:
             if h in blocked or h not in self.hexes:
                 continue
@@ -1299,7 +1300,11 @@ class Board:
                 if not near:
                     continue
             cost = -1
-            for tile, upgrade, color, turns in self._lay_table(h, laid.get(h)):
+            on = laid.get(h)
+            table = lay_tables.get((h, on))  # (:meth:`_lay_table`'s own lookup, inline)
+            if table is None:
+                table = self._lay_table(h, on)
+            for tile, upgrade, color, turns in table:
                 if tiles is not None and tile not in tiles:
                     continue
                 if color not in colors:
