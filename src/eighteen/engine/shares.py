@@ -57,6 +57,17 @@ def percent_of(g: Context, corp: str, owner: str) -> int:
     return n
 
 
+def percents(g: Context, corp: str) -> dict[str, int]:
+    """Owner -> percent of ``corp`` held (:func:`percent_of` of every owner holding some,
+    in one pass over its certificates)."""
+    certs = g.state.certs
+    out: dict[str, int] = {}
+    for c, p in g.tables.cert_table[corp]:
+        o = certs[c]
+        out[o] = out.get(o, 0) + p
+    return out
+
+
 def holdings(g: Context, owner: str) -> dict[str, int]:
     """Corporation -> percent the owner holds (:func:`percent_of` of every corporation,
     in table order)."""
@@ -234,16 +245,17 @@ def sale_problem(
         return f"{corp} has not operated yet: only its president may sell its shares"
     if percent <= 0 or percent % 10 and percent % 5:
         return f"cannot sell {percent}%"
-    held = percent_of(g, corp, player)
+    owned = percents(g, corp)  # (each owner's percent_of, found at once)
+    held = owned.get(player, 0)
     if percent > held:
         return f"{player} holds only {held}% of {corp}"
-    pool = percent_of(g, corp, POOL)
+    pool = owned.get(POOL, 0)
     if pool + percent > g.rules.pool_limit_percent:
         return f"the bank pool may hold at most {g.rules.pool_limit_percent}% of {corp}"
     left = held - percent
     if cs.president == player:
         pres_pct = cert_percent(g, president_cert(corp))
-        others = [(percent_of(g, corp, n), n) for n in seat_order_from(g, player)[:-1]]
+        others = [(owned.get(n, 0), n) for n in seat_order_from(g, player)[:-1]]
         top = max((p for p, _ in others), default=0)
         if top > left:
             if protect:
