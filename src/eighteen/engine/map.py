@@ -420,7 +420,7 @@ class _Fragment:
 @dataclass
 class _Tables:
     """The path tables of a track graph being made (:meth:`TrackGraph.__init__`,
-    :meth:`TrackGraph.patched`), as lists; the graph keeps them as tuples."""
+    :meth:`TrackGraph.patched`), as lists; the graph keeps them (never changed after)."""
 
     paths: list[Path]
     ends: list[tuple[tuple[bool, int], tuple[bool, int]]]
@@ -491,9 +491,9 @@ class TrackGraph:
         #: each path's id by its text (``Path.text``: its ends in order), so that a route
         #: given as text is read without parsing it, and a Path found by its text
         self.text_id: dict[str, int] = {}
-        # the tables are made as lists and kept as tuples (of tuples of numbers and
-        # strings: the collector stops visiting them, a graph being some thousand
-        # entries, and some hundred graphs being kept by the caches)
+        # the tables are made as lists and kept so (a graph patched from this one copies
+        # each once); their rows are tuples of numbers and strings, which the collector
+        # stops visiting
         t = _Tables([_NO_PATH] * n, [_NO_ENDS] * n, [0] * n, [()] * n, [() for _ in stops], {})
         for k, frag in enumerate(frags):
             if frag.paths:
@@ -501,15 +501,16 @@ class TrackGraph:
         self._keep(t)
 
     def _keep(self, t: _Tables) -> None:
-        """Take the tables ``t`` made (as tuples, see :meth:`__init__`)."""
+        """Take the tables ``t`` made (the lists themselves: a graph patched from this one
+        copies each once, :meth:`patched`)."""
         self.paths: list[Path] = t.paths
-        self.ends: tuple[tuple[tuple[bool, int], tuple[bool, int]], ...] = tuple(t.ends)
+        self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = t.ends
         #: bitmask of the sides each path touches
-        self.path_sides: tuple[int, ...] = tuple(t.path_sides)
+        self.path_sides: list[int] = t.path_sides
         #: per path, the (hex, edge) it reaches: its edges, and the opposite edges on the
         #: neighbours (a reach's lay connectivity, :meth:`_add_edges`)
-        self.touch: tuple[tuple[tuple[str, int], ...], ...] = tuple(t.touch)
-        self.stop_paths: tuple[tuple[int, ...], ...] = tuple(t.stop_paths)
+        self.touch: list[tuple[tuple[str, int], ...]] = t.touch
+        self.stop_paths: list[tuple[int, ...]] = t.stop_paths
         self.side_paths: dict[int, tuple[tuple[str, int], ...]] = t.side_paths
 
     def _add(self, k: int, frag: _Fragment, t: _Tables) -> None:
