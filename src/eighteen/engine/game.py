@@ -204,16 +204,22 @@ class Game:
             value = memo[key] = compute(*args)
         return value
 
+    def _flag(self, key: Any, compute: Callable[[Game], Any]) -> bool:
+        """``bool(compute(self))``, cached as :meth:`memo` is: the yes-or-no queries asked
+        of every step of every action (:meth:`step_active`, :meth:`pending_discard`), with
+        no arguments packed per question."""
+        memo = self._memo
+        if memo is None:
+            return bool(compute(self))
+        value = memo.get(key, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[key] = bool(compute(self))
+        return value  # type: ignore[no-any-return]
+
     def step_active(self, step: Any) -> bool:
         """``step.active(self)``, cached as :meth:`memo` is (keyed by the step itself: the
         steps are shared objects)."""
-        memo = self._memo  # (:meth:`memo`, inline: asked of every step of every action)
-        if memo is None:
-            return bool(step.active(self))
-        value = memo.get(step, _UNKNOWN)
-        if value is _UNKNOWN:
-            value = memo[step] = bool(step.active(self))
-        return value  # type: ignore[no-any-return]
+        return self._flag(step, step.active)
 
     def invalidate_caches(self) -> None:
         """Forget cached queries: call after editing ``game.state`` directly (test setups),
@@ -239,13 +245,7 @@ class Game:
 
     def pending_discard(self) -> bool:
         """Is a corporation over the train limit (asked before every step: cached)?"""
-        memo = self._memo  # (:meth:`memo`, inline: asked before every step)
-        if memo is None:
-            return bool(trains.over_limit(self))
-        value = memo.get(_OVER_LIMIT, _UNKNOWN)
-        if value is _UNKNOWN:
-            value = memo[_OVER_LIMIT] = bool(trains.over_limit(self))
-        return value  # type: ignore[no-any-return]
+        return self._flag(_OVER_LIMIT, trains.over_limit)
 
     # -- apply / undo -----------------------------------------------------------------
 
