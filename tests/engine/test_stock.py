@@ -52,6 +52,9 @@ def test_presidency_passes_to_the_larger_holder() -> None:
     assert shares.percent_of(g, "NYC", "D") == 30
     assert shares.percent_of(g, "NYC", "C") == 20
     assert len(shares.certs_of(g, "NYC", "C")) == 2  # two 10% in exchange
+    # every owner's percent in one pass, the same as percent_of of each
+    assert shares.percents(g, "NYC") == {"D": 30, "C": 20, "ipo": 50}
+    assert shares.percents(g, "B&M") == {"ipo": 100}
 
 
 def test_no_selling_in_the_first_stock_round() -> None:
