@@ -1302,9 +1302,9 @@ class Board:
                     continue
             cost = -1
             on = laid.get(h)
-            table = lay_tables.get((h, on))  # (:meth:`_lay_table`'s own lookup, inline)
+            table = lay_tables.get((h, on))
             if table is None:
-                table = self._lay_table(h, on)
+                table = self._new_lay_table(h, on)
             for tile, upgrade, color, turns in table:
                 if tiles is not None and tile not in tiles:
                     continue
@@ -1329,18 +1329,15 @@ class Board:
                     sides = self._completed_sides(state, h, exits) if self.side_cost else 0
                     yield TileLay(h, tile, r, cost + sides, upgrade)
 
-    def _lay_table(
+    def _new_lay_table(
         self, hex_id: str, laid: tuple[str, int] | None
     ) -> list[tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[tuple[str, str]]]]]]:
         """What :meth:`iter_lay_options` reads of the tables for a hex showing ``laid``
         (its laid tile and rotation; None: its printed face), worked out once: each
         candidate tile (:meth:`_candidates`, in order) with whether it upgrades, its
         colour, and its rotations whose exits are all usable edges of the hex, each with
-        those exits and its track (the signature of ``distinct``)."""
-        key = (hex_id, laid)
-        table = self._lay_tables.get(key)
-        if table is not None:
-            return table
+        those exits and its track (the signature of ``distinct``); kept in
+        ``_lay_tables`` under (hex, laid), where :meth:`iter_lay_options` looks first."""
         usable = self.usable[hex_id]
         state = MapState(tiles={hex_id: laid} if laid is not None else {})
         table = []
@@ -1354,7 +1351,7 @@ class Board:
                 if exits <= usable:
                     turns.append((r, exits, self._template(tile, r).signature))
             table.append((tile, upgrade, td.color.value, turns))
-        self._lay_tables[key] = table
+        self._lay_tables[(hex_id, laid)] = table
         return table
 
     def _template(self, tile: str, rotation: int) -> Face:
