@@ -30,7 +30,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 # (bench/ is this script's directory: first on the path)
 from replay import FIXTURES, corpus, engine
@@ -41,42 +43,100 @@ GENERATED = FIXTURES / "1830-generated"
 DEFAULT = ["g2p_s2003", "g2p_s2008", "g4p_s4001", "g6p_s6004"]
 _TOTALS = re.compile(r"^totals:\s*(\d+)", re.M)
 _TRIGGER = re.compile(r"^desc: Trigger: dump game-(\S+)", re.M)
+#: The dump of a game's tenth ``k`` is named ``game-<game>-tenth<k>``.
+_TENTH = re.compile(r"^(.+)-tenth(\d)$")
 
 
-def child(paths: list[Path]) -> int:
-    """Run inside callgrind: import each game with counting on, dump the count after each;
-    print {game: actions processed} as JSON (an inexact replay is an error)."""
+def bounds(n: int) -> list[int]:
+    """Where each tenth of ``n`` steps starts, and the end (the tenths of bench/replay.py)."""
+    return [k * n // 10 for k in range(11)]
+
+
+def child(paths: list[Path], tenths: bool = False) -> int:
+    """Run inside callgrind: import each game with counting on, dump the count after each
+    (with ``tenths``, after each tenth of its steps); print {game: actions processed} (with
+    ``tenths``, {game: [actions of each tenth]}) as JSON (an inexact replay is an error)."""
     from eighteen.engine import network, tables
     from eighteen.io import games18xx
-    from eighteen.io.games18xx import read_export
+    from eighteen.io.games18xx import Importer, read_export
 
     def control(*args: str) -> None:
         cmd = ["callgrind_control", *args, str(os.getpid())]
         subprocess.run(cmd, capture_output=True, check=True)
 
+    original = games18xx.Importer.step
+    seen: list[int] = []  # the steps of the import running
+
+    def counted(imp: Importer, aid: int | str, a: dict) -> None:
+        seen.append(0)
+        original(imp, aid, a)
+
     first = read_export(paths[0])
     title = tables.load_title(str(first["title"]))
     games18xx.import_game(first, title)  # warm: the title's faces and lay tables
-    out = {}
+    out: dict[str, int | list[int]] = {}
     for path in paths:
         data = read_export(path)
-        network.board_of(title).clear_caches()
-        control("-i", "on")
-        res = games18xx.import_game(data, title)
-        control("-i", "off")
-        control(f"--dump=game-{path.stem}")  # (a bare "-d 29133" names a process)
+        stem = path.stem
+        if tenths:  # a first import, not counted, finds the steps; the second is counted
+            seen.clear()
+            games18xx.Importer.step = counted  # type: ignore[method-assign]
+            try:
+                network.board_of(title).clear_caches()
+                games18xx.import_game(data, title)
+            finally:
+                games18xx.Importer.step = original  # type: ignore[method-assign]
+            cut = bounds(len(seen))
+            games18xx.Importer.step = _tenth_steps(original, cut, stem, control)  # type: ignore[method-assign]
+            try:
+                network.board_of(title).clear_caches()
+                res = games18xx.import_game(data, title)
+            finally:
+                games18xx.Importer.step = original  # type: ignore[method-assign]
+            out[stem] = [cut[k + 1] - cut[k] for k in range(10)]
+        else:
+            network.board_of(title).clear_caches()
+            control("-i", "on")
+            res = games18xx.import_game(data, title)
+            control("-i", "off")
+            control(f"--dump=game-{stem}")  # (a bare "-d 29133" names a process)
+            out[stem] = res.applied
         if res.mismatches():
             print(f"{path.name}: the replay is not exact: {res.mismatches()[0]}", file=sys.stderr)
             return 1
-        out[path.stem] = res.applied
     print(engine())  # (the line before the counts)
     print(json.dumps(out))
     return 0
 
 
-def count(tree: Path, paths: list[Path]) -> tuple[dict[str, tuple[int, int]], str] | None:
-    """{game: (actions, instructions)} of the code of ``tree``, and how its engine ran
-    (None: it failed, said)."""
+def _tenth_steps(
+    original: Callable[..., None], cut: list[int], stem: str, control: Callable[..., None]
+) -> Callable[..., None]:
+    """``Importer.step`` counted: counting on at the first step, a dump at the end of each
+    tenth (``cut``: where each starts; an empty tenth gets an empty dump)."""
+    steps = [0]
+
+    def step(imp: object, aid: int | str, a: dict) -> None:
+        i = steps[0]
+        if i == 0:
+            control("-i", "on")
+        try:
+            original(imp, aid, a)
+        finally:
+            steps[0] = i + 1
+            for k in range(10):
+                if cut[k + 1] == i + 1:
+                    control(f"--dump=game-{stem}-tenth{k}")
+            if i + 1 == cut[10]:
+                control("-i", "off")
+
+    return step
+
+
+def count(tree: Path, paths: list[Path], tenths: bool = False) -> tuple[dict[str, Any], str] | None:
+    """{game: (actions, instructions)} of the code of ``tree`` (with ``tenths``, {game:
+    [(actions, instructions) of each tenth]}), and how its engine ran (None: it failed,
+    said)."""
     with tempfile.TemporaryDirectory() as tmp:
         dump = Path(tmp) / "cg.out"
         cmd = [
@@ -87,6 +147,7 @@ def count(tree: Path, paths: list[Path]) -> tuple[dict[str, tuple[int, int]], st
             sys.executable,
             __file__,
             "--child",
+            *(["--tenths"] if tenths else []),
             *map(str, paths),
         ]
         env = dict(os.environ, PYTHONPATH=str(tree / "src"), PYTHONHASHSEED="0")
@@ -103,6 +164,17 @@ def count(tree: Path, paths: list[Path]) -> tuple[dict[str, tuple[int, int]], st
             game, total = _TRIGGER.search(text), _TOTALS.search(text)
             if game is not None and total is not None:
                 totals[game.group(1)] = int(total.group(1))
+    if tenths:
+        parts: dict[str, dict[int, int]] = {}
+        for name, total in totals.items():
+            m = _TENTH.match(name)
+            if m is not None:
+                parts.setdefault(m.group(1), {})[int(m.group(2))] = total
+        lost = [k for k in actions if len(parts.get(k, {})) != 10]
+        if lost:
+            print(f"callgrind wrote no count for a tenth of {', '.join(lost)}")
+            return None
+        return {k: [(n[t], parts[k][t]) for t in range(10)] for k, n in actions.items()}, ran
     lost = [k for k in actions if k not in totals]
     if lost:
         print(f"callgrind wrote no count for {', '.join(lost)}")
@@ -118,6 +190,28 @@ def table(label: str, got: dict[str, tuple[int, int]]) -> None:
     actions = sum(n for n, _ in got.values())
     mean = sum(t for _, t in got.values()) / actions / 1e3
     print(f"\n{label}: {len(got)} games, {actions} actions, {mean:.1f}k instructions per action")
+
+
+def per_action(part: tuple[int, int]) -> float:
+    """Thousands of instructions per action of (actions, instructions); 0 for none."""
+    n, instr = part
+    return instr / n / 1e3 if n else 0.0
+
+
+def tenths_table(label: str, got: dict[str, list[tuple[int, int]]]) -> None:
+    """Print each game's thousands of instructions per action in each tenth, and the last
+    tenth's against the first's; then the worst game."""
+    print(f"{'game':<14}{'actions':>8}  tenths (k instructions per action){'':>28}last/first")
+    worst = ("", 0.0)
+    for name, parts in got.items():
+        each = [per_action(p) for p in parts]
+        ratio = each[-1] / each[0] if each[0] else 0.0
+        worst = max(worst, (name, ratio), key=lambda w: w[1])
+        cells = "".join(f"{x:>6.0f}" for x in each)
+        print(f"{name:<14}{sum(n for n, _ in parts):>8}  {cells}{ratio:>8.2f}")
+    print(
+        f"\n{label}: {len(got)} games; worst ratio: {worst[0]} last tenth {worst[1]:.2f}x the first"
+    )
 
 
 def compare(
@@ -144,10 +238,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("exports", nargs="*", type=Path, metavar="EXPORT", help="18xx.games exports")
     ap.add_argument("--all", action="store_true", help="every game of the corpus")
     ap.add_argument("--vs", type=Path, help="another checkout to compare with")
+    ap.add_argument("--tenths", action="store_true", help="count each tenth of each game")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        return child(args.exports)
+        return child(args.exports, args.tenths)
+    if args.tenths and args.vs is not None:
+        ap.error("--tenths or --vs, not both")
     if args.all and args.exports:
         ap.error("--all or exports, not both")
     paths = corpus() if args.all else args.exports or [GENERATED / f"{g}.json" for g in DEFAULT]
@@ -159,9 +256,12 @@ def main(argv: list[str]) -> int:
             ap.error(f"{tool} is not installed (Debian's package valgrind has both)")
     if args.vs is not None and not (args.vs / "src" / "eighteen").is_dir():
         ap.error(f"--vs {args.vs}: not a checkout of this project (no src/eighteen)")
-    here = count(ROOT, paths)
+    here = count(ROOT, paths, args.tenths)
     if here is None:
         return 1
+    if args.tenths:
+        tenths_table(f"this checkout ({here[1]})", here[0])
+        return 0
     if args.vs is None:
         table(f"this checkout ({here[1]})", here[0])
         return 0

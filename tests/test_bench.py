@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -163,6 +164,67 @@ def test_instructions_compares_the_checkouts_game_by_game(
         "2 games: 600.0M -> 584.0M instructions (-2.7%; before: /tmp/old, after: /tmp/new)",
     ]
     assert instructions.corpus()[-1].name == "29133.json"  # the corpus of replay.py
+
+
+def _instructions_module(monkeypatch: pytest.MonkeyPatch) -> object:
+    monkeypatch.syspath_prepend(str(BENCH))  # (it reads the corpus list of replay.py)
+    spec = importlib.util.spec_from_file_location("instructions_bench", BENCH / "instructions.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_instructions_tenths_are_those_of_replay(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--tenths cuts a game where bench/replay.py does (354 steps: 35 or 36 a tenth) and
+    prints each tenth's thousands of instructions per action and last against first."""
+    instructions: Any = _instructions_module(monkeypatch)
+    assert instructions.bounds(354) == [0, 35, 70, 106, 141, 177, 212, 247, 283, 318, 354]
+    first = [(35, 7_000_000), *[(35, 10_500_000)] * 8, (36, 18_000_000)]
+    instructions.tenths_table("here", {"29133": first, "g": [(1, 300_000)] * 10})
+    assert capsys.readouterr().out.splitlines() == [
+        "game           actions  tenths (k instructions per action)" + " " * 28 + "last/first",
+        "29133              351     200   300   300   300   300   300   300   300   300   500"
+        "    2.50",
+        "g                   10     300   300   300   300   300   300   300   300   300   300"
+        "    1.00",
+        "",
+        "here: 2 games; worst ratio: 29133 last tenth 2.50x the first",
+    ]
+
+
+def test_instructions_counts_each_tenth_under_callgrind() -> None:
+    """Under callgrind, --tenths counts the ten parts of a game's 184 steps apart: each
+    row is the game, its actions, ten counts and the last tenth's against the first's."""
+    export = BENCH.parent / "tests/fixtures/18xx-games/1830-generated/g5p_s5007.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "instructions.py"), "--tenths", str(export)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    row = re.fullmatch(r"g5p_s5007 +184 +((?:\d+ +){10})(\d+\.\d\d)", lines[1])
+    assert row is not None, lines[1]
+    each = [int(x) for x in row.group(1).split()]
+    assert all(100 < x < 10_000 for x in each)  # thousands per action
+    assert abs(float(row.group(2)) - each[-1] / each[0]) < 0.02
+    assert lines[-1].endswith(
+        f"1 games; worst ratio: g5p_s5007 last tenth {row.group(2)}x the first"
+    )
+
+
+def test_instructions_refuses_tenths_with_vs(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "instructions.py"), "--tenths", "--vs", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == "instructions.py: error: --tenths or --vs, not both"
 
 
 def test_replay_best_of_takes_each_tenth_from_its_fastest_round() -> None:
