@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 # (bench/ is this script's directory: first on the path)
-from replay import FIXTURES, corpus, engine
+from replay import FIXTURES, bounds, corpus, engine
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = FIXTURES / "1830-generated"
@@ -45,11 +45,6 @@ _TOTALS = re.compile(r"^totals:\s*(\d+)", re.M)
 _TRIGGER = re.compile(r"^desc: Trigger: dump game-(\S+)", re.M)
 #: The dump of a game's tenth ``k`` is named ``game-<game>-tenth<k>``.
 _TENTH = re.compile(r"^(.+)-tenth(\d)$")
-
-
-def bounds(n: int) -> list[int]:
-    """Where each tenth of ``n`` steps starts, and the end (the tenths of bench/replay.py)."""
-    return [k * n // 10 for k in range(11)]
 
 
 def child(paths: list[Path], tenths: bool = False) -> int:

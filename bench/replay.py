@@ -56,12 +56,17 @@ def corpus() -> list[Path]:
     return [*sorted((FIXTURES / "1830-generated").glob("g*.json")), FIXTURES / "1830/29133.json"]
 
 
+def bounds(n: int) -> list[int]:
+    """Where each tenth of ``n`` steps starts, and the end (bench/instructions.py cuts there too)."""
+    return [k * n // 10 for k in range(11)]
+
+
 def tenths(times: list[float]) -> list[float]:
     """Mean µs per action in each tenth of the game."""
-    n = len(times)
+    cut = bounds(len(times))
     out = []
     for k in range(10):
-        part = times[k * n // 10 : (k + 1) * n // 10] or [0.0]
+        part = times[cut[k] : cut[k + 1]] or [0.0]
         out.append(sum(part) / len(part) * 1e6)
     return out
 
