@@ -66,6 +66,15 @@ def child(paths: list[Path], tenths: bool = False) -> int:
         seen.append(0)
         original(imp, aid, a)
 
+    def replay_with(step: Callable[..., None]) -> Any:
+        """One cold import of ``data`` with ``step`` in place of ``Importer.step``."""
+        games18xx.Importer.step = step  # type: ignore[method-assign]
+        try:
+            network.board_of(title).clear_caches()
+            return games18xx.import_game(data, title)
+        finally:
+            games18xx.Importer.step = original  # type: ignore[method-assign]
+
     first = read_export(paths[0])
     title = tables.load_title(str(first["title"]))
     games18xx.import_game(first, title)  # warm: the title's faces and lay tables
@@ -75,19 +84,9 @@ def child(paths: list[Path], tenths: bool = False) -> int:
         stem = path.stem
         if tenths:  # a first import, not counted, finds the steps; the second is counted
             seen.clear()
-            games18xx.Importer.step = counted  # type: ignore[method-assign]
-            try:
-                network.board_of(title).clear_caches()
-                games18xx.import_game(data, title)
-            finally:
-                games18xx.Importer.step = original  # type: ignore[method-assign]
+            replay_with(counted)
             cut = bounds(len(seen))
-            games18xx.Importer.step = _tenth_steps(original, cut, stem, control)  # type: ignore[method-assign]
-            try:
-                network.board_of(title).clear_caches()
-                res = games18xx.import_game(data, title)
-            finally:
-                games18xx.Importer.step = original  # type: ignore[method-assign]
+            res = replay_with(_tenth_steps(original, cut, stem, control))
             out[stem] = [cut[k + 1] - cut[k] for k in range(10)]
         else:
             network.board_of(title).clear_caches()
