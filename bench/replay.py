@@ -3,7 +3,7 @@ re-derived, every action validated by the engine.
 
 For each game it prints the µs per action (logged actions processed, auto actions
 included), the µs per action in each tenth of the game, and the ratio of the last tenth
-to the first; then the worst game and the corpus totals.  Each game is imported ``RUNS``
+to the first, and its growth (below); then the worst game and the corpus totals.  Each game is imported ``RUNS``
 times and the fastest run counts; each tenth is that tenth's fastest run (every run does the
 same work, and a burst of load that slows one tenth of one run is not counted against
 it: on a shared machine the tenths of one run move by a third); each run starts cold, the board's
@@ -12,6 +12,13 @@ reaches and checked routes kept, and re-derive nothing).  Times are the CPU time
 process (``time.process_time``), so that other work on a shared machine does not count.
 Targets (issue 15): at most 150 µs per action on every game, last tenth no more than 1.5x
 the first.
+
+The ratio of the tenths is two things at once: whether the same actions cost more late in
+a game than early, and the mix of actions (a first tenth of bids and share purchases, a
+last one of tile lays, routes and dividends).  The growth column takes the first apart:
+the time of the last tenth's actions against the time the same actions took, type by type,
+in the game's first half (its mean µs per action of each type; a type the first half lacks
+counts at its own cost).  1.00x: no kind of action costs more late than early.
 
 On a shared machine a burst of load still slows a run (the CPU time of a process grows
 when others thrash its caches), so a best of a few runs made back to back may keep a slow
@@ -45,8 +52,8 @@ TARGET_US = 150.0
 CLOCK = time.process_time
 TARGET_RATIO = 1.5
 
-#: (µs per action, µs per action in each tenth, actions)
-Timing = tuple[float, list[float], int]
+#: (µs per action, µs per action in each tenth, actions, growth: :func:`growth`)
+Timing = tuple[float, list[float], int, float]
 #: (tenth, action type) -> [seconds, actions], over the games measured (--by-type)
 BY_TYPE: dict[tuple[str, str], list[float]] = {}
 
@@ -69,6 +76,24 @@ def tenths(times: list[float]) -> list[float]:
         part = times[cut[k] : cut[k + 1]] or [0.0]
         out.append(sum(part) / len(part) * 1e6)
     return out
+
+
+def growth(kinds: list[str], times: list[float]) -> float:
+    """The time of the actions of the last tenth against the time they would take at the
+    game's first-half cost of each action type (its mean; a type the first half lacks
+    counts at its own cost): above 1, the same kind of action costs more late than early."""
+    half = len(times) // 2
+    price: dict[str, list[float]] = {}
+    for kind, dt in zip(kinds[:half], times[:half], strict=True):
+        acc = price.setdefault(kind, [0.0, 0])
+        acc[0] += dt
+        acc[1] += 1
+    late = range(bounds(len(times))[9], len(times))
+    spent = sum(times[i] for i in late)
+    priced = sum(
+        price[kinds[i]][0] / price[kinds[i]][1] if kinds[i] in price else times[i] for i in late
+    )
+    return spent / priced if priced else 1.0
 
 
 def bench(path: Path, runs: int) -> Timing | None:
@@ -103,7 +128,7 @@ def bench(path: Path, runs: int) -> Timing | None:
                 times.append(CLOCK() - t0)
                 kinds.append(str(a.get("type")))
 
-        games18xx.Importer.step = timed  # type: ignore[method-assign]
+        games18xx.Importer.step = timed  # type: ignore[method-assign,assignment]
         try:
             t0 = CLOCK()
             res = games18xx.import_game(data, title)
@@ -118,10 +143,10 @@ def bench(path: Path, runs: int) -> Timing | None:
         if best is not None:  # each tenth's fastest run (the same work in every run)
             parts = [min(a, b) for a, b in zip(parts, best[1], strict=True)]
         if best is None or per < best[0]:
-            best = (per, parts, res.applied)
+            best = (per, parts, res.applied, growth(kinds, times))
             best_times, best_kinds = times, kinds
         else:
-            best = (best[0], parts, best[2])
+            best = (best[0], parts, best[2], best[3])
     n = len(best_kinds)  # the tenths of :func:`tenths`: the first and the last
     for tenth, part in (("first", slice(0, n // 10)), ("last", slice(9 * n // 10, n))):
         for kind, dt in zip(best_kinds[part], best_times[part], strict=True):
@@ -184,15 +209,16 @@ def in_process(tree: Path, paths: list[Path]) -> tuple[dict[str, Timing], str] |
         print(done.stdout + done.stderr)
         return None
     doc = json.loads(done.stdout)
-    return {k: (v[0], v[1], v[2]) for k, v in doc["games"].items()}, doc["engine"]
+    return {k: (v[0], v[1], v[2], v[3]) for k, v in doc["games"].items()}, doc["engine"]
 
 
 def best_of(rounds: list[dict[str, Timing]]) -> dict[str, Timing]:
-    """Per game, the fastest round's µs per action, and each tenth's fastest round."""
+    """Per game, the fastest round's µs per action (and growth), and each tenth's fastest
+    round."""
     out = {}
     for k in rounds[0]:
-        per, _, n = min((r[k] for r in rounds), key=lambda t: t[0])
-        out[k] = (per, [min(r[k][1][i] for r in rounds) for i in range(10)], n)
+        per, _, n, grown = min((r[k] for r in rounds), key=lambda t: t[0])
+        out[k] = (per, [min(r[k][1][i] for r in rounds) for i in range(10)], n, grown)
     return out
 
 
@@ -200,15 +226,19 @@ def summary(label: str, got: dict[str, Timing], rows_too: bool = True) -> dict[s
     """Print the table of ``got`` and its totals; returns the totals."""
     rows = []
     if rows_too:
-        print(f"{'game':<16}{'actions':>8}{'µs/act':>9}  tenths (µs per action){'':>40}last/first")
-    for name, (per, parts, n) in got.items():
+        print(
+            f"{'game':<16}{'actions':>8}{'µs/act':>9}  tenths (µs per action){'':>40}"
+            "last/first  growth"
+        )
+    for name, (per, parts, n, grown) in got.items():
         ratio = parts[-1] / parts[0] if parts[0] else float("inf")
-        rows.append((name, n, per, ratio))
+        rows.append((name, n, per, ratio, grown))
         if rows_too:
             shown = " ".join(f"{x:5.0f}" for x in parts)
-            print(f"{name:<16}{n:>8}{per:>9.1f}  {shown}  {ratio:5.2f}")
+            print(f"{name:<16}{n:>8}{per:>9.1f}  {shown}  {ratio:5.2f}  {grown:10.2f}")
     worst = max(rows, key=lambda r: r[2])
     worst_ratio = max(rows, key=lambda r: r[3])
+    worst_growth = max(rows, key=lambda r: r[4])
     actions = sum(r[1] for r in rows)
     mean = sum(r[1] * r[2] for r in rows) / actions
     over = [r[0] for r in rows if r[2] > TARGET_US]
@@ -221,7 +251,19 @@ def summary(label: str, got: dict[str, Timing], rows_too: bool = True) -> dict[s
         f"(target {TARGET_RATIO}x)"
     )
     print(f"  over {TARGET_US:.0f} µs: {len(over)} games; ratio over {TARGET_RATIO}: {len(steep)}")
-    return {"mean": mean, "worst": worst[2], "over": len(over), "ratio": worst_ratio[3]}
+    growths = [r[4] for r in rows]
+    print(
+        f"  growth:      mean {sum(growths) / len(growths):.2f}x, worst {worst_growth[0]} "
+        f"{worst_growth[4]:.2f}x, over {TARGET_RATIO}x: {sum(1 for g in growths if g > TARGET_RATIO)}"
+        " (the last tenth against the same actions at their first-half cost)"
+    )
+    return {
+        "mean": mean,
+        "worst": worst[2],
+        "over": len(over),
+        "ratio": worst_ratio[3],
+        "growth": worst_growth[4],
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -283,16 +325,17 @@ def main(argv: list[str]) -> int:
     old, new = best_of(results[vs]), best_of(results[here])
     print(f"{'game':<16}{'actions':>8}{'before':>9}{'after':>9}  {'ratio before':>12}{'after':>7}")
     for name in old:
-        (p0, t0, n0), (p1, t1, _) = old[name], new[name]
+        (p0, t0, n0, _), (p1, t1, _, _) = old[name], new[name]
         r0 = t0[-1] / t0[0] if t0[0] else float("inf")
         r1 = t1[-1] / t1[0] if t1[0] else float("inf")
         print(f"{name:<16}{n0:>8}{p0:>9.1f}{p1:>9.1f}  {r0:>12.2f}{r1:>7.2f}")
-    a = summary(f"before ({vs}, {engines[vs]}), best of {n} rounds", old, rows_too=False)
-    b = summary(f"after ({here}, {engines[here]}), best of {n} rounds", new, rows_too=False)
+    was = summary(f"before ({vs}, {engines[vs]}), best of {n} rounds", old, rows_too=False)
+    now = summary(f"after ({here}, {engines[here]}), best of {n} rounds", new, rows_too=False)
     print(
-        f"\nmean {a['mean']:.1f} -> {b['mean']:.1f} µs per action; worst game "
-        f"{a['worst']:.1f} -> {b['worst']:.1f}; over {TARGET_US:.0f} µs {a['over']} -> "
-        f"{b['over']}; worst ratio {a['ratio']:.2f} -> {b['ratio']:.2f}"
+        f"\nmean {was['mean']:.1f} -> {now['mean']:.1f} µs per action; worst game "
+        f"{was['worst']:.1f} -> {now['worst']:.1f}; over {TARGET_US:.0f} µs {was['over']} -> "
+        f"{now['over']}; worst ratio {was['ratio']:.2f} -> {now['ratio']:.2f}; worst growth "
+        f"{was['growth']:.2f} -> {now['growth']:.2f}"
     )
     return 0
 

@@ -236,5 +236,21 @@ def test_replay_best_of_takes_each_tenth_from_its_fastest_round() -> None:
     spec.loader.exec_module(replay)
     slow_end = [10.0] * 9 + [40.0]
     slow_start = [30.0] + [20.0] * 9
-    got = replay.best_of([{"g": (13.0, slow_end, 50)}, {"g": (20.0, slow_start, 50)}])
-    assert got == {"g": (13.0, [10.0] * 9 + [20.0], 50)}
+    got = replay.best_of([{"g": (13.0, slow_end, 50, 1.25)}, {"g": (20.0, slow_start, 50, 0.5)}])
+    assert got == {"g": (13.0, [10.0] * 9 + [20.0], 50, 1.25)}  # (the fastest round's growth)
+
+
+def test_replay_growth_prices_the_last_tenth_at_the_first_half() -> None:
+    """Growth: the last tenth's time against its actions at the first half's mean cost of
+    each type; a type the first half lacks counts at its own cost."""
+    spec = importlib.util.spec_from_file_location("replay_bench", BENCH / "replay.py")
+    assert spec is not None and spec.loader is not None
+    replay = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(replay)
+    # 20 actions: the first half bids at 1 and lays at 2 and 4 (mean 3); the last tenth
+    # (actions 18 and 19) a lay at 6 and a bankruptcy at 5, which the first half lacks
+    kinds = ["bid"] * 8 + ["lay_tile"] * 2 + ["bid"] * 8 + ["lay_tile", "bankrupt"]
+    times = [1.0] * 8 + [2.0, 4.0] + [1.0] * 8 + [6.0, 5.0]
+    assert replay.growth(kinds, times) == 11.0 / 8.0  # (6 + 5) against (3 + 5)
+    assert replay.growth(kinds[:18] + ["bid", "bid"], times[:18] + [1.0, 1.0]) == 1.0
+    assert replay.growth([], []) == 1.0
