@@ -356,13 +356,14 @@ class TileLay:
 class Reach:
     """What a corporation's network reaches (from its tokens, following track).
 
-    ``edges``: hex -> edges a new tile may connect to (lay connectivity); ``cities``: the
+    ``edges``: hex -> the edges a new tile may connect to (lay connectivity), as a bitmask
+    (bit ``e`` for edge ``e``: ORed as the walk goes, with no set per hex); ``cities``: the
     (hex, city) reached (token candidates); ``stops``: every stop reached, as
     (hex, kind, index); ``joined``: the stops reached along track from a station (so each
     is the far end of a route of two stops).
     """
 
-    edges: dict[str, set[int]]
+    edges: dict[str, int]
     cities: set[tuple[str, int]]
     stops: set[tuple[str, str, int]]
     joined: set[tuple[str, str, int]] = field(default_factory=set)
@@ -439,6 +440,13 @@ _MISSING = object()
 #: The path of the ids no path holds (see :class:`TrackGraph`), and its ends.
 _NO_PATH = Path("", "-", "-")
 _NO_ENDS = ((False, -1), (False, -1))
+#: A reach's bitmask of every edge of a hex (a station's hex is reached on all six).
+ALL_EDGES = 0b111111
+#: A hex's lay table (:meth:`Board._new_lay_table`): per candidate tile (tile, upgrade,
+#: colour, its rotations as (rotation, exits, track signature, exits as a bitmask)).
+_LayTable = list[
+    tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[tuple[str, str]], int]]]
+]
 
 
 class TrackGraph:
@@ -507,8 +515,8 @@ class TrackGraph:
         self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = t.ends
         #: bitmask of the sides each path touches
         self.path_sides: list[int] = t.path_sides
-        #: per path, the (hex, edge) it reaches: its edges, and the opposite edges on the
-        #: neighbours (a reach's lay connectivity, :meth:`_add_edges`)
+        #: per path, the (hex, bitmask of edges) it reaches: its edges on its hex, and the
+        #: opposite edges on the neighbours (a reach's lay connectivity, :meth:`_add_edges`)
         self.touch: list[tuple[tuple[str, int], ...]] = t.touch
         self.stop_paths: list[tuple[int, ...]] = t.stop_paths
         self.side_paths: dict[int, tuple[tuple[str, int], ...]] = t.side_paths
@@ -709,8 +717,8 @@ class TrackGraph:
         starts = self.station_stops(corp, extra)
         w = _Walk(self, corp, extra, set(starts), set(starts), set(), set(), set(), tokens)
         new_done, new_joined = self._follow(w, list(starts))
-        edges: dict[str, set[int]] = {}
-        self._add_edges(edges, set(), new_done, starts)
+        edges: dict[str, int] = {}
+        self._add_edges(edges, new_done, starts)
         found = {self.stops[s] for s in new_joined}
         stops = found | {self.stops[s] for s in starts}
         cities = {(h, i) for h, kind, i in stops if kind == "city"}
@@ -811,7 +819,7 @@ class TrackGraph:
         if not new_done and not new_joined and not fresh:
             return Reach(prev.edges, prev.cities, prev.stops, prev.joined, w, prev.own)
         edges = dict(prev.edges)
-        self._add_edges(edges, set(), new_done, fresh)
+        self._add_edges(edges, new_done, fresh)
         if not new_joined and not fresh:  # more track only: the stops are the same sets
             return Reach(edges, prev.cities, prev.stops, prev.joined, w, prev.own)
         found = set(prev.joined)
@@ -922,25 +930,17 @@ class TrackGraph:
                 todo.append(n)
         return new_done, new_joined
 
-    def _add_edges(
-        self, edges: dict[str, set[int]], own: set[str], pids: list[int], starts: Iterable[int]
-    ) -> None:
-        """Add to ``edges`` the edges of these paths (and the opposite edges on the
-        neighbours) and every edge of the hexes of these stations.  The sets of ``edges``
-        not named in ``own`` are shared with another reach: copied before they change."""
+    def _add_edges(self, edges: dict[str, int], pids: list[int], starts: Iterable[int]) -> None:
+        """Add to ``edges`` (hex -> bitmask of edges) the edges of these paths (and the
+        opposite edges on the neighbours) and every edge of the hexes of these stations."""
         touch = self.touch
-        pairs = [x for pid in pids for x in touch[pid]]
+        get = edges.get
+        for pid in pids:
+            for h, m in touch[pid]:
+                edges[h] = get(h, 0) | m
         stops = self.stops
-        pairs += [(stops[s][0], e) for s in starts for e in range(6)]
-        for h, e in pairs:
-            es = edges.get(h)
-            if es is None:
-                es = edges[h] = set()
-                own.add(h)
-            elif h not in own:
-                es = edges[h] = set(es)
-                own.add(h)
-            es.add(e)
+        for s in starts:
+            edges[stops[s][0]] = ALL_EDGES
 
 
 # ---------------------------------------------------------------------------------------
@@ -1000,12 +1000,7 @@ class Board:
                     sid = self.side_id[(h, b.edge)]
                     self.side_cost[sid] = max(self.side_cost.get(sid, 0), b.cost)
         self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
-        self._lay_tables: dict[
-            tuple[str, tuple[str, int] | None],
-            list[
-                tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[tuple[str, str]]]]]
-            ],
-        ] = {}
+        self._lay_tables: dict[tuple[str, tuple[str, int] | None], _LayTable] = {}
         self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
         self.hex_index: dict[str, int] = {h: k for k, h in enumerate(self.hex_ids)}
         #: per hex, the walk states of entering it from each neighbour, in edge order
@@ -1127,13 +1122,13 @@ class Board:
                     mask |= 1 << sid
                 else:
                     ends.append((True, local[(h, LETTER_KIND[x[0]], int(x[1:]))]))
-            reached: list[tuple[str, int]] = []
+            reached: dict[str, int] = {}  # hex -> bitmask of the edges the path reaches
             for e in p.edges:
-                reached.append((h, e))
+                reached[h] = reached.get(h, 0) | 1 << e
                 nb = self.neighbors[h][e]
                 if nb is not None:
-                    reached.append((nb, (e + 3) % 6))
-            paths.append((p, tuple(ends), mask, tuple(reached)))
+                    reached[nb] = reached.get(nb, 0) | 1 << (e + 3) % 6
+            paths.append((p, tuple(ends), mask, tuple(reached.items())))
         frag = self._fragments[key] = _Fragment(tuple(stops), tuple(paths))
         return frag
 
@@ -1314,8 +1309,8 @@ class Board:
                 if supply is not None and supply <= 0:
                     continue  # none left (a tile missing from the supply is not in it)
                 seen: set[frozenset[tuple[str, str]]] | None = None
-                for r, exits, sig in turns:
-                    if near is not None and exits.isdisjoint(near):
+                for r, exits, sig, bits in turns:
+                    if near is not None and not bits & near:
                         continue
                     if distinct:
                         if seen is None:
@@ -1329,14 +1324,13 @@ class Board:
                     sides = self._completed_sides(state, h, exits) if self.side_cost else 0
                     yield TileLay(h, tile, r, cost + sides, upgrade)
 
-    def _new_lay_table(
-        self, hex_id: str, laid: tuple[str, int] | None
-    ) -> list[tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[tuple[str, str]]]]]]:
+    def _new_lay_table(self, hex_id: str, laid: tuple[str, int] | None) -> _LayTable:
         """What :meth:`iter_lay_options` reads of the tables for a hex showing ``laid``
         (its laid tile and rotation; None: its printed face), worked out once: each
         candidate tile (:meth:`_candidates`, in order) with whether it upgrades, its
         colour, and its rotations whose exits are all usable edges of the hex, each with
-        those exits and its track (the signature of ``distinct``); kept in
+        those exits, its track (the signature of ``distinct``) and the exits as a bitmask
+        (read against a reach's :attr:`Reach.edges`); kept in
         ``_lay_tables`` under (hex, laid), where :meth:`iter_lay_options` looks first."""
         usable = self.usable[hex_id]
         state = MapState(tiles={hex_id: laid} if laid is not None else {})
@@ -1349,7 +1343,8 @@ class Board:
             for r in rots:
                 exits = frozenset(rotate_exits(td.exits, r))
                 if exits <= usable:
-                    turns.append((r, exits, self._template(tile, r).signature))
+                    bits = sum(1 << e for e in exits)
+                    turns.append((r, exits, self._template(tile, r).signature, bits))
             table.append((tile, upgrade, td.color.value, turns))
         self._lay_tables[(hex_id, laid)] = table
         return table
