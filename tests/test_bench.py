@@ -30,6 +30,7 @@ def test_every_script_is_listed() -> None:
         "simulate.py",
         "soak.py",
         "takeover.py",
+        "typed_walk.py",
     ]
 
 
@@ -254,3 +255,32 @@ def test_replay_growth_prices_the_last_tenth_at_the_first_half() -> None:
     assert replay.growth(kinds, times) == 11.0 / 8.0  # (6 + 5) against (3 + 5)
     assert replay.growth(kinds[:18] + ["bid", "bid"], times[:18] + [1.0, 1.0]) == 1.0
     assert replay.growth([], []) == 1.0
+
+
+def test_typed_walk_walks_what_the_engine_walks() -> None:
+    """The typed walk (bench/typed_walk.pyx, compiled by the script) takes the paths the
+    engine's walk takes at two positions of 29133 (it exits 1 when they differ); the
+    corporations and paths of each position are the game's own."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "typed_walk.py"), "--at", "0.3,0.9", "--repeat", "2"]
+        + [str(BENCH.parent / "tests/fixtures/18xx-games/1830/29133.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    rows = [line.split() for line in done.stdout.splitlines()]
+    assert rows[0][:4] == ["game", "at", "corps", "paths"]
+    assert [r[:4] for r in rows[1:3]] == [["29133", "30%", "3", "40"], ["29133", "90%", "7", "121"]]
+    assert all(float(r[6]) > 0 for r in rows[1:3])  # (the typed walk's µs: timed)
+
+
+def test_typed_walk_names_an_export_it_cannot_read(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "typed_walk.py"), str(tmp_path / "none.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"typed_walk.py: cannot read {tmp_path / 'none.json'}: ")
