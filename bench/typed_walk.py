@@ -65,19 +65,9 @@ def build(scratch: Path) -> ModuleType:
 
 
 def blocked_stops(graph: Any, corp: str) -> bytes:
-    """Per stop of ``graph``, 1 where a walk of ``corp`` stops (``TrackGraph._follow``: an
+    """Per stop of ``graph``, 1 where a walk of ``corp`` stops (``TrackGraph.passable``: an
     off-board, a city whose slots other corporations fill)."""
-    tokens = graph.state.token_snapshot()
-    out = bytearray(len(graph.stops))
-    for s, (h, kind, i) in enumerate(graph.stops):
-        if kind == "offboard":
-            out[s] = 1
-        elif kind == "city":
-            cities = tokens.get(h)
-            toks = cities[i] if cities is not None and i < len(cities) else ()
-            if corp not in toks and len(toks) >= graph.faces[h].cities[i].slots:
-                out[s] = 1
-    return bytes(out)
+    return bytes(0 if graph.passable(s, corp) else 1 for s in range(len(graph.stops)))
 
 
 def per_call(repeat: int, run: Any, *args: Any) -> tuple[float, Any]:

@@ -13,6 +13,19 @@ from libc.string cimport memset
 from array import array
 
 
+def _index_lists(rows):
+    """Lists of path ids as two arrays: where each row starts (and a last entry closing the
+    last row), and the rows' ids one after another."""
+    start = array("i")
+    ids = array("i")
+    for row in rows:
+        start.append(len(ids))
+        ids.extend(row)
+    start.append(len(ids))
+    ids.append(0)  # (never read: keeps the array non-empty)
+    return start, ids
+
+
 cdef class CGraph:
     """A track graph's tables as arrays (read from a ``TrackGraph`` and its ``Board``)."""
 
@@ -32,24 +45,10 @@ cdef class CGraph:
             b[pid] = nb if sb else -(nb + 1)
         self.end_a = a
         self.end_b = b
-        start = array("i")
-        paths = array("i")
-        for s in range(self.nstops):
-            start.append(len(paths))
-            paths.extend(graph.stop_paths[s])
-        start.append(len(paths))
-        paths.append(0)  # (never read: keeps the array non-empty)
-        self.sp_start = start
-        self.sp_list = paths
-        start = array("i")
-        paths = array("i")
-        for sid in range(self.nsides):
-            start.append(len(paths))
-            paths.extend(pid for _, pid in graph.side_paths.get(sid, ()))
-        start.append(len(paths))
-        paths.append(0)
-        self.sd_start = start
-        self.sd_pid = paths
+        self.sp_start, self.sp_list = _index_lists(graph.stop_paths[s] for s in range(self.nstops))
+        self.sd_start, self.sd_pid = _index_lists(
+            [pid for _, pid in graph.side_paths.get(sid, ())] for sid in range(self.nsides)
+        )
         self.side_hex0 = array("i", [board.hex_index[board.sides[s][0]] for s in range(self.nsides)])
 
     def walk(self, starts, const unsigned char[::1] blocked):

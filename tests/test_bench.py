@@ -284,3 +284,24 @@ def test_typed_walk_names_an_export_it_cannot_read(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert done.stderr.startswith(f"typed_walk.py: cannot read {tmp_path / 'none.json'}: ")
+
+
+def test_typed_walk_names_the_corporation_whose_walk_differs() -> None:
+    """A typed walk that takes other paths than the engine's is refused, naming where."""
+    spec = importlib.util.spec_from_file_location("typed_walk_bench", BENCH / "typed_walk.py")
+    assert spec is not None and spec.loader is not None
+    typed_walk = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(typed_walk)
+
+    class Arrays:
+        def __init__(self, graph: Any, board: Any) -> None:
+            pass
+
+        def walk(self, starts: list[int], blocked: bytes) -> tuple[list[int], list[int]]:
+            return [], []  # no path taken: every corporation here has track
+
+    class Core:
+        CGraph = Arrays
+
+    got = typed_walk.measure(Core, typed_walk.FIXTURES / "1830/29133.json", 0.3, 1)
+    assert got == "29133.json at 30%: the typed walk of B&O differs from the engine's"
