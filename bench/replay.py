@@ -2,9 +2,9 @@
 re-derived, every action validated by the engine.
 
 For each game it prints the µs per action (logged actions processed, auto actions
-included), the µs per action in each tenth of the game, and the ratio of the last tenth
-to the first, and its growth (below); then the worst game and the corpus totals.  Each game is imported ``RUNS``
-times and the fastest run counts; each tenth is that tenth's fastest run (every run does the
+included), the µs per action in each tenth of the game, the ratio of the last tenth to the
+first, and its growth (below); then the worst game and the corpus totals.  Each game is
+imported ``RUNS`` times and the fastest run counts; each tenth is that tenth's fastest run (every run does the
 same work, and a burst of load that slows one tenth of one run is not counted against
 it: on a shared machine the tenths of one run move by a third); each run starts cold, the board's
 caches emptied (a run after another of the same game would find its positions, graphs,
@@ -147,8 +147,8 @@ def bench(path: Path, runs: int) -> Timing | None:
             best_times, best_kinds = times, kinds
         else:
             best = (best[0], parts, best[2], best[3])
-    n = len(best_kinds)  # the tenths of :func:`tenths`: the first and the last
-    for tenth, part in (("first", slice(0, n // 10)), ("last", slice(9 * n // 10, n))):
+    cut = bounds(len(best_kinds))  # the tenths of :func:`tenths`: the first and the last
+    for tenth, part in (("first", slice(0, cut[1])), ("last", slice(cut[9], cut[10]))):
         for kind, dt in zip(best_kinds[part], best_times[part], strict=True):
             acc = BY_TYPE.setdefault((tenth, kind), [0.0, 0])
             acc[0] += dt

@@ -305,3 +305,24 @@ def test_typed_walk_names_the_corporation_whose_walk_differs() -> None:
 
     got = typed_walk.measure(Core, typed_walk.FIXTURES / "1830/29133.json", 0.3, 1)
     assert got == "29133.json at 30%: the typed walk of B&O differs from the engine's"
+
+
+def test_replay_summary_gives_each_game_its_growth(capsys: pytest.CaptureFixture[str]) -> None:
+    """The table's last column is each game's growth; the totals give its mean, its worst
+    game and the games over 1.5x, and return the worst."""
+    spec = importlib.util.spec_from_file_location("replay_bench", BENCH / "replay.py")
+    assert spec is not None and spec.loader is not None
+    replay = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(replay)
+    got = replay.summary(
+        "two games",
+        {"a": (100.0, [50.0] * 9 + [100.0], 40, 1.25), "b": (80.0, [40.0] * 10, 60, 1.75)},
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split()[-2:] == ["2.00", "1.25"]  # game a: last/first, growth
+    assert out[2].split()[-2:] == ["1.00", "1.75"]
+    assert out[-1] == (
+        "  growth:      mean 1.50x, worst b 1.75x, over 1.5x: 1 "
+        "(the last tenth against the same actions at their first-half cost)"
+    )
+    assert got == {"mean": 88.0, "worst": 100.0, "over": 0, "ratio": 2.0, "growth": 1.75}
