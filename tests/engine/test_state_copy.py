@@ -4,7 +4,7 @@ an IllegalAction leave the state unchanged)."""
 from __future__ import annotations
 
 import random
-from dataclasses import is_dataclass
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 import pytest
@@ -31,6 +31,9 @@ def mutable_ids(x: Any, out: dict[int, Any]) -> dict[int, Any]:
     elif hasattr(x, "__dict__"):
         for v in vars(x).values():
             mutable_ids(v, out)
+    elif is_dataclass(x):  # (slots: no __dict__)
+        for f in fields(x):
+            mutable_ids(getattr(x, f.name), out)
     return out
 
 
@@ -55,18 +58,43 @@ def test_copies_share_nothing_mutable_during_a_game(title: str, seed: int) -> No
     assert kinds == {"auction", "stock", "operating"}
 
 
-def test_fields_typed_any_and_extra_attributes_are_copied_deeply() -> None:
+def test_fields_typed_any_are_copied_deeply_and_no_attribute_lies_beyond_the_fields() -> None:
     """Fields annotated as flat containers (``list[str]``...) are copied one level deep;
-    the others, and attributes beyond the fields, are copied all the way down."""
+    the others all the way down.  The state's classes have slots: an attribute beyond
+    their fields, which a copy made field by field would drop, cannot be set."""
     g = Game.new(load_title("1830"), ["Ann", "Bob", "Cy"])
     s = g.state
     cs = s.corporations["PRR"]
-    cs.extra = {"k": [1]}  # type: ignore[attr-defined]  # an attribute beyond the fields
+    with pytest.raises(AttributeError):
+        cs.extra = {"k": [1]}  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        s.extra = 1  # type: ignore[attr-defined]
+    cs.trains.append("2-0")
     s.round.bids["SV"] = [["Ann", 25]]
     c = s.copy()
     cc = c.corporations["PRR"]
-    assert isinstance(cc, CorporationState)
-    assert cc.extra == {"k": [1]} and cc.extra["k"] is not cs.extra["k"]  # type: ignore[attr-defined]
-    assert cc.trains == cs.trains and cc.trains is not cs.trains
+    assert isinstance(cc, CorporationState) and cc is not cs
+    assert cc.trains == ["2-0"] and cc.trains is not cs.trains
     assert c.round.bids == {"SV": [["Ann", 25]]}
     assert c.round.bids["SV"][0] is not s.round.bids["SV"][0]
+    assert c.map is not s.map and c.map.tokens == s.map.tokens
+
+
+def test_a_dataclass_without_slots_is_copied_with_its_attributes_beyond_the_fields() -> None:
+    """Plain data of another dataclass (one without slots, say a round of another title's
+    mechanic) is copied by its ``__dict__``: its attributes beyond the fields too, deeply."""
+    from dataclasses import dataclass, field
+
+    from eighteen.engine.state import _deep
+
+    @dataclass
+    class Plain:
+        names: list[str] = field(default_factory=list)
+        nested: list[list[int]] = field(default_factory=list)
+
+    p = Plain(["a"], [[1]])
+    p.extra = {"k": [2]}  # type: ignore[attr-defined]
+    c = _deep(p)
+    assert c == p and c is not p
+    assert c.names is not p.names and c.nested[0] is not p.nested[0]
+    assert c.extra == {"k": [2]} and c.extra["k"] is not p.extra["k"]  # type: ignore[attr-defined]

@@ -79,6 +79,23 @@ _ACTING = ("acting",)
 class Game:
     """A game in progress: tables + players + options + state + action log."""
 
+    # (slots: the engine reads ``state``, ``tables`` and the cache on every query, and a
+    # slot is read without looking in an instance dict)
+    __slots__ = (
+        "tables",
+        "players",
+        "seed",
+        "options",
+        "rules",
+        "log",
+        "events",
+        "_pending_events",
+        "_memo",
+        "stuck",
+        "state",
+        "_snapshots",
+    )
+
     def __init__(
         self,
         tables: Tables,

@@ -18,13 +18,13 @@ IPO = "ipo"
 POOL = "pool"
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerState:
     name: str
     cash: int
 
 
-@dataclass
+@dataclass(slots=True)
 class CorporationState:
     id: str
     par: int | None = None  # par price, once started
@@ -40,7 +40,7 @@ class CorporationState:
     closed: bool = False  # its price reached a closing cell: out of the game
 
 
-@dataclass
+@dataclass(slots=True)
 class PrivateState:
     id: str
     owner: str | None = None  # player name or corporation id; None: unsold
@@ -48,7 +48,7 @@ class PrivateState:
     used: list[int] = field(default_factory=list)  # indices of one-shot abilities used
 
 
-@dataclass
+@dataclass(slots=True)
 class AuctionRound:
     """Initial private sale (waterfall): normal turns plus auctions among bidders."""
 
@@ -65,7 +65,7 @@ class AuctionRound:
     last_buyer: str | None = None  # who bought the last private sold
 
 
-@dataclass
+@dataclass(slots=True)
 class StockRound:
     kind: str = "stock"
     number: int = 1  # stock rounds so far, this one included
@@ -81,7 +81,7 @@ class StockRound:
     last_actor: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class OperatingRound:
     kind: str = "operating"
     number: int = 1  # position in the set of operating rounds
@@ -107,7 +107,7 @@ class OperatingRound:
 Round = AuctionRound | StockRound | OperatingRound
 
 
-@dataclass
+@dataclass(slots=True)
 class State:
     players: list[PlayerState]
     corporations: dict[str, CorporationState]
@@ -158,29 +158,10 @@ class State:
         return any(p.name == name for p in self.players)
 
     def copy(self) -> State:
-        """An independent copy (faster than copy.deepcopy for this shape)."""
-        new = object.__new__(type(self))
-        d = self.__dict__.copy()
-        d["players"] = _clone_list(self.players)
-        d["corporations"] = _clone_values(self.corporations)
-        d["certs"] = dict(self.certs)
-        d["privates"] = _clone_values(self.privates)
-        d["depot"] = list(self.depot)
-        d["minted"] = dict(self.minted)
-        d["train_pool"] = list(self.train_pool)
-        d["bought_types"] = list(self.bought_types)
-        d["eliminated"] = list(self.eliminated)
-        d["ferries"] = dict(self.ferries)
-        d["ferry_order"] = list(self.ferry_order)
-        d["ferry_boost"] = dict(self.ferry_boost)
-        d["home_waiting"] = list(self.home_waiting)
-        d["absorbed"] = dict(self.absorbed)
-        d["chosen_homes"] = dict(self.chosen_homes)
-        d["round"] = _deep(self.round)
-        m = self.map
-        d["map"] = m.copy() if hasattr(m, "copy") else copy.deepcopy(m)
-        new.__dict__ = d
-        return new
+        """An independent copy (faster than copy.deepcopy for this shape): every field set
+        on a new instance, its containers copied (see :func:`_make_copier`), the map by
+        its own ``copy``."""
+        return _copy_state(self)
 
     def to_dict(self) -> dict[str, Any]:
         """Canonical plain-data form (the map included)."""
@@ -235,58 +216,81 @@ def _clone_all(obj: Any) -> Any:
     return new
 
 
-def _clone_list(xs: list[Any]) -> list[Any]:
-    """Deep copies of dataclass instances (:func:`_clone` of each)."""
-    get = _COPIERS.get
-    return [(get(type(x)) or _clone)(x) for x in xs]
-
-
-def _clone_values(xs: dict[str, Any]) -> dict[str, Any]:
-    """The dict with deep copies of its dataclass values (:func:`_clone` of each)."""
-    get = _COPIERS.get
-    return {k: (get(type(x)) or _clone)(x) for k, x in xs.items()}
-
-
 #: dataclass -> its copier (see :func:`_make_copier`)
 _COPIERS: dict[type, Callable[[Any], Any]] = {}
 
 
-def _make_copier(cls: type) -> Callable[[Any], Any]:
+def _make_copier(
+    cls: type, own: dict[str, Callable[[Any], Any]] | None = None
+) -> Callable[[Any], Any]:
     """A function copying instances of the dataclass ``cls`` by its plan, one statement per
-    container field (as dataclasses writes ``__init__``): flat containers are copied with
-    ``.copy()``, other containers deeply, atomic fields shared."""
+    field (as dataclasses writes ``__init__``): flat containers are copied with ``.copy()``,
+    other containers deeply, atomic fields shared; a field of ``own`` by its function.
+
+    A class with slots (the state's classes) is copied field by field onto a new instance,
+    which reads and sets its slots only.  Another dataclass is copied by its ``__dict__``
+    (its attributes beyond the fields too, deeply)."""
     n, flat, deep = _plan(cls)
-    lines = [
-        "def copy(obj):",
-        "    d = obj.__dict__.copy()",
-        f"    if len(d) != {n}:",
-        "        return _clone_all(obj)",
-    ]
-    for k in flat:
-        lines += [
-            f"    v = d[{k!r}]",
-            "    t = type(v)",
-            "    if t is list or t is dict:",
-            f"        d[{k!r}] = v.copy()",
-            "    elif t not in _ATOMIC:",
-            f"        d[{k!r}] = _deep(v)",
+    own = own or {}
+    if getattr(cls, "__dictoffset__", 1) == 0:  # slots: no attribute beyond the fields
+        lines = ["def copy(obj):", "    new = _new(cls)"]
+        for f in fields(cls):
+            k = f.name
+            if k in own:
+                lines += [f"    new.{k} = _own[{k!r}](obj.{k})"]
+            elif k in flat:
+                lines += [
+                    f"    v = obj.{k}",
+                    "    t = type(v)",
+                    "    if t is list or t is dict:",
+                    "        v = v.copy()",
+                    "    elif t not in _ATOMIC:",
+                    "        v = _deep(v)",
+                    f"    new.{k} = v",
+                ]
+            elif k in deep:
+                lines += [f"    v = obj.{k}", "    if type(v) not in _ATOMIC:"]
+                lines += ["        v = _deep(v)", f"    new.{k} = v"]
+            else:
+                lines += [f"    new.{k} = obj.{k}"]
+        lines += ["    return new"]
+    else:
+        lines = [
+            "def copy(obj):",
+            "    d = obj.__dict__.copy()",
+            f"    if len(d) != {n}:",
+            "        return _clone_all(obj)",
         ]
-    for k in deep:
-        lines += [
-            f"    v = d[{k!r}]",
-            "    if type(v) not in _ATOMIC:",
-            f"        d[{k!r}] = _deep(v)",
-        ]
-    lines += ["    new = _new(cls)", "    new.__dict__ = d", "    return new"]
+        for k in flat:
+            lines += [
+                f"    v = d[{k!r}]",
+                "    t = type(v)",
+                "    if t is list or t is dict:",
+                f"        d[{k!r}] = v.copy()",
+                "    elif t not in _ATOMIC:",
+                f"        d[{k!r}] = _deep(v)",
+            ]
+        for k in deep:
+            lines += [
+                f"    v = d[{k!r}]",
+                "    if type(v) not in _ATOMIC:",
+                f"        d[{k!r}] = _deep(v)",
+            ]
+        lines += ["    new = _new(cls)", "    new.__dict__ = d", "    return new"]
     scope: dict[str, Any] = {
         "_clone_all": _clone_all,
         "_ATOMIC": _ATOMIC,
         "_deep": _deep,
         "_new": object.__new__,
+        "_own": own,
         "cls": cls,
     }
     exec("\n".join(lines), scope)  # noqa: S102 - code built above from field names only
     return scope["copy"]  # type: ignore[no-any-return]
+
+
+def _copy_map(m: Any) -> Any:
+    return m.copy() if hasattr(m, "copy") else copy.deepcopy(m)
 
 
 def _deep(x: Any) -> Any:
@@ -299,9 +303,16 @@ def _deep(x: Any) -> Any:
         return [v if type(v) in _ATOMIC else _deep(v) for v in x]
     if t is dict:
         return {k: v if type(v) in _ATOMIC else _deep(v) for k, v in x.items()}
-    if is_dataclass(x) and hasattr(x, "__dict__") and not hasattr(x, "__slots__"):
+    copier = _COPIERS.get(t)
+    if copier is not None:
+        return copier(x)
+    if is_dataclass(x):
         return _clone(x)
     return copy.deepcopy(x)
+
+
+#: State.copy (its map copied by the map's own ``copy``)
+_copy_state = _COPIERS[State] = _make_copier(State, {"map": _copy_map})
 
 
 def asdict_shallow(state: State) -> dict[str, Any]:
