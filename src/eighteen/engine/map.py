@@ -467,9 +467,33 @@ class TrackGraph:
     Never mutate a graph's tables.
     """
 
+    # (slots: the walks, the lay scans and the route checks read a graph's tables many
+    # times an action, and a slot is read without looking in an instance dict)
+    __slots__ = (
+        "board",
+        "state",
+        "tiles",
+        "faces",
+        "stop_start",
+        "stops",
+        "stop_id",
+        "numbering",
+        "layout",
+        "lineage",
+        "text_id",
+        "paths",
+        "ends",
+        "path_sides",
+        "touch",
+        "stop_paths",
+        "side_paths",
+        "_track_key",
+    )
+
     def __init__(self, board: Board, state: MapState) -> None:
         self.board = board
         self.state = state
+        self._track_key: frozenset[tuple[str, tuple[str, int]]] | None = None
         self.tiles = dict(state.tiles)  # the layout this graph is of (see :meth:`patched`)
         stride = board.path_stride
         self.faces: dict[str, Face] = {}
@@ -556,9 +580,8 @@ class TrackGraph:
         (the same graph :class:`TrackGraph` builds, in a fraction of the time).  None when
         a changed hex shows other stops than before (the stop ids would move)."""
         board = self.board
-        g = object.__new__(TrackGraph)
-        g.__dict__ = self.__dict__.copy()
-        g.__dict__.pop("track_key", None)  # of this graph's layout
+        g = self._copy()
+        g._track_key = None  # (of this graph's layout)
         changed = tuple(changed)
         g.layout = object()
         g.lineage = ((self.layout, changed), *self.lineage[: board.EXTEND_LIMIT - 1])
@@ -612,18 +635,27 @@ class TrackGraph:
         g._keep(t)
         return g
 
-    @cached_property
+    @property
     def track_key(self) -> frozenset[tuple[str, tuple[str, int]]]:
-        """:meth:`MapState.track_key` of the layout of this graph."""
-        return frozenset(self.tiles.items())
+        """:meth:`MapState.track_key` of the layout of this graph (made once)."""
+        key = self._track_key
+        if key is None:
+            key = self._track_key = frozenset(self.tiles.items())
+        return key
 
     def bind(self, state: MapState) -> TrackGraph:
         """This graph's track with the tokens of ``state`` (a shallow copy; shares tables)."""
         if state is self.state:
             return self
-        g = object.__new__(TrackGraph)
-        g.__dict__ = self.__dict__.copy()  # as copy.copy, faster
+        g = self._copy()
         g.state = state
+        return g
+
+    def _copy(self) -> TrackGraph:
+        """A shallow copy: every slot shared."""
+        g = object.__new__(TrackGraph)
+        for name in _GRAPH_SLOTS:
+            setattr(g, name, getattr(self, name))
         return g
 
     def _end(self, hex_id: str, end: str) -> tuple[bool, int]:
@@ -947,6 +979,10 @@ class TrackGraph:
 # board
 
 
+#: The slots of a track graph, copied by :meth:`TrackGraph._copy`.
+_GRAPH_SLOTS = TrackGraph.__slots__
+
+
 class Board:
     """Static, precomputed view of the compiled map (built once per title).
 
@@ -1164,7 +1200,7 @@ class Board:
                 g = last.patched(state, changed)
         if g is None:
             g = TrackGraph(self, state)
-        g.__dict__["track_key"] = key
+        g._track_key = key
         self._last_graph = g
         return g
 
