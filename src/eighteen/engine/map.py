@@ -57,7 +57,7 @@ class MapError(ValueError):
 # state
 
 
-@dataclass
+@dataclass(slots=True)
 class MapState:
     """Mutable board: laid tiles and station tokens. Copy with .copy(); to_json/from_json for saves.
 
@@ -68,6 +68,10 @@ class MapState:
 
     tiles: dict[str, tuple[str, int]] = field(default_factory=dict)
     tokens: dict[str, list[list[str]]] = field(default_factory=dict)
+    # the fingerprints kept, with the copies they were made of (:meth:`track_key`,
+    # :meth:`_kept_tokens`): not part of the position
+    _track_key: Any = field(default=None, init=False, repr=False, compare=False)
+    _token_key: Any = field(default=None, init=False, repr=False, compare=False)
 
     def copy(self) -> MapState:
         """An independent copy."""
@@ -96,11 +100,11 @@ class MapState:
 
         Kept with a copy of the tiles it was made of, and made again only when they differ
         (comparing is several times cheaper than making it; a kept key's hash is kept too)."""
-        kept = self.__dict__.get("_track_key")
+        kept = self._track_key
         if kept is not None and kept[0] == self.tiles:
             return kept[1]  # type: ignore[no-any-return]
         key = frozenset(self.tiles.items())
-        self.__dict__["_track_key"] = (dict(self.tiles), key)
+        self._track_key = (dict(self.tiles), key)
         return key
 
     def token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
@@ -134,7 +138,7 @@ class MapState:
         """(a copy of the tokens, :meth:`token_key`, :meth:`token_snapshot`, the
         :meth:`station_cities` found so far), made again only when the tokens differ from
         the copy."""
-        kept = self.__dict__.get("_token_key")
+        kept = self._token_key
         if kept is not None and kept[0] == self.tokens:
             return kept  # type: ignore[no-any-return]
         tuples = {h: tuple(map(tuple, cs)) for h, cs in self.tokens.items()}
@@ -144,7 +148,7 @@ class MapState:
             {h: cs for h, cs in tuples.items() if any(cs)},
             {},
         )
-        self.__dict__["_token_key"] = kept
+        self._token_key = kept
         return kept
 
     def city_tokens(self, hex_id: str, city: int) -> list[str]:
