@@ -98,3 +98,18 @@ def test_a_dataclass_without_slots_is_copied_with_its_attributes_beyond_the_fiel
     assert c == p and c is not p
     assert c.names is not p.names and c.nested[0] is not p.nested[0]
     assert c.extra == {"k": [2]} and c.extra["k"] is not p.extra["k"]  # type: ignore[attr-defined]
+
+
+def test_a_frozen_dataclass_with_slots_is_copied_too() -> None:
+    from dataclasses import dataclass
+
+    from eighteen.engine.state import _deep
+
+    @dataclass(frozen=True, slots=True)
+    class Frozen:
+        names: tuple[str, ...]
+        nested: list[int]
+
+    f = Frozen(("a",), [1])
+    c = _deep(f)
+    assert c == f and c is not f and c.nested is not f.nested

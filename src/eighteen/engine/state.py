@@ -306,8 +306,8 @@ def _deep(x: Any) -> Any:
     copier = _COPIERS.get(t)
     if copier is not None:
         return copier(x)
-    if is_dataclass(x):
-        return _clone(x)
+    if is_dataclass(x) and not (t.__dataclass_params__.frozen and t.__dictoffset__ == 0):
+        return _clone(x)  # (a frozen one with slots cannot be set field by field)
     return copy.deepcopy(x)
 
 
