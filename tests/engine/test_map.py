@@ -15,7 +15,7 @@ import pytest
 
 from eighteen.compiled import CompiledHex, CompiledTile
 from eighteen.engine import network, tables
-from eighteen.engine.map import Board, MapError, MapState, Path, TileLay
+from eighteen.engine.map import GRAPH_TABLES, Board, MapError, MapState, Path, TileLay
 from eighteen.engine.tables import typed_document
 from eighteen.title.model import Corporation
 
@@ -571,3 +571,21 @@ def test_a_tile_face_is_read_once_and_shared_by_every_hex() -> None:
     assert b._template("9", 1).signature == frozenset({("e1", "e4")})
     f1, f2 = b.tile_face("E9", "9", 6), b.tile_face("F10", "9", 0)
     assert (f1.hex, f2.hex) == ("E9", "F10") and f1.track is f2.track is t0.track
+
+
+def test_a_graph_bound_to_another_state_shares_its_tables_and_reads_that_states_tokens() -> None:
+    """``TrackGraph.bind``: the same track (every table the very object, the same key)
+    with the tokens of the state bound; the graph bound to its own state is itself."""
+    board = home_board()
+    s = MapState()
+    board.lay_tile(s, "B4", "57", 1)
+    g = board.graph(s)
+    other = s.copy()
+    board.place_token(other, "X", "B4", 0)
+    bound = g.bind(other)
+    assert g.bind(s) is g and bound is not g
+    assert all(getattr(bound, name) is getattr(g, name) for name in GRAPH_TABLES)
+    assert bound.track_key is g.track_key == s.track_key()
+    city = g.stop_id[("B4", "city", 0)]
+    assert (g.has_token(city, "X"), bound.has_token(city, "X")) == (False, True)
+    assert (bound.state, g.state) == (other, s)

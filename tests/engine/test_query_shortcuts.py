@@ -12,7 +12,7 @@ from eighteen import Game, load_title
 from eighteen.engine import network, phases, privates, shares, trains
 from eighteen.engine.actions import ExchangePrivate, LayTile, Pass
 from eighteen.engine.bots import pointless
-from eighteen.engine.map import MapState, Reach, TrackGraph
+from eighteen.engine.map import GRAPH_TABLES, MapState, Reach, TrackGraph
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
 from eighteen.engine.rounds.stock import BuySellPar, over_limits
 from eighteen.engine.state import IPO, POOL
@@ -219,23 +219,6 @@ def test_the_hexes_changed_between_two_layouts_are_read_off_the_patches(
             elif new is not old:
                 compared += 1  # further back than the lineage keeps: compared
     assert len(graphs) > 15 and by_patches > 5 * len(graphs) and compared > 0
-
-
-#: The tables of a track graph (TrackGraph.__init__, _keep), compared one by one.
-GRAPH_TABLES = (
-    "tiles",
-    "faces",
-    "stops",
-    "stop_start",
-    "stop_id",
-    "paths",
-    "ends",
-    "path_sides",
-    "touch",
-    "stop_paths",
-    "side_paths",
-    "text_id",
-)
 
 
 @pytest.mark.parametrize("title,seed", [("1830", 11), ("1833ne", 13)])

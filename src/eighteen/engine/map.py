@@ -57,6 +57,18 @@ class MapError(ValueError):
 # state
 
 
+#: A map state's kept track fingerprint: (a copy of the tiles, their fingerprint).
+_KeptTrack = tuple[dict[str, tuple[str, int]], frozenset[tuple[str, tuple[str, int]]]]
+#: Its kept token fingerprints: (a copy of the tokens, their fingerprint, their snapshot,
+#: the station cities of each corporation found so far).
+_KeptTokens = tuple[
+    dict[str, list[list[str]]],
+    frozenset[tuple[str, tuple[tuple[str, ...], ...]]],
+    dict[str, tuple[tuple[str, ...], ...]],
+    dict[str, list[tuple[str, str, int]]],
+]
+
+
 @dataclass(slots=True)
 class MapState:
     """Mutable board: laid tiles and station tokens. Copy with .copy(); to_json/from_json for saves.
@@ -70,8 +82,8 @@ class MapState:
     tokens: dict[str, list[list[str]]] = field(default_factory=dict)
     # the fingerprints kept, with the copies they were made of (:meth:`track_key`,
     # :meth:`_kept_tokens`): not part of the position
-    _track_key: Any = field(default=None, init=False, repr=False, compare=False)
-    _token_key: Any = field(default=None, init=False, repr=False, compare=False)
+    _track_key: _KeptTrack | None = field(default=None, init=False, repr=False, compare=False)
+    _token_key: _KeptTokens | None = field(default=None, init=False, repr=False, compare=False)
 
     def copy(self) -> MapState:
         """An independent copy."""
@@ -102,7 +114,7 @@ class MapState:
         (comparing is several times cheaper than making it; a kept key's hash is kept too)."""
         kept = self._track_key
         if kept is not None and kept[0] == self.tiles:
-            return kept[1]  # type: ignore[no-any-return]
+            return kept[1]
         key = frozenset(self.tiles.items())
         self._track_key = (dict(self.tiles), key)
         return key
@@ -127,20 +139,13 @@ class MapState:
             got = by_corp[corp] = [(h, "city", i) for h, i in self.token_cities(corp)]
         return got
 
-    def _kept_tokens(
-        self,
-    ) -> tuple[
-        dict[str, list[list[str]]],
-        frozenset[tuple[str, tuple[tuple[str, ...], ...]]],
-        dict[str, tuple[tuple[str, ...], ...]],
-        dict[str, list[tuple[str, str, int]]],
-    ]:
+    def _kept_tokens(self) -> _KeptTokens:
         """(a copy of the tokens, :meth:`token_key`, :meth:`token_snapshot`, the
         :meth:`station_cities` found so far), made again only when the tokens differ from
         the copy."""
         kept = self._token_key
         if kept is not None and kept[0] == self.tokens:
-            return kept  # type: ignore[no-any-return]
+            return kept
         tuples = {h: tuple(map(tuple, cs)) for h, cs in self.tokens.items()}
         kept = (
             {h: [list(c) for c in cs] for h, cs in self.tokens.items()},
@@ -453,6 +458,24 @@ _LayTable = list[
 ]
 
 
+#: The tables of a track graph: made by :meth:`TrackGraph.__init__`, copied and changed
+#: on the changed hexes by :meth:`TrackGraph.patched`, shared by its bound copies.
+GRAPH_TABLES = (
+    "tiles",
+    "faces",
+    "stops",
+    "stop_start",
+    "stop_id",
+    "paths",
+    "ends",
+    "path_sides",
+    "touch",
+    "stop_paths",
+    "side_paths",
+    "text_id",
+)
+
+
 class TrackGraph:
     """The track of one board position as a graph.
 
@@ -473,26 +496,7 @@ class TrackGraph:
 
     # (slots: the walks, the lay scans and the route checks read a graph's tables many
     # times an action, and a slot is read without looking in an instance dict)
-    __slots__ = (
-        "board",
-        "state",
-        "tiles",
-        "faces",
-        "stop_start",
-        "stops",
-        "stop_id",
-        "numbering",
-        "layout",
-        "lineage",
-        "text_id",
-        "paths",
-        "ends",
-        "path_sides",
-        "touch",
-        "stop_paths",
-        "side_paths",
-        "_track_key",
-    )
+    __slots__ = ("board", "state", "numbering", "layout", "lineage", "_track_key", *GRAPH_TABLES)
 
     def __init__(self, board: Board, state: MapState) -> None:
         self.board = board
@@ -658,7 +662,7 @@ class TrackGraph:
     def _copy(self) -> TrackGraph:
         """A shallow copy: every slot shared."""
         g = object.__new__(TrackGraph)
-        for name in _GRAPH_SLOTS:
+        for name in TrackGraph.__slots__:
             setattr(g, name, getattr(self, name))
         return g
 
@@ -981,10 +985,6 @@ class TrackGraph:
 
 # ---------------------------------------------------------------------------------------
 # board
-
-
-#: The slots of a track graph, copied by :meth:`TrackGraph._copy`.
-_GRAPH_SLOTS = TrackGraph.__slots__
 
 
 class Board:
