@@ -84,3 +84,28 @@ def test_a_query_with_arguments_is_computed_once_per_state() -> None:
     assert calls == [(2, 3), (2, 3)]
     step = g._round().served(g)
     assert step is not None and g.step_active(step) is True  # the served step is active
+
+
+def test_a_step_passed_over_keeps_what_is_known_of_the_state() -> None:
+    """When only the served step moves on (a step with nothing to do and no effect of its
+    own is passed over), the answers about the state stay cached and those about the
+    steps (the served step, who acts, whether a step is active) are asked again."""
+    g = Game.new(load_title("1830"), ["Ann", "Bob"], seed=1)
+    served = g._round().served(g)
+    assert served is not None
+    assert g.memo(("probe",), lambda: "state") == "state"
+    assert g.step_memo(("probe",), lambda: "step") == "step"
+    assert g.step_memo(("probe",), lambda: "again") == "step"  # cached
+    g.step_moved()
+    assert g.memo(("probe",), lambda: "again") == "state"  # kept
+    assert g.step_memo(("probe",), lambda: "again") == "again"  # asked again
+    asked: list[int] = []
+    g.step_moved()
+    assert g.step_memo(("served",), lambda: asked.append(1) or served) is served
+    assert asked == [1]  # the served step's cached answer was dropped too
+    g.begin_changes()  # the state itself changes: nothing is cached, of either kind
+    assert g.memo(("probe",), lambda: "changed") == "changed"
+    assert g.step_memo(("probe",), lambda: "changed") == "changed"
+    g.end_changes()
+    assert g.memo(("probe",), lambda: "new") == "new"
+    assert g.step_memo(("probe",), lambda: "new") == "new"

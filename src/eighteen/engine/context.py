@@ -36,8 +36,16 @@ class Context(Protocol):
     def memo(self, key: Any, compute: Callable[..., T], *args: Any) -> T:
         """A query's answer, ``compute(*args)``, cached until the state next changes."""
 
+    def step_memo(self, key: Any, compute: Callable[..., T], *args: Any) -> T:
+        """:meth:`memo` for an answer that depends on which step is served: also dropped
+        when only the served step moves on (:meth:`step_moved`)."""
+
     def step_active(self, step: Any) -> bool:
-        """Whether a round's step is active (``step.active``), cached as :meth:`memo`."""
+        """Whether a round's step is active (``step.active``), cached as
+        :meth:`step_memo`."""
+
+    def step_moved(self) -> None:
+        """Only the served step changed: drop the answers of :meth:`step_memo`."""
 
     def invalidate_caches(self) -> None:
         """Forget cached queries (after a change made outside apply)."""

@@ -91,6 +91,7 @@ class Game:
         "events",
         "_pending_events",
         "_memo",
+        "_steps",
         "stuck",
         "state",
         "_snapshots",
@@ -127,6 +128,9 @@ class Game:
         self.events: list[tuple[int, str]] = []
         self._pending_events: list[str] = []
         self._memo: dict[Any, Any] | None = None
+        #: the answers that depend on which step is served (:meth:`step_memo`), kept
+        #: apart from :attr:`_memo` so that a move to the next step drops only them
+        self._steps: dict[Any, Any] | None = None
         #: no one can act any more and the title has no end for it (rules.stall_ends_game
         #: false): the game is not over, but no action is possible
         self.stuck = False
@@ -136,6 +140,7 @@ class Game:
         self._commit_events()
         self._snapshots[0] = self.state.copy()
         self._memo = {}
+        self._steps = {}
 
     @classmethod
     def new(
@@ -196,7 +201,7 @@ class Game:
         """The player name or corporation id that must act now (None when over or stuck)."""
         if self.state.game_over or self.stuck:
             return None
-        return self.memo(_ACTING, self._round().acting, self)
+        return self.step_memo(_ACTING, self._round().acting, self)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the acting entity (continuous amounts are sampled; any
@@ -221,22 +226,28 @@ class Game:
             value = memo[key] = compute(*args)
         return value
 
-    def _flag(self, key: Any, compute: Callable[[Game], Any]) -> bool:
-        """``bool(compute(self))``, cached as :meth:`memo` is: the yes-or-no queries asked
-        of every step of every action (:meth:`step_active`, :meth:`pending_discard`), with
-        no arguments packed per question."""
-        memo = self._memo
+    def step_memo(self, key: Any, compute: Callable[..., Any], *args: Any) -> Any:
+        """:meth:`memo` for an answer that depends on which step is served (the step
+        served, who acts): kept while the state holds still, dropped also when only the
+        served step moves on (:meth:`step_moved`)."""
+        memo = self._steps
         if memo is None:
-            return bool(compute(self))
+            return compute(*args)
         value = memo.get(key, _UNKNOWN)
         if value is _UNKNOWN:
-            value = memo[key] = bool(compute(self))
-        return value  # type: ignore[no-any-return]
+            value = memo[key] = compute(*args)
+        return value
 
     def step_active(self, step: Any) -> bool:
-        """``step.active(self)``, cached as :meth:`memo` is (keyed by the step itself: the
-        steps are shared objects)."""
-        return self._flag(step, step.active)
+        """``bool(step.active(self))``, cached as :meth:`step_memo` is (keyed by the step
+        itself: the steps are shared objects)."""
+        memo = self._steps
+        if memo is None:
+            return bool(step.active(self))
+        value = memo.get(step, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[step] = bool(step.active(self))
+        return value  # type: ignore[no-any-return]
 
     def invalidate_caches(self) -> None:
         """Forget cached queries: call after editing ``game.state`` directly (test setups),
@@ -244,6 +255,7 @@ class Game:
         :meth:`apply`.  The edited state becomes the snapshot of this point of the log, so
         that an action refused half-way is rolled back to it (:meth:`apply`)."""
         self._memo = {}
+        self._steps = {}
         self._snapshots[len(self.log)] = self.state.copy()
 
     def begin_changes(self) -> None:
@@ -252,6 +264,15 @@ class Game:
         action is known (finding it only asks queries), and before every automatic
         effect; rounds call it again after each :meth:`end_changes`."""
         self._memo = None
+        self._steps = None
+
+    def step_moved(self) -> None:
+        """Only the served step changed (a round passed over a step with nothing to do
+        and no effect of its own): the answers about the state hold, those about the
+        steps (:meth:`step_memo`) are dropped.  Outside :meth:`end_changes` nothing is
+        cached anyway."""
+        if self._steps is not None:
+            self._steps = {}
 
     def end_changes(self) -> None:
         """The state holds still (until the next :meth:`begin_changes`): queries may be
@@ -259,10 +280,17 @@ class Game:
         active, so that the answers found last stay cached for the next action."""
         if self._memo is None:
             self._memo = {}
+            self._steps = {}
 
     def pending_discard(self) -> bool:
         """Is a corporation over the train limit (asked before every step: cached)?"""
-        return self._flag(_OVER_LIMIT, trains.over_limit)
+        memo = self._memo
+        if memo is None:
+            return bool(trains.over_limit(self))
+        value = memo.get(_OVER_LIMIT, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[_OVER_LIMIT] = bool(trains.over_limit(self))
+        return value  # type: ignore[no-any-return]
 
     # -- apply / undo -----------------------------------------------------------------
 
@@ -290,6 +318,7 @@ class Game:
         step = self._round().handler(self, action)
         step.precheck(self, action)
         memo = self._memo if self._memo is not None else {}
+        steps = self._steps if self._steps is not None else {}
         try:
             self.begin_changes()
             step.process(self, action)
@@ -298,6 +327,7 @@ class Game:
             self._pending_events = []
             self._rollback()
             self._memo = memo  # the state is back to the one the cached queries were for
+            self._steps = steps
             raise
         self.end_changes()
         self.log.append(action)
@@ -324,6 +354,7 @@ class Game:
         actions = self.log[:n]
         self.state = self._snapshots[base].copy()
         self._memo = {}  # the cached queries were about the state before the rebuild
+        self._steps = {}
         self.stuck = False
         self.log = self.log[:base]
         self.events = [(i, m) for i, m in self.events if i <= base]
@@ -342,6 +373,7 @@ class Game:
         other._pending_events = []
         other._snapshots = dict(self._snapshots)
         other._memo = {}
+        other._steps = {}
         return other
 
     # -- saves ------------------------------------------------------------------------

@@ -92,8 +92,8 @@ class Round:
 
     def served(self, g: Context) -> Step | None:
         """The first active step (``active_steps(g)[0]``, without asking the others);
-        cached until the state changes."""
-        return g.memo(_SERVED, self._served, g)
+        cached until the state or the served step changes."""
+        return g.step_memo(_SERVED, self._served, g)
 
     def _served(self, g: Context) -> Step | None:
         for st in self.steps(g):

@@ -51,6 +51,10 @@ TURN: list[ORStep] = [
     BuyCompanies(),
 ]
 STEP_NAMES = [s.name for s in TURN]
+#: The steps of the turn passed over with no effect (their ``skip`` is the one of
+#: ORStep, which does nothing) and followed by another step: passing one moves the turn on
+#: to the next step and changes nothing else.
+_QUIET = frozenset(i for i, s in enumerate(TURN[:-1]) if type(s).skip is ORStep.skip)
 # any step of the turn may be grouped with others (rules.turn_any_order): a name the schema
 # allows that no step of the turn has is left unregistered, and the capability test fails
 implements("turn_any_order[][]", *STEP_NAMES)(ORStep.opened)
@@ -168,9 +172,13 @@ class OperatingRoundSteps(Round):
                 g.begin_changes()
                 end_turn(g)  # it closed during its own turn
                 continue
-            step = TURN[STEP_NAMES.index(r.step)]
-            if step.is_active(g):
+            i = STEP_NAMES.index(r.step)
+            if TURN[i].is_active(g):
                 return  # the turn stops here: what it asked stays cached
+            if i in _QUIET:
+                g.step_moved()  # only the step moves on: what is known of the state holds
+                r.step = STEP_NAMES[i + 1]
+                continue
             g.begin_changes()
-            step.skip(g)
+            TURN[i].skip(g)
             next_step(g)
