@@ -15,7 +15,7 @@ import pytest
 
 from eighteen.compiled import CompiledHex, CompiledTile
 from eighteen.engine import network, tables
-from eighteen.engine.map import GRAPH_TABLES, Board, MapError, MapState, Path, TileLay
+from eighteen.engine.map import GRAPH_TABLES, Board, MapError, MapState, Path, TileLay, Tiles
 from eighteen.engine.tables import typed_document
 from eighteen.title.model import Corporation
 
@@ -589,3 +589,38 @@ def test_a_graph_bound_to_another_state_shares_its_tables_and_reads_that_states_
     city = g.stop_id[("B4", "city", 0)]
     assert (g.has_token(city, "X"), bound.has_token(city, "X")) == (False, True)
     assert (bound.state, g.state) == (other, s)
+
+
+def test_the_tiles_count_every_change_and_the_track_key_follows_them() -> None:
+    """A map state's tiles count each change made by any of a dict's changing methods;
+    its track key holds while the count stands, and follows each change, whether made
+    through the engine or by hand (tests do), and a plain dict put in their place."""
+    s = MapState(tiles={"A1": ("7", 0)})
+    assert type(s.tiles) is Tiles and s.tiles.changes == 0  # a dict given is taken in
+    key = s.track_key()
+    assert key == frozenset({("A1", ("7", 0))}) and s.track_key() is key
+    changes = [
+        lambda t: t.__setitem__("B2", ("8", 1)),
+        lambda t: t.__delitem__("B2"),
+        lambda t: t.update({"C3": ("9", 2)}),
+        lambda t: t.pop("C3"),
+        lambda t: t.setdefault("D4", ("57", 3)),
+        lambda t: t.popitem(),
+        lambda t: t.__ior__({"E5": ("7", 4)}),
+        lambda t: t.clear(),
+    ]
+    for n, change in enumerate(changes, start=1):
+        before = dict(s.tiles)
+        change(s.tiles)
+        assert s.tiles.changes == n
+        assert s.track_key() == frozenset(s.tiles.items())
+        assert (s.track_key() == frozenset(before.items())) is (before == s.tiles)
+    assert s.tiles == {} and s.track_key() == frozenset()
+    s.tiles = {"F6": ("8", 5)}  # a plain dict put in their place, by hand
+    assert s.track_key() == frozenset({("F6", ("8", 5))})
+    s.tiles["F6"] = ("9", 0)  # its changes are not counted: the key compares them
+    assert s.track_key() == frozenset({("F6", ("9", 0))})
+    c = s.copy()
+    assert type(c.tiles) is Tiles and c.tiles == s.tiles and c.tiles is not s.tiles
+    c.tiles["F6"] = ("7", 1)
+    assert c.track_key() != s.track_key() == frozenset({("F6", ("9", 0))})

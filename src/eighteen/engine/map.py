@@ -57,8 +57,57 @@ class MapError(ValueError):
 # state
 
 
-#: A map state's kept track fingerprint: (a copy of the tiles, their fingerprint).
-_KeptTrack = tuple[dict[str, tuple[str, int]], frozenset[tuple[str, tuple[str, int]]]]
+class Tiles(dict[str, tuple[str, int]]):
+    """:attr:`MapState.tiles`: a dict that counts the changes made to it
+    (:attr:`changes`), so that the track's fingerprint (:meth:`MapState.track_key`) is
+    known to hold while the count stands, without comparing the tiles again.  Every
+    method of a dict that changes it counts; reading is a dict's."""
+
+    __slots__ = ("changes",)
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.changes = 0
+
+    def __setitem__(self, key: str, value: tuple[str, int]) -> None:
+        self.changes += 1
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.changes += 1
+        dict.__delitem__(self, key)
+
+    def __ior__(self, other: Any) -> Tiles:  # type: ignore[override,misc]
+        self.changes += 1
+        dict.update(self, other)
+        return self
+
+    def pop(self, *args: Any) -> Any:
+        self.changes += 1
+        return dict.pop(self, *args)
+
+    def popitem(self) -> tuple[str, tuple[str, int]]:
+        self.changes += 1
+        return dict.popitem(self)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.changes += 1
+        return dict.setdefault(self, key, default)
+
+    def update(self, *args: Any, **kw: Any) -> None:
+        self.changes += 1
+        dict.update(self, *args, **kw)
+
+    def clear(self) -> None:
+        self.changes += 1
+        dict.clear(self)
+
+
+#: A map state's kept track fingerprint: (a copy of the tiles, their fingerprint, the
+#: tiles it was made of, their count of changes then).
+_KeptTrack = tuple[
+    dict[str, tuple[str, int]], frozenset[tuple[str, tuple[str, int]]], Tiles | None, int
+]
 #: Its kept token fingerprints: (a copy of the tokens, their fingerprint, their snapshot,
 #: the station cities of each corporation found so far).
 _KeptTokens = tuple[
@@ -85,10 +134,14 @@ class MapState:
     _track_key: _KeptTrack | None = field(default=None, init=False, repr=False, compare=False)
     _token_key: _KeptTokens | None = field(default=None, init=False, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        if type(self.tiles) is not Tiles:
+            self.tiles = Tiles(self.tiles)  # (a dict given, as tests and loads do)
+
     def copy(self) -> MapState:
         """An independent copy."""
         return MapState(
-            tiles=dict(self.tiles),
+            tiles=Tiles(self.tiles),
             tokens={h: [list(c) for c in cities] for h, cities in self.tokens.items()},
         )
 
@@ -110,14 +163,30 @@ class MapState:
     def track_key(self) -> frozenset[tuple[str, tuple[str, int]]]:
         """Fingerprint of the laid tiles: equal keys mean equal track (cache key).
 
-        Kept with a copy of the tiles it was made of, and made again only when they differ
-        (comparing is several times cheaper than making it; a kept key's hash is kept too)."""
+        Kept with the tiles it was made of and their count of changes (:class:`Tiles`):
+        while those tiles are still the state's and have not changed, it holds.  Else it
+        is kept with a copy of the tiles, and made again only when they differ (a dict
+        put in place of the tiles is compared: comparing is several times cheaper than
+        making the key; a kept key's hash is kept too)."""
         kept = self._track_key
-        if kept is not None and kept[0] == self.tiles:
-            return kept[1]
-        key = frozenset(self.tiles.items())
-        self._track_key = (dict(self.tiles), key)
+        tiles = self.tiles
+        if kept is not None:
+            counted = kept[2]
+            if counted is tiles and counted is not None and kept[3] == counted.changes:
+                return kept[1]
+            if kept[0] == tiles:
+                key = kept[1]
+                self._track_key = (kept[0], key, *self._counted())
+                return key
+        key = frozenset(tiles.items())
+        self._track_key = (dict(tiles), key, *self._counted())
         return key
+
+    def _counted(self) -> tuple[Tiles | None, int]:
+        """The tiles and their count of changes, for :meth:`track_key` (None: a plain
+        dict put in their place, whose changes are not counted)."""
+        tiles = self.tiles
+        return (tiles, tiles.changes) if type(tiles) is Tiles else (None, 0)
 
     def token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
         """Fingerprint of the station tokens: equal keys mean equal tokens (cache key);
