@@ -7,8 +7,10 @@ eighteen.compiled); the 1830 tests at the end run on generated/1830.json when it
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import pickle
 from pathlib import Path as FsPath
 
 import pytest
@@ -624,3 +626,17 @@ def test_the_tiles_count_every_change_and_the_track_key_follows_them() -> None:
     assert type(c.tiles) is Tiles and c.tiles == s.tiles and c.tiles is not s.tiles
     c.tiles["F6"] = ("7", 1)
     assert c.track_key() != s.track_key() == frozenset({("F6", ("9", 0))})
+
+
+def test_tiles_pickle_and_copy_as_tiles() -> None:
+    """A map state's tiles pickle and copy as tiles with their items (not as a dict's
+    items set before the count exists), and the track key of the copy is right."""
+    s = MapState(tiles={"A1": ("7", 0)})
+    s.tiles["B2"] = ("8", 1)
+    key = s.track_key()
+    for made in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert type(made.tiles) is Tiles and made.tiles == s.tiles
+        assert made.track_key() == key
+        made.tiles["C3"] = ("9", 2)
+        assert made.track_key() == frozenset(made.tiles.items()) != key
+    assert s.track_key() is key

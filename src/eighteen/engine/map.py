@@ -69,6 +69,11 @@ class Tiles(dict[str, tuple[str, int]]):
         super().__init__(*args, **kw)
         self.changes = 0
 
+    def __reduce__(self) -> tuple[type[Tiles], tuple[dict[str, tuple[str, int]]]]:
+        # pickled and copied as its items, made again by __init__ (a dict's own way sets
+        # the items before the count exists)
+        return (Tiles, (dict(self),))
+
     def __setitem__(self, key: str, value: tuple[str, int]) -> None:
         self.changes += 1
         dict.__setitem__(self, key, value)
