@@ -13,6 +13,7 @@ import random
 import pytest
 
 from eighteen import Game, IllegalAction, load_title
+from eighteen.engine import trains
 from eighteen.engine.actions import BuyTrain, Pass
 
 
@@ -99,13 +100,52 @@ def test_a_step_passed_over_keeps_what_is_known_of_the_state() -> None:
     g.step_moved()
     assert g.memo(("probe",), lambda: "again") == "state"  # kept
     assert g.step_memo(("probe",), lambda: "again") == "again"  # asked again
-    asked: list[int] = []
+
+    class Probe:  # a step whose answer counts the times it is asked
+        asked = 0
+
+        def active(self, game: Game) -> bool:
+            self.asked += 1
+            return True
+
+    probe = Probe()
+    assert g.step_active(probe) is True and g.step_active(probe) is True
+    assert probe.asked == 1  # cached
     g.step_moved()
-    assert g.step_memo(("served",), lambda: asked.append(1) or served) is served
-    assert asked == [1]  # the served step's cached answer was dropped too
+    assert g.step_active(probe) is True and probe.asked == 2  # asked again
     g.begin_changes()  # the state itself changes: nothing is cached, of either kind
     assert g.memo(("probe",), lambda: "changed") == "changed"
     assert g.step_memo(("probe",), lambda: "changed") == "changed"
     g.end_changes()
     assert g.memo(("probe",), lambda: "new") == "new"
     assert g.step_memo(("probe",), lambda: "new") == "new"
+
+
+def test_a_turn_passing_over_a_quiet_step_asks_the_train_limit_no_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A corporation passes its trains step: its companies step, the last, is passed over
+    and ends its turn; the next corporation's home step is passed over with an effect of
+    its own (the state may change: the train limit is asked again), its issue step,
+    which 1830 never has, with none.  So the limit is asked once at the issue step and
+    not again at the track step, where the turn stops."""
+    rng = random.Random(1)
+    g = Game.new(load_title("1830"), ["Ann", "Bob", "Cy", "Di"], seed=1)
+    for _ in range(297):
+        g.apply(rng.choice(g.legal_actions()))
+    r = g.state.round
+    assert (r.kind, r.index, r.step) == ("operating", 0, "trains")
+    action = rng.choice(g.legal_actions())
+    assert action == Pass(r.order[0])
+    asked: list[str] = []
+
+    def over_limit(game: Game) -> list[str]:
+        asked.append(game.state.round.step)
+        return original(game)
+
+    original = trains.over_limit
+    monkeypatch.setattr(trains, "over_limit", over_limit)
+    g.apply(action)
+    r = g.state.round
+    assert (r.kind, r.index, r.step) == ("operating", 1, "track")
+    assert asked == ["companies", "home", "issue"]

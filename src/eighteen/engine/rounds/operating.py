@@ -177,8 +177,7 @@ class OperatingRoundSteps(Round):
                 return  # the turn stops here: what it asked stays cached
             if i in _QUIET:
                 g.step_moved()  # only the step moves on: what is known of the state holds
-                r.step = STEP_NAMES[i + 1]
-                continue
-            g.begin_changes()
-            TURN[i].skip(g)
+            else:
+                g.begin_changes()
+                TURN[i].skip(g)
             next_step(g)
