@@ -108,11 +108,10 @@ class Tiles(dict[str, tuple[str, int]]):
         dict.clear(self)
 
 
-#: A map state's kept track fingerprint: (a copy of the tiles, their fingerprint, the
-#: tiles it was made of, their count of changes then).
-_KeptTrack = tuple[
-    dict[str, tuple[str, int]], frozenset[tuple[str, tuple[str, int]]], Tiles | None, int
-]
+#: A map state's kept track fingerprint: (what it was made of: the state's :class:`Tiles`,
+#: or a copy of a plain dict put in their place; the count of changes of those tiles
+#: then; the fingerprint).
+_KeptTrack = tuple[dict[str, tuple[str, int]], int, frozenset[tuple[str, tuple[str, int]]]]
 #: Its kept token fingerprints: (a copy of the tokens, their fingerprint, their snapshot,
 #: the station cities of each corporation found so far).
 _KeptTokens = tuple[
@@ -169,33 +168,27 @@ class MapState:
         """Fingerprint of the laid tiles: equal keys mean equal track (cache key).
 
         Kept with the tiles it was made of and their count of changes (:class:`Tiles`):
-        while those tiles are still the state's and have not changed, it holds.  Else it
-        is kept with a copy of the tiles, and made again only when they differ (a dict
-        put in place of the tiles is compared: comparing is several times cheaper than
-        making the key; a kept key's hash is kept too)."""
+        it holds while those tiles are still the state's and the count stands.  A plain
+        dict put in place of the tiles by hand counts nothing: the key is kept with a copy
+        of it, and holds while the two are equal (a kept key's hash is kept too)."""
         kept = self._track_key
         tiles = self.tiles
-        if kept is not None:
-            counted = kept[2]
-            if counted is tiles and counted is not None and kept[3] == counted.changes:
-                return kept[1]
-            if kept[0] == tiles:
-                key = kept[1]
-                self._track_key = (kept[0], key, *self._counted())
-                return key
+        if isinstance(tiles, Tiles):
+            if kept is not None and kept[0] is tiles and kept[1] == tiles.changes:
+                return kept[2]
+            key = frozenset(tiles.items())
+            self._track_key = (tiles, tiles.changes, key)
+            return key
+        if kept is not None and type(kept[0]) is dict and kept[0] == tiles:
+            return kept[2]
         key = frozenset(tiles.items())
-        self._track_key = (dict(tiles), key, *self._counted())
+        self._track_key = (dict(tiles), 0, key)
         return key
-
-    def _counted(self) -> tuple[Tiles | None, int]:
-        """The tiles and their count of changes, for :meth:`track_key` (None: a plain
-        dict put in their place, whose changes are not counted)."""
-        tiles = self.tiles
-        return (tiles, tiles.changes) if type(tiles) is Tiles else (None, 0)
 
     def token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
         """Fingerprint of the station tokens: equal keys mean equal tokens (cache key);
-        kept as :meth:`track_key` is."""
+        kept with a copy of the tokens, and made again only when they differ from it (the
+        tokens' city lists change in place, so no count says they held)."""
         return self._kept_tokens()[1]
 
     def token_snapshot(self) -> dict[str, tuple[tuple[str, ...], ...]]:
