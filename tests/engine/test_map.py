@@ -640,3 +640,18 @@ def test_tiles_pickle_and_copy_as_tiles() -> None:
         made.tiles["C3"] = ("9", 2)
         assert made.track_key() == frozenset(made.tiles.items()) != key
     assert s.track_key() is key
+
+
+def test_a_copied_state_changed_before_its_key_is_asked_gets_a_new_key() -> None:
+    """The kept track key travels with a pickled or copied state, and the copy's tiles
+    carry their count of changes with them: one change to the copy (as many as the
+    original had counted when its key was kept) makes a new key, not the kept one."""
+    s = MapState(tiles={"A1": ("7", 0)})
+    s.tiles["B2"] = ("8", 1)
+    key = s.track_key()
+    assert s.tiles.changes == 1
+    for made in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert made.tiles.changes == 1
+        made.tiles["C3"] = ("9", 2)
+        assert made.track_key() == frozenset({("A1", ("7", 0)), ("B2", ("8", 1)), ("C3", ("9", 2))})
+    assert s.track_key() is key and s.tiles == {"A1": ("7", 0), "B2": ("8", 1)}

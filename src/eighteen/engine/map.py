@@ -69,10 +69,13 @@ class Tiles(dict[str, tuple[str, int]]):
         super().__init__(*args, **kw)
         self.changes = 0
 
-    def __reduce__(self) -> tuple[type[Tiles], tuple[dict[str, tuple[str, int]]]]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[Tiles], tuple[dict[str, tuple[str, int]]], tuple[None, dict[str, int]]]:
         # pickled and copied as its items, made again by __init__ (a dict's own way sets
-        # the items before the count exists)
-        return (Tiles, (dict(self),))
+        # the items before the count exists), then its count: a state's kept track key,
+        # copied with it, holds for the count it was made at
+        return (Tiles, (dict(self),), (None, {"changes": self.changes}))
 
     def __setitem__(self, key: str, value: tuple[str, int]) -> None:
         self.changes += 1
