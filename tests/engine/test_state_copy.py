@@ -113,3 +113,18 @@ def test_a_frozen_dataclass_with_slots_is_copied_too() -> None:
     f = Frozen(("a",), [1])
     c = _deep(f)
     assert c == f and c is not f and c.nested is not f.nested
+
+
+def test_the_canonical_form_holds_every_field_of_the_state() -> None:
+    """``to_dict`` (and so ``state_hash``) has a key for each field of State;
+    a state that differs from another in one field only, the corporations whose home
+    waits for a tile, has another hash."""
+    g = Game.new(load_title("1833ne"), ["Ann", "Bob", "Cy"], seed=1)
+    assert sorted(g.state.to_dict()) == sorted(f.name for f in fields(State))
+    before = g.state_hash()
+    corp = sorted(g.state.corporations)[0]
+    g.state.home_waiting.append(corp)
+    assert g.state.to_dict()["home_waiting"] == [corp]
+    assert g.state_hash() != before
+    g.state.home_waiting.remove(corp)
+    assert g.state_hash() == before

@@ -316,35 +316,31 @@ _copy_state = _COPIERS[State] = _make_copier(State, {"map": _copy_map})
 
 
 def asdict_shallow(state: State) -> dict[str, Any]:
-    return {
-        "players": [asdict(p) for p in state.players],
-        "corporations": {k: asdict(v) for k, v in state.corporations.items()},
-        "certs": dict(state.certs),
-        "privates": {k: asdict(v) for k, v in state.privates.items()},
-        "bank": state.bank,
-        "depot": list(state.depot),
-        "minted": dict(state.minted),
-        "train_pool": list(state.train_pool),
-        "bought_types": list(state.bought_types),
-        "phase": state.phase,
-        "round": asdict(state.round),
-        "stock_rounds": state.stock_rounds,
-        "priority": state.priority,
-        "arrivals": state.arrivals,
-        "bank_broken": state.bank_broken,
-        "last_set": state.last_set,
-        "game_over": state.game_over,
-        "end_reason": state.end_reason,
-        "bankrupt": state.bankrupt,
-        "eliminated": list(state.eliminated),
-        "ferries": dict(state.ferries),
-        "ferry_order": list(state.ferry_order),
-        "ferry_boost": dict(state.ferry_boost),
-        "absorbed": dict(state.absorbed),
-        "chosen_homes": dict(state.chosen_homes),
-        "home_choice": state.home_choice,
-        "map": None,
-    }
+    """Every field of ``state`` as plain data, the map left out (None: :meth:`State.to_dict`
+    adds its own form). Made from the dataclass's fields, so a field added to the state is
+    in the canonical form, and in ``state_hash``, without being listed here."""
+    out: dict[str, Any] = {}
+    for name in _STATE_FIELDS:
+        v = getattr(state, name)
+        if name == "map":
+            v = None
+        elif isinstance(v, list):
+            v = [_plain_item(x) for x in v]
+        elif isinstance(v, dict):
+            v = {k: _plain_item(x) for k, x in v.items()}
+        else:
+            v = _plain_item(v)  # (the round, a dataclass; the rest atomic)
+        out[name] = v
+    return out
+
+
+def _plain_item(x: Any) -> Any:
+    """A dataclass instance as a dict (:func:`dataclasses.asdict`), anything else as it is."""
+    return asdict(x) if is_dataclass(x) and not isinstance(x, type) else x
+
+
+#: The fields of :class:`State`, in their order.
+_STATE_FIELDS = tuple(f.name for f in fields(State))
 
 
 def map_to_dict(m: Any) -> Any:
