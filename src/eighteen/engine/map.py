@@ -200,10 +200,13 @@ class MapState:
         not mutate it)."""
         return self._kept_tokens()[2]
 
-    def station_cities(self, corp: str) -> list[tuple[str, str, int]]:
+    def station_cities(
+        self, corp: str, kept: _KeptTokens | None = None
+    ) -> list[tuple[str, str, int]]:
         """The cities holding a token of ``corp``, as (hex, "city", index), sorted; kept
-        with the tokens (shared, do not mutate it)."""
-        by_corp = self._kept_tokens()[3]
+        with the tokens (shared, do not mutate it). ``kept``: :meth:`_kept_tokens` asked
+        a moment before, the tokens unchanged since (so they are not compared again)."""
+        by_corp = (kept if kept is not None else self._kept_tokens())[3]
         got = by_corp.get(corp)
         if got is None:
             got = by_corp[corp] = [(h, "city", i) for h, i in self.token_cities(corp)]
@@ -480,11 +483,6 @@ class _Walk:
 def _stop_counts(face: Face) -> tuple[int, int, bool]:
     """The stops a face shows: its cities, its towns, an off-board or not."""
     return (len(face.cities), len(face.towns), face.offboard is not None)
-
-
-def _tokens(state: MapState) -> dict[str, tuple[tuple[str, ...], ...]]:
-    """A snapshot of the station tokens of a position, hex by hex (kept by the state)."""
-    return state.token_snapshot()
 
 
 @dataclass(frozen=True)
@@ -792,12 +790,15 @@ class TrackGraph:
         a, b = self.ends[pid]
         return b if a == node else a
 
-    def station_stops(self, corp: str, stations: Iterable[str] = ()) -> list[int]:
+    def station_stops(
+        self, corp: str, stations: Iterable[str] = (), kept: _KeptTokens | None = None
+    ) -> list[int]:
         """Stop ids where ``corp`` has a station, sorted: the cities holding its tokens,
-        and every stop on the ``stations`` hexes (virtual stations of private powers)."""
+        and every stop on the ``stations`` hexes (virtual stations of private powers).
+        ``kept``: as for :meth:`MapState.station_cities`."""
         stop_id = self.stop_id
         out = set()
-        for city in self.state.station_cities(corp):
+        for city in self.state.station_cities(corp, kept):
             s = stop_id.get(city)
             if s is not None:
                 out.add(s)
@@ -811,7 +812,9 @@ class TrackGraph:
                 out.add(self.stop_id[(h, "offboard", 0)])
         return sorted(out)
 
-    def reach(self, corp: str, stations: Iterable[str] = ()) -> Reach:
+    def reach(
+        self, corp: str, stations: Iterable[str] = (), kept: _KeptTokens | None = None
+    ) -> Reach:
         """Walk the corporation's network from every city holding its token (and every stop
         of the ``stations`` hexes, virtual stations).
 
@@ -820,11 +823,14 @@ class TrackGraph:
         corporations' tokens. Every edge of a hex where the corporation has a station
         counts as reached (a corporation may always build on its own station's hex); each
         traversed path reaches its edges on its hex and the opposite edges on the
-        neighbours.
+        neighbours. ``kept``: the state's kept tokens (:meth:`MapState._kept_tokens`),
+        asked a moment before, the tokens unchanged since (they are not compared again).
         """
         extra = frozenset(stations)
-        tokens = _tokens(self.state)
-        starts = self.station_stops(corp, extra)
+        if kept is None:
+            kept = self.state._kept_tokens()
+        tokens = kept[2]
+        starts = self.station_stops(corp, extra, kept)
         w = _Walk(self, corp, extra, set(starts), set(starts), set(), set(), set(), tokens)
         new_done, new_joined = self._follow(w, list(starts))
         edges: dict[str, int] = {}
@@ -834,7 +840,13 @@ class TrackGraph:
         cities = {(h, i) for h, kind, i in stops if kind == "city"}
         return Reach(edges, cities, stops, found, w, frozenset(self.stops[s] for s in starts))
 
-    def extend(self, prev: Reach, corp: str, stations: frozenset[str]) -> Reach | None:
+    def extend(
+        self,
+        prev: Reach,
+        corp: str,
+        stations: frozenset[str],
+        kept: _KeptTokens | None = None,
+    ) -> Reach | None:
         """The reach of ``corp`` on this graph's position, found by walking on from
         ``prev`` (its reach on an earlier position, with the same ``stations``) where the
         board changed: the same as :meth:`reach` when the change only adds to the network
@@ -845,7 +857,8 @@ class TrackGraph:
         The walk goes on in place: ``prev`` gives its walk up to the new reach (only the
         last reach of a corporation is walked on from, :meth:`Board.reach`), and the new
         reach shares ``prev``'s sets when the walk found nothing new.  Nothing is changed
-        before the walk is known to go on (a None leaves ``prev`` as it was)."""
+        before the walk is known to go on (a None leaves ``prev`` as it was).  ``kept``:
+        as for :meth:`reach`."""
         w = prev.walk
         if w is None or w.corp != corp or w.stations != stations:
             return None
@@ -880,14 +893,16 @@ class TrackGraph:
                 if new is None:
                     return None  # track the walk followed is gone
                 remap[pid] = new
-        tokens = _tokens(self.state)
+        if kept is None:
+            kept = self.state._kept_tokens()
+        tokens = kept[2]
         moved: set[str]
         starts: Collection[int]
         if tokens is w.tokens:  # the state's own snapshot: no token moved since
             moved = set()
             starts = w.starts  # its stations then, the same stops (their counts held)
         else:
-            starts = self.station_stops(corp, stations)
+            starts = self.station_stops(corp, stations, kept)
             if not w.starts.issubset(starts):
                 return None  # a station is gone
             moved = {
@@ -961,21 +976,28 @@ class TrackGraph:
                 return sorted(h for h in hexes if now.get(h) != then.get(h))
         return sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
 
-    def joins_other(self, corp: str, stations: Iterable[str], excluded: Collection[str]) -> bool:
+    def joins_other(
+        self,
+        corp: str,
+        stations: Iterable[str],
+        excluded: Collection[str],
+        kept: _KeptTokens | None = None,
+    ) -> bool:
         """Does :meth:`reach` join a station of ``corp`` to a stop that is not one of its
         stations nor on an ``excluded`` hex (a stop of ``joined`` not in ``own``)?
 
         The walk of :meth:`reach`, stopped at the first such stop (:meth:`_follow`'s
         ``until``): the stops a walk reaches do not depend on the order it takes the paths
         in, so a stop found on the way is one the whole walk finds, and a walk that ends
-        without one is the whole walk.  The stopped walk is dropped."""
+        without one is the whole walk.  The stopped walk is dropped.  ``kept``: as for
+        :meth:`reach`."""
         extra = frozenset(stations)
-        starts = self.station_stops(corp, extra)
+        if kept is None:
+            kept = self.state._kept_tokens()
+        starts = self.station_stops(corp, extra, kept)
         own = set(starts)
         stops = self.stops
-        w = _Walk(
-            self, corp, extra, set(starts), set(starts), set(), set(), set(), _tokens(self.state)
-        )
+        w = _Walk(self, corp, extra, set(starts), set(starts), set(), set(), set(), kept[2])
 
         def other(n: int) -> bool:
             return n not in own and stops[n][0] not in excluded
@@ -1286,19 +1308,22 @@ class Board:
         mutate it.
         """
         extra = frozenset(stations)
-        key = (state.track_key(), state.token_key(), corp, extra)
-        return self.cached("reach", key, lambda: self._new_reach(state, corp, extra))
+        kept = state._kept_tokens()  # (the tokens compared once for the key and the walk)
+        key = (state.track_key(), kept[1], corp, extra)
+        return self.cached("reach", key, lambda: self._new_reach(state, corp, extra, kept))
 
-    def _new_reach(self, state: MapState, corp: str, stations: frozenset[str]) -> Reach:
+    def _new_reach(
+        self, state: MapState, corp: str, stations: frozenset[str], kept: _KeptTokens
+    ) -> Reach:
         """The reach walked on from the last one found for the corporation when the board
         only grew for it since (:meth:`TrackGraph.extend`), else walked afresh.  Only the
         last reach keeps its walk (no other is walked on from): the walk of the one it
         replaces, and the graph that walk holds, are let go."""
         g = self.graph(state)
         prev = self._last_reach.get((corp, stations))
-        r = g.extend(prev, corp, stations) if prev is not None else None
+        r = g.extend(prev, corp, stations, kept) if prev is not None else None
         if r is None:
-            r = g.reach(corp, stations)
+            r = g.reach(corp, stations, kept)
             if prev is not None:
                 prev.walk = None
         self._last_reach[(corp, stations)] = r
@@ -1318,14 +1343,15 @@ class Board:
         stop turns up (:meth:`TrackGraph.joins_other`), without making the whole reach.
         Cached as :meth:`reach` is, with ``excluded``."""
         extra = frozenset(stations)
-        tk, ok = state.track_key(), state.token_key()
+        kept = state._kept_tokens()
+        tk, ok = state.track_key(), kept[1]
         reaches = self._caches.get("reach")
         known = reaches.get((tk, ok, corp, extra)) if reaches is not None else None
         if isinstance(known, Reach):
             return any(s not in known.own and s[0] not in excluded for s in known.joined)
         key = (tk, ok, corp, extra, frozenset(excluded))
         return self.cached(
-            "joins", key, lambda: self.graph(state).joins_other(corp, extra, excluded)
+            "joins", key, lambda: self.graph(state).joins_other(corp, extra, excluded, kept)
         )
 
     # -- tiles ------------------------------------------------------------------------
