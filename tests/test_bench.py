@@ -25,6 +25,7 @@ def test_every_script_is_listed() -> None:
         "engine.py",
         "fuzz.py",
         "instructions.py",
+        "layers.py",
         "replay.py",
         "routes.py",
         "simulate.py",
@@ -327,3 +328,57 @@ def test_replay_summary_gives_each_game_its_growth(capsys: pytest.CaptureFixture
         "(the last tenth against the same actions at their first-half cost)"
     )
     assert got == {"mean": 88.0, "worst": 100.0, "over": 0, "ratio": 2.0, "growth": 1.75}
+
+
+def test_layers_counts_a_builtin_for_its_callers_layer() -> None:
+    """The track layer's time is its functions' own time and the part of a built-in's
+    time its functions called; the rest is everything else."""
+    spec = importlib.util.spec_from_file_location("layers_bench", BENCH / "layers.py")
+    assert spec is not None and spec.loader is not None
+    layers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(layers)
+    walk = ("/x/src/eighteen/engine/map.py", 10, "_follow")
+    rule = ("/x/src/eighteen/engine/rounds/or_track.py", 5, "is_active")
+    entries = {
+        walk: (4, 4, 0.5, 0.9, {rule: (4, 4, 0.5, 0.9)}),
+        rule: (2, 2, 0.25, 1.5, {}),
+        ("~", 0, "<method 'get' of 'dict' objects>"): (
+            9,
+            9,
+            0.375,
+            0.375,
+            {walk: (6, 6, 0.25, 0.25), rule: (3, 3, 0.125, 0.125)},
+        ),
+    }
+    assert layers.split(entries) == (1.125, 0.75)
+    assert layers.split(entries, ("engine/rounds/or_track.py",)) == (1.125, 0.375)
+
+
+def test_layers_names_an_export_it_cannot_read(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "layers.py"), str(tmp_path / "none.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"layers.py: {tmp_path / 'none.json'}: ")
+
+
+def test_layers_splits_each_tenth_of_a_game() -> None:
+    """29133's first tenth is its private auction, which asks nothing of the track layer;
+    its last tenth is operating rounds, which do; without the layer's time the ratio of
+    the tenths is lower."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "layers.py"), "--runs", "1"]
+        + [str(BENCH.parent / "tests/fixtures/18xx-games/1830/29133.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    head, _, row = done.stdout.splitlines()
+    assert head.split() == ["game", "first", "tenth", "last", "tenth", "ratio", "without"]
+    game, _, first_share, _, last_share, ratio, without = row.split()
+    assert (game, first_share) == ("29133", "0%")
+    assert int(last_share.rstrip("%")) > 0 and float(without) < float(ratio)
