@@ -118,6 +118,50 @@ def test_a_module_runs_compiled_only_while_its_source_is_the_one_compiled(
     assert native.read_manifest(out) == {}
 
 
+def test_a_pxd_beside_a_module_types_its_build_and_is_part_of_its_hash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The .pxd beside a module is compiled with it (a function it declares cdef is no
+    attribute of the compiled module, as it is of the source) and is hashed with it:
+    editing it makes the build stale, and the next build compiles the module again."""
+    mod = _package(
+        tmp_path,
+        "def _six() -> int:\n    return 6\n\n\ndef value() -> int:\n    return _six() * 7\n",
+    )
+    pxd = mod.with_suffix(".pxd")
+    pxd.write_text("cdef long _six()\n")
+    out = tmp_path / "native"
+    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
+    so = out / f"nativecheck.answer{native.SUFFIX}"
+    recorded = native.read_manifest(out)["nativecheck.answer"]
+    assert recorded == native.source_digest(mod) != native.digest(mod.read_bytes())
+    assert native._state(mod, so, recorded) == "native"
+
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    monkeypatch.setattr(
+        sys, "meta_path", [native.NativeFinder(tmp_path / "src", out), *sys.meta_path]
+    )
+    try:
+        import nativecheck.answer as compiled
+
+        assert (compiled.__file__, compiled.value(), hasattr(compiled, "_six")) == (
+            str(so),
+            42,
+            False,
+        )
+    finally:
+        for name in [n for n in sys.modules if n.startswith("nativecheck")]:
+            del sys.modules[name]
+
+    pxd.write_text("cdef int _six()\n")
+    assert native._state(mod, so, recorded) == "stale"
+    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
+    pxd.unlink()  # without it the module is built untyped, under the hash of its source
+    assert native._state(mod, so, native.read_manifest(out)["nativecheck.answer"]) == "stale"
+    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
+    assert native.read_manifest(out)["nativecheck.answer"] == native.digest(mod.read_bytes())
+
+
 def test_a_failed_build_says_why_and_keeps_the_last_one(tmp_path: Path) -> None:
     mod = _package(tmp_path, "def value() -> int:\n    return 1\n")
     out = tmp_path / "native"

@@ -10,7 +10,10 @@ module edited since the build runs as written, never as it was compiled: a stale
 speed, never correctness, and ``--build`` again compiles only what changed.
 
 A compiled module does what its source does (the same code, run by CPython without the
-interpreter loop): tests/test_native.py replays a corpus game and plays bot games both ways
+interpreter loop).  A module may have a ``.pxd`` beside it (Cython's pure-Python mode): it
+types some of the module's functions for the compiled build only, so the ``.py`` stays the
+one source and runs as written; the hash a build records covers the ``.pxd`` too, so that
+editing either makes the build stale.  tests/test_native.py replays a corpus game and plays bot games both ways
 and compares the state hashes.  It does it in about four fifths of the time (docs/design.md,
 eighth pass).  ``EIGHTEEN_NATIVE=0`` turns the compiled modules off (the finder is not put).
 Building needs Cython (the dev extra) and a C compiler with the Python headers; without
@@ -70,6 +73,23 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def types_of(source: Path) -> Path:
+    """The ``.pxd`` beside a module's source: the types of its compiled build (it may not
+    exist)."""
+    return source.with_suffix(".pxd")
+
+
+def source_digest(source: Path) -> str:
+    """The hash a build of ``source`` is recorded under: its bytes, and those of the
+    ``.pxd`` beside it when there is one (OSError: the source cannot be read)."""
+    pxd = types_of(source)
+    return _digest_of(source.read_bytes(), pxd.read_bytes() if pxd.is_file() else None)
+
+
+def _digest_of(data: bytes, pxd: bytes | None) -> str:
+    return digest(data if pxd is None else data + b"\0pxd\0" + pxd)
+
+
 def read_manifest(native_dir: Path | None = None) -> dict[str, str]:
     """The compiled modules of ``native_dir`` for this interpreter: dotted name -> hash of
     the source each was made from ({} when there is none, or it was made for another
@@ -97,7 +117,7 @@ def _state(source: Path, built: Path, recorded: str | None) -> str:
     if recorded is None or not built.is_file():
         return "missing"
     try:
-        return "native" if digest(source.read_bytes()) == recorded else "stale"
+        return "native" if source_digest(source) == recorded else "stale"
     except OSError:
         return "missing"
 
@@ -236,9 +256,12 @@ def _compile(todo: Mapping[str, Path], jobs: int, scratch: Path) -> dict[str, tu
         for i in range(1, len(parts)):
             scratch.joinpath(*parts[:i], "__init__.py").touch()
         data = src.read_bytes()
+        pxd = types_of(src).read_bytes() if types_of(src).is_file() else None
         copy = folder / f"{parts[-1]}.py"
         copy.write_bytes(data)
-        copies[name] = (copy, digest(data))
+        if pxd is not None:  # (Cython reads the .pxd beside the copy)
+            types_of(copy).write_bytes(pxd)
+        copies[name] = (copy, _digest_of(data, pxd))
     cmd = [sys.executable, "-m", "Cython.Build.Cythonize", "-i", "-3", "-q"]
     cmd += ["-j", str(max(1, jobs)), "-X", "annotation_typing=False"]
     cmd += [str(c.relative_to(scratch)) for c, _ in copies.values()]

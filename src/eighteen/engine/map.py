@@ -1013,54 +1013,22 @@ class TrackGraph:
         the walk reached for the first time.  ``until``: stop as soon as a newly reached
         stop satisfies it (the last of the stops returned; the walk is then not whole,
         and must not be walked on from)."""
-        stride = self.board.path_stride
-        ends, stop_paths, side_paths = self.ends, self.stop_paths, self.side_paths
-        all_stops, faces, tokens = self.stops, self.faces, self.state.tokens
-        corp, queued, joined, done, seen = w.corp, w.queued, w.joined, w.done, w.seen
-        new_done: list[int] = []
-        new_joined: list[int] = []
-        pids: Sequence[int]
-        while todo:
-            x = todo.pop()
-            if x >= 0:
-                frm = (True, x)
-                pids = stop_paths[x]
-            else:
-                sid = ~x >> 16
-                came = ~x & 0xFFFF
-                frm = (False, sid)
-                pids = [pid for _, pid in side_paths.get(sid, ()) if pid // stride != came]
-            for pid in pids:
-                if pid not in done:
-                    done.add(pid)
-                    new_done.append(pid)
-                a, b = ends[pid]
-                is_stop, n = b if a == frm else a
-                if not is_stop:
-                    y = ~(n << 16 | pid // stride)
-                    if y not in seen:
-                        seen.add(y)
-                        todo.append(y)
-                    continue
-                if n in joined:
-                    continue  # followed or blocked already
-                joined.add(n)
-                new_joined.append(n)
-                if until is not None and until(n):
-                    return new_done, new_joined
-                if n in queued:
-                    continue
-                h, kind, i = all_stops[n]
-                if kind == "offboard":
-                    continue
-                if kind == "city":
-                    cities = tokens.get(h)
-                    toks = cities[i] if cities is not None and i < len(cities) else ()
-                    if corp not in toks and len(toks) >= faces[h].cities[i].slots:
-                        continue  # blocked: the walk ends here
-                queued.add(n)
-                todo.append(n)
-        return new_done, new_joined
+        return _walk(
+            self.ends,
+            self.stop_paths,
+            self.side_paths,
+            self.stops,
+            self.faces,
+            self.state.tokens,
+            w.corp,
+            w.queued,
+            w.joined,
+            w.done,
+            w.seen,
+            todo,
+            self.board.path_stride,
+            until,
+        )
 
     def _add_edges(self, edges: dict[str, int], pids: list[int], starts: Iterable[int]) -> None:
         """Add to ``edges`` (hex -> bitmask of edges) the edges of these paths (and the
@@ -1073,6 +1041,74 @@ class TrackGraph:
         stops = self.stops
         for s in starts:
             edges[stops[s][0]] = ALL_EDGES
+
+
+def _walk(
+    ends: list[tuple[tuple[bool, int], tuple[bool, int]]],
+    stop_paths: list[tuple[int, ...]],
+    side_paths: dict[int, tuple[tuple[str, int], ...]],
+    all_stops: list[tuple[str, str, int]],
+    faces: dict[str, Face],
+    tokens: dict[str, list[list[str]]],
+    corp: str,
+    queued: set[int],
+    joined: set[int],
+    done: set[int],
+    seen: set[int],
+    todo: list[int],
+    stride: int,
+    until: Callable[[int], bool] | None,
+) -> tuple[list[int], list[int]]:
+    """The walk of :meth:`TrackGraph._follow` over the graph's tables (a module function,
+    its locals typed by map.pxd when compiled): from the states in ``todo``, following
+    paths (``ends``), adding to ``queued``, ``joined``, ``done`` and ``seen``."""
+    new_done: list[int] = []
+    new_joined: list[int] = []
+    while todo:
+        x = todo.pop()
+        if x >= 0:
+            from_stop = True
+            frm = x
+            pids = stop_paths[x]
+        else:
+            from_stop = False
+            frm = ~x >> 16
+            came = ~x & 0xFFFF
+            pids = tuple([pid for _, pid in side_paths.get(frm, ()) if pid // stride != came])
+        for pid in pids:
+            if pid not in done:
+                done.add(pid)
+                new_done.append(pid)
+            both = ends[pid]
+            end = both[0]
+            if end[0] == from_stop and end[1] == frm:
+                end = both[1]  # (the other end)
+            n = end[1]
+            if not end[0]:
+                y = ~(n << 16 | pid // stride)
+                if y not in seen:
+                    seen.add(y)
+                    todo.append(y)
+                continue
+            if n in joined:
+                continue  # followed or blocked already
+            joined.add(n)
+            new_joined.append(n)
+            if until is not None and until(n):
+                return new_done, new_joined
+            if n in queued:
+                continue
+            h, kind, i = all_stops[n]
+            if kind == "offboard":
+                continue
+            if kind == "city":
+                cities = tokens.get(h)
+                toks = cities[i] if cities is not None and i < len(cities) else ()
+                if corp not in toks and len(toks) >= faces[h].cities[i].slots:
+                    continue  # blocked: the walk ends here
+            queued.add(n)
+            todo.append(n)
+    return new_done, new_joined
 
 
 # ---------------------------------------------------------------------------------------
