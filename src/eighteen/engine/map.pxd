@@ -1,5 +1,8 @@
 # Types for the compiled build of map.py (Cython's pure-Python mode: map.py stays the one
-# source and runs as written; `eighteen native --build` compiles it with these).
+# source and runs as written; `eighteen native --build` compiles it with these).  Only what
+# the engine itself makes is typed as a builtin (Cython checks the exact type): the graph's
+# tables and the walk's own sets; the state's tokens and a corporation id stay objects, so
+# that the compiled walk takes whatever the source takes.
 import cython
 
 @cython.locals(
@@ -16,16 +19,15 @@ import cython
     pids=tuple,
     both=tuple,
     end=tuple,
-    cities=list,
 )
 cdef tuple _walk(
     list ends,
     list stop_paths,
     dict side_paths,
     list all_stops,
-    dict faces,
-    dict tokens,
-    str corp,
+    object faces,
+    object tokens,
+    object corp,
     set queued,
     set joined,
     set done,
