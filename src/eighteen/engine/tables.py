@@ -346,6 +346,17 @@ class Tables:
         return [t.id for t in self.trains]
 
     @cached_property
+    def train_sale(self) -> list[tuple[str, int | None]]:
+        """Each train card in table order with the index of the phase its
+        ``available_on`` names (None: it is sold only when the cards before it are gone):
+        what :func:`~eighteen.engine.trains.on_sale_types` reads."""
+        out: list[tuple[str, int | None]] = []
+        for t in self.train_order:
+            avail = self._train[t].available_on
+            out.append((t, self.phase_index(avail) if avail else None))
+        return out
+
+    @cached_property
     def tile_counts(self) -> dict[str, int | None]:
         """Every tile's count in the manifest (None = unlimited), in table order."""
         return {tid: tile.count for tid, tile in self.doc.tiles.items()}

@@ -16,8 +16,7 @@ types and run events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from eighteen.compiled import Reach
 from eighteen.engine import phase_change, phases, privates
@@ -87,9 +86,9 @@ def initial_depot(counts: dict[str, int | None], order: list[str]) -> tuple[list
     return depot, minted
 
 
-@dataclass(frozen=True)
-class Offer:
-    """A train the bank sells now: id, price, and the own train handed in (if any)."""
+class Offer(NamedTuple):
+    """A train the bank sells now: id, price, and the own train handed in (if any). (A
+    named tuple: a few are made each time a corporation's trains step is asked about.)"""
 
     train: str
     price: int
@@ -108,19 +107,14 @@ def on_sale_types(g: Context) -> list[str]:
     out: list[str] = []
     minted = g.state.minted
     in_depot = {train_type(x) for x in g.state.depot}
-    for t in g.tables.train_order:
+    sale = g.tables.train_sale
+    for t, _ in sale:
         if t in minted or t in in_depot:  # it has copies left
             out.append(t)
             break
-    for t in g.tables.train_order:
-        row = g.tables.train(t)
-        avail = row.available_on
-        if (
-            avail
-            and t not in out
-            and (t in minted or t in in_depot)
-            and g.state.phase >= g.tables.phase_index(avail)
-        ):
+    phase = g.state.phase
+    for t, avail in sale:
+        if avail is not None and phase >= avail and t not in out and (t in minted or t in in_depot):
             out.append(t)
     return out
 
@@ -129,12 +123,13 @@ def bank_offers(g: Context, corp: str) -> list[Offer]:
     """Every train the bank would sell ``corp`` now (depot and discards), with trade-ins."""
     out: list[Offer] = []
     own = g.state.corporations[corp].trains
+    tables = g.tables
     for t in on_sale_types(g):
-        row = g.tables.train(t)
+        row = tables.train(t)
         tid = _next_copy(g, t)
         copy_no = tid.rsplit("-", 1)[1]
-        for side in g.tables.train_sides(t):
-            out.append(Offer(f"{side}-{copy_no}", int(g.tables.train(side).price)))
+        for side in row.sides:
+            out.append(Offer(f"{side}-{copy_no}", int(tables.train(side).price)))
         ti = row.trade_in
         if ti:  # any owned copy of a type it takes may be traded in
             for x in own:
