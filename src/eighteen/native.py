@@ -13,8 +13,8 @@ A compiled module does what its source does (the same code, run by CPython witho
 interpreter loop).  A module may have a ``.pxd`` beside it (Cython's pure-Python mode): it
 types some of the module's functions for the compiled build only, so the ``.py`` stays the
 one source and runs as written; the hash a build records covers the ``.pxd`` too, so that
-editing either makes the build stale.  tests/test_native.py replays a corpus game and plays bot games both ways
-and compares the state hashes.  It does it in about four fifths of the time (docs/design.md,
+editing either makes the build stale.  tests/test_native.py replays a corpus game and
+plays bot games both ways and compares the state hashes.  It does it in about four fifths of the time (docs/design.md,
 eighth pass).  ``EIGHTEEN_NATIVE=0`` turns the compiled modules off (the finder is not put).
 Building needs Cython (the dev extra) and a C compiler with the Python headers; without
 them the engine stays pure Python.
@@ -79,15 +79,21 @@ def types_of(source: Path) -> Path:
     return source.with_suffix(".pxd")
 
 
-def source_digest(source: Path) -> str:
-    """The hash a build of ``source`` is recorded under: its bytes, and those of the
-    ``.pxd`` beside it when there is one (OSError: the source cannot be read)."""
+def _read(source: Path) -> tuple[bytes, bytes | None]:
+    """A module's source, and the ``.pxd`` beside it (None: there is none); OSError: the
+    source cannot be read."""
     pxd = types_of(source)
-    return _digest_of(source.read_bytes(), pxd.read_bytes() if pxd.is_file() else None)
+    return source.read_bytes(), pxd.read_bytes() if pxd.is_file() else None
 
 
 def _digest_of(data: bytes, pxd: bytes | None) -> str:
     return digest(data if pxd is None else data + b"\0pxd\0" + pxd)
+
+
+def source_digest(source: Path) -> str:
+    """The hash a build of ``source`` is recorded under: its bytes, and those of the
+    ``.pxd`` beside it when there is one (OSError: the source cannot be read)."""
+    return _digest_of(*_read(source))
 
 
 def read_manifest(native_dir: Path | None = None) -> dict[str, str]:
@@ -255,8 +261,7 @@ def _compile(todo: Mapping[str, Path], jobs: int, scratch: Path) -> dict[str, tu
         folder.mkdir(parents=True, exist_ok=True)
         for i in range(1, len(parts)):
             scratch.joinpath(*parts[:i], "__init__.py").touch()
-        data = src.read_bytes()
-        pxd = types_of(src).read_bytes() if types_of(src).is_file() else None
+        data, pxd = _read(src)
         copy = folder / f"{parts[-1]}.py"
         copy.write_bytes(data)
         if pxd is not None:  # (Cython reads the .pxd beside the copy)

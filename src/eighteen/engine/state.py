@@ -164,9 +164,21 @@ class State:
         return _copy_state(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """Canonical plain-data form (the map included)."""
-        out = {k: v for k, v in asdict_shallow(self).items() if k != "map"}
-        out["map"] = map_to_dict(self.map)
+        """Canonical plain-data form, ``state_hash``'s: every field (made from the
+        dataclass's fields, so a field added to the state is in it without being listed),
+        a dataclass in it as a dict, the map in its own form (:func:`map_to_dict`)."""
+        out: dict[str, Any] = {}
+        for name in _STATE_FIELDS:
+            v = getattr(self, name)
+            if name == "map":
+                v = map_to_dict(v)
+            elif isinstance(v, list):
+                v = [_plain_item(x) for x in v]
+            elif isinstance(v, dict):
+                v = {k: _plain_item(x) for k, x in v.items()}
+            else:
+                v = _plain_item(v)  # (the round, a dataclass; the rest atomic)
+            out[name] = v
         return out
 
 
@@ -313,25 +325,6 @@ def _deep(x: Any) -> Any:
 
 #: State.copy (its map copied by the map's own ``copy``)
 _copy_state = _COPIERS[State] = _make_copier(State, {"map": _copy_map})
-
-
-def asdict_shallow(state: State) -> dict[str, Any]:
-    """Every field of ``state`` as plain data, the map left out (None: :meth:`State.to_dict`
-    adds its own form). Made from the dataclass's fields, so a field added to the state is
-    in the canonical form, and in ``state_hash``, without being listed here."""
-    out: dict[str, Any] = {}
-    for name in _STATE_FIELDS:
-        v = getattr(state, name)
-        if name == "map":
-            v = None
-        elif isinstance(v, list):
-            v = [_plain_item(x) for x in v]
-        elif isinstance(v, dict):
-            v = {k: _plain_item(x) for k, x in v.items()}
-        else:
-            v = _plain_item(v)  # (the round, a dataclass; the rest atomic)
-        out[name] = v
-    return out
 
 
 def _plain_item(x: Any) -> Any:

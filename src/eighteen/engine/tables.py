@@ -241,10 +241,6 @@ class Tables:
         """A train type (either side of a double-sided card)."""
         return self._train[tid]
 
-    def train_sides(self, card: str) -> list[str]:
-        """The train types printed on a card: its id, then its variants."""
-        return list(self._train[card].sides)
-
     def is_private(self, pid: str) -> bool:
         return pid in self._private
 
