@@ -5,8 +5,8 @@ graph, the reach and its walk, the lay scan, the route check and the route finde
 (``engine/map.py``, ``engine/routes.py``, ``engine/routefinder.py``).  This benchmark
 bounds what that can give the ratio of a game's last tenth to its first: it replays each
 game from source under :mod:`cProfile`, once for its first tenth and once for its last
-(each import cold, the board's caches emptied; the fastest of ``--runs`` imports counts
-for each tenth, default 5), and splits each tenth's time into the
+(the tenths of bench/replay.py; each import cold, the board's caches emptied; the fastest
+of ``--runs`` imports counts for each tenth, default 5), and splits each tenth's time into the
 track layer's own time and the rest (the rules, the step machinery, the importer).  A
 built-in function's time (a dict lookup, a sort) goes to the module of the function that
 called it.  Then it prints the ratio as it is, and the ratio were the track layer to cost
@@ -30,7 +30,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-FIXTURES = Path(__file__).resolve().parents[1] / "tests/fixtures/18xx-games"
+# (bench/ is this script's directory: first on the path)
+from replay import FIXTURES, bounds
+
 DEFAULT = [
     FIXTURES / "1830" / "29133.json",
     *(
@@ -134,17 +136,16 @@ def main(argv: list[str]) -> int:
         try:
             data = read_export(path)
         except (OSError, ValueError) as exc:
-            print(f"layers.py: {path}: {exc}", file=sys.stderr)
+            print(f"layers.py: cannot read {path}: {exc}", file=sys.stderr)
             return 1
         title = tables.load_title(str(data["title"]))
-        n = steps(data, title)
-        cut = n // 10
+        cut = bounds(steps(data, title))
         got = []
-        for lo, hi in ((0, cut), (n - cut, n)):
+        for lo, hi in ((cut[0], cut[1]), (cut[9], cut[10])):
             total, layer = min(
                 split(tenth_profile(data, title, lo, hi)) for _ in range(max(args.runs, 1))
             )
-            got.append((total / cut * 1e6, layer / cut * 1e6))
+            got.append((total / (hi - lo) * 1e6, layer / (hi - lo) * 1e6))
         (ft, fl), (lt, ll) = got
         print(
             f"{path.stem:<13}{ft:>8.0f}  {fl / ft:>9.0%}   {lt:>8.0f}  {ll / lt:>9.0%}   "

@@ -19,6 +19,20 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py"))
 
 
+def _bench(script: str) -> Any:
+    """A benchmark script loaded as a module (bench/ on the path while it loads: a script
+    may import replay.py, as instructions.py and layers.py do)."""
+    spec = importlib.util.spec_from_file_location(f"{script[:-3]}_bench", BENCH / script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCH))
+    return module
+
+
 def test_every_script_is_listed() -> None:
     assert SCRIPTS == [
         "compile.py",
@@ -63,10 +77,7 @@ def test_replay_by_type_is_measured_in_process_only() -> None:
 def test_replay_by_type_sets_each_type_late_against_early(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    spec = importlib.util.spec_from_file_location("replay_bench", BENCH / "replay.py")
-    assert spec is not None and spec.loader is not None
-    replay = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(replay)
+    replay = _bench("replay.py")
     replay.BY_TYPE.update(
         {
             ("first", "bid"): [0.004, 100],
@@ -90,10 +101,7 @@ def test_replay_by_type_sets_each_type_late_against_early(
 
 def test_replay_runs_each_import_cold(monkeypatch: pytest.MonkeyPatch) -> None:
     """A run after another of the same game would find its positions kept by the board."""
-    spec = importlib.util.spec_from_file_location("replay_bench", BENCH / "replay.py")
-    assert spec is not None and spec.loader is not None
-    replay = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(replay)
+    replay = _bench("replay.py")
     board = network.board_of(tables.load_title("1830"))
     emptied: list[int] = []
     clear = Board.clear_caches
@@ -151,11 +159,7 @@ def test_instructions_refuses_a_tree_that_is_no_checkout(tmp_path: Path) -> None
 def test_instructions_compares_the_checkouts_game_by_game(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.syspath_prepend(str(BENCH))  # (it reads the corpus list of replay.py)
-    spec = importlib.util.spec_from_file_location("instructions_bench", BENCH / "instructions.py")
-    assert spec is not None and spec.loader is not None
-    instructions = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(instructions)
+    instructions = _bench("instructions.py")
     before = {"g2p_s2003": (469, 400_000_000), "29133": (354, 200_000_000)}
     after = {"g2p_s2003": (469, 380_000_000), "29133": (354, 204_000_000)}
     instructions.compare(after, before, "/tmp/old", "/tmp/new")
@@ -170,11 +174,7 @@ def test_instructions_compares_the_checkouts_game_by_game(
 
 
 def _instructions_module(monkeypatch: pytest.MonkeyPatch) -> object:
-    monkeypatch.syspath_prepend(str(BENCH))  # (it reads the corpus list of replay.py)
-    spec = importlib.util.spec_from_file_location("instructions_bench", BENCH / "instructions.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _bench("instructions.py")
     return module
 
 
@@ -233,10 +233,7 @@ def test_instructions_refuses_tenths_with_vs(tmp_path: Path) -> None:
 def test_replay_best_of_takes_each_tenth_from_its_fastest_round() -> None:
     """A game's µs per action is its fastest round's; each tenth is that tenth's fastest
     round (a burst of load in one tenth of a round is not counted)."""
-    spec = importlib.util.spec_from_file_location("replay_bench", BENCH / "replay.py")
-    assert spec is not None and spec.loader is not None
-    replay = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(replay)
+    replay = _bench("replay.py")
     slow_end = [10.0] * 9 + [40.0]
     slow_start = [30.0] + [20.0] * 9
     got = replay.best_of([{"g": (13.0, slow_end, 50, 1.25)}, {"g": (20.0, slow_start, 50, 0.5)}])
@@ -246,10 +243,7 @@ def test_replay_best_of_takes_each_tenth_from_its_fastest_round() -> None:
 def test_replay_growth_prices_the_last_tenth_at_the_first_half() -> None:
     """Growth: the last tenth's time against its actions at the first half's mean cost of
     each type; a type the first half lacks counts at its own cost."""
-    spec = importlib.util.spec_from_file_location("replay_bench", BENCH / "replay.py")
-    assert spec is not None and spec.loader is not None
-    replay = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(replay)
+    replay = _bench("replay.py")
     # 20 actions: the first half bids at 1 and lays at 2 and 4 (mean 3); the last tenth
     # (actions 18 and 19) a lay at 6 and a bankruptcy at 5, which the first half lacks
     kinds = ["bid"] * 8 + ["lay_tile"] * 2 + ["bid"] * 8 + ["lay_tile", "bankrupt"]
@@ -277,23 +271,21 @@ def test_typed_walk_walks_what_the_engine_walks() -> None:
     assert all(float(r[6]) > 0 for r in rows[1:3])  # (the typed walk's µs: timed)
 
 
-def test_typed_walk_names_an_export_it_cannot_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize("script", ["typed_walk.py", "layers.py"])
+def test_a_script_names_an_export_it_cannot_read(script: str, tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, str(BENCH / "typed_walk.py"), str(tmp_path / "none.json")],
+        [sys.executable, str(BENCH / script), str(tmp_path / "none.json")],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 1
-    assert done.stderr.startswith(f"typed_walk.py: cannot read {tmp_path / 'none.json'}: ")
+    assert done.stderr.startswith(f"{script}: cannot read {tmp_path / 'none.json'}: ")
 
 
 def test_typed_walk_names_the_corporation_whose_walk_differs() -> None:
     """A typed walk that takes other paths than the engine's is refused, naming where."""
-    spec = importlib.util.spec_from_file_location("typed_walk_bench", BENCH / "typed_walk.py")
-    assert spec is not None and spec.loader is not None
-    typed_walk = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(typed_walk)
+    typed_walk = _bench("typed_walk.py")
 
     class Arrays:
         def __init__(self, graph: Any, board: Any) -> None:
@@ -312,10 +304,7 @@ def test_typed_walk_names_the_corporation_whose_walk_differs() -> None:
 def test_replay_summary_gives_each_game_its_growth(capsys: pytest.CaptureFixture[str]) -> None:
     """The table's last column is each game's growth; the totals give its mean, its worst
     game and the games over 1.5x, and return the worst."""
-    spec = importlib.util.spec_from_file_location("replay_bench", BENCH / "replay.py")
-    assert spec is not None and spec.loader is not None
-    replay = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(replay)
+    replay = _bench("replay.py")
     got = replay.summary(
         "two games",
         {"a": (100.0, [50.0] * 9 + [100.0], 40, 1.25), "b": (80.0, [40.0] * 10, 60, 1.75)},
@@ -333,10 +322,7 @@ def test_replay_summary_gives_each_game_its_growth(capsys: pytest.CaptureFixture
 def test_layers_counts_a_builtin_for_its_callers_layer() -> None:
     """The track layer's time is its functions' own time and the part of a built-in's
     time its functions called; the rest is everything else."""
-    spec = importlib.util.spec_from_file_location("layers_bench", BENCH / "layers.py")
-    assert spec is not None and spec.loader is not None
-    layers = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(layers)
+    layers = _bench("layers.py")
     walk = ("/x/src/eighteen/engine/map.py", 10, "_follow")
     rule = ("/x/src/eighteen/engine/rounds/or_track.py", 5, "is_active")
     entries = {
@@ -352,17 +338,6 @@ def test_layers_counts_a_builtin_for_its_callers_layer() -> None:
     }
     assert layers.split(entries) == (1.125, 0.75)
     assert layers.split(entries, ("engine/rounds/or_track.py",)) == (1.125, 0.375)
-
-
-def test_layers_names_an_export_it_cannot_read(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(BENCH / "layers.py"), str(tmp_path / "none.json")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 1
-    assert done.stderr.startswith(f"layers.py: {tmp_path / 'none.json'}: ")
 
 
 def test_layers_splits_each_tenth_of_a_game() -> None:
