@@ -114,6 +114,23 @@ def test_first_reading_is_none_where_a_connection_has_no_track(
     assert first_reading(board, m, []) is None
 
 
+def test_a_kept_reading_is_the_reading_of_the_tiles_on_its_hexes(
+    game_29133: dict[str, Any],
+) -> None:
+    res = import_game(game_29133, stop_at=114)
+    board, m = network.board(res.game), res.game.state.map
+    board.clear_caches()
+    read = (("H16:c0-e5", "I17:e1-e2", "I15:c0-e4"), ("H16-c0", "I15-c0"))
+    assert first_reading(board, m, [["I15", "I17", "H16"]]) == read
+    bare = copy.deepcopy(m)
+    del bare.tiles["I17"]  # the track the reading follows through I17 gone
+    assert first_reading(board, bare, [["I15", "I17", "H16"]]) is None
+    elsewhere = copy.deepcopy(m)
+    elsewhere.tiles["C13"] = ("7", 0)  # on a hex the connection does not name
+    assert first_reading(board, elsewhere, [["I15", "I17", "H16"]]) == read
+    assert first_reading(board, m, [("I15", "I17", "H16")]) == read  # kept, as a tuple too
+
+
 def test_an_impossible_route_is_a_divergence(game_29133: dict[str, Any]) -> None:
     a = action(game_29133, 115)
     a["routes"][0]["connections"] = [["I15", "J14", "K13"]]  # no such track chain

@@ -921,8 +921,30 @@ def first_reading(
     (its track, its stop ids), in the direction :func:`check_route` gives a route; None
     when the connections have no reading.  For a caller that has the engine check the route
     (an importer's ``RunRoutes``), and reads the connections with
-    :func:`route_from_connections` only when that check refuses it."""
+    :func:`route_from_connections` only when that check refuses it.
+
+    The reading follows from the faces of the hexes the connections and nodes name, and
+    the graph's numbering of the stops (which way round a route is read compares stop
+    ids): the board keeps it by those, so a route run again over hexes no tile changed
+    since is read at once."""
     g = board.graph(state)
+    try:
+        conns = tuple([tuple(c) for c in connections])
+        names = tuple(nodes) if nodes is not None else None
+        hexes = {h for c in conns for h in c}
+        if names:
+            hexes.update(n.rpartition("-")[0] for n in names)
+        key = (g.numbering, conns, names, tuple([(h, g.tiles.get(h)) for h in sorted(hexes)]))
+        hash(key)
+    except TypeError:  # (not names and hex ids: read, not kept)
+        return _first_reading(g, connections, nodes)
+    return g.board.cached("reading", key, lambda: _first_reading(g, connections, nodes))
+
+
+def _first_reading(
+    g: TrackGraph, connections: Sequence[Sequence[str]], nodes: Sequence[str] | None
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """:func:`first_reading`, read."""
     try:
         options, want = _reading_options(g, connections, nodes)
     except RouteError:
