@@ -73,11 +73,7 @@ class Routes(ORStep):
 @implements("pool_dividends", "bank", "corporation", "none")
 def payout(g: Context, corp: str, revenue: int) -> None:
     """Pay ``revenue`` to the holders: each gets revenue x percent / 100 (rounded down)."""
-    holders: dict[str, int] = {}
-    for cert in shares.cert_ids(g, corp):
-        owner = g.state.certs[cert]
-        holders[owner] = holders.get(owner, 0) + shares.cert_percent(g, cert)
-    for owner, pct in holders.items():
+    for owner, pct in shares.percents(g, corp).items():  # (in the order of the certificates)
         amount = revenue * pct // 100
         if owner == IPO:
             to = corp if g.rules.ipo_dividends == "corporation" else None
