@@ -934,8 +934,8 @@ def first_reading(
         hexes = {h for c in conns for h in c}
         if names:
             hexes.update(n.rpartition("-")[0] for n in names)
+        # (its parts hashed and sorted on the way: a key made is a key that hashes)
         key = (g.numbering, conns, names, tuple([(h, g.tiles.get(h)) for h in sorted(hexes)]))
-        hash(key)
     except TypeError:  # (not names and hex ids: read, not kept)
         return _first_reading(g, connections, nodes)
     return g.board.cached("reading", key, lambda: _first_reading(g, connections, nodes))
