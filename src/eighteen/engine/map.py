@@ -1071,35 +1071,45 @@ def _walk(
         if x >= 0:
             from_stop = True
             frm = x
-            pids = stop_paths[x]
+            pids: tuple[Any, ...] = stop_paths[x]  # (path ids here, (hex, path) pairs below)
         else:
             from_stop = False
             frm = ~x >> 16
             came = ~x & 0xFFFF
-            pids = tuple([pid for _, pid in side_paths.get(frm, ()) if pid // stride != came])
-        for pid in pids:
-            if pid not in done:
-                done.add(pid)
-                new_done.append(pid)
+            pids = side_paths.get(frm, ())  # (hex, path) pairs: the other hex's paths taken
+        # (``p``, ``m`` and ``y`` are the ids as the sets and lists hold them, ``pid`` and
+        # ``n`` as numbers: compiled, each id is made an object once, not at every use)
+        for item in pids:
+            p = item if from_stop else item[1]
+            pid = p
+            if not from_stop and pid // stride == came:
+                continue  # (a path of the hex the walk came from)
+            if p not in done:
+                done.add(p)
+                new_done.append(p)
             both = ends[pid]
             end = both[0]
-            if end[0] == from_stop and end[1] == frm:
+            at_stop = end[0]
+            if at_stop == from_stop and end[1] == frm:
                 end = both[1]  # (the other end)
-            n = end[1]
-            if not end[0]:
+                at_stop = end[0]
+            m = end[1]
+            if not at_stop:
+                n = m
                 y = ~(n << 16 | pid // stride)
                 if y not in seen:
                     seen.add(y)
                     todo.append(y)
                 continue
-            if n in joined:
+            if m in joined:
                 continue  # followed or blocked already
-            joined.add(n)
-            new_joined.append(n)
-            if until is not None and until(n):
+            joined.add(m)
+            new_joined.append(m)
+            if until is not None and until(m):
                 return new_done, new_joined
-            if n in queued:
+            if m in queued:
                 continue
+            n = m
             h, kind, i = all_stops[n]
             if kind == "offboard":
                 continue
@@ -1108,8 +1118,8 @@ def _walk(
                 toks = cities[i] if cities is not None and i < len(cities) else ()
                 if corp not in toks and len(toks) >= faces[h].cities[i].slots:
                     continue  # blocked: the walk ends here
-            queued.add(n)
-            todo.append(n)
+            queued.add(m)
+            todo.append(m)
     return new_done, new_joined
 
 
