@@ -40,3 +40,15 @@ cdef tuple _walk(
     long stride,
     object until,
 )
+
+
+@cython.locals(
+    acc=list,
+    order=list,
+    pid=cython.long,
+    pair=tuple,
+    k=cython.long,
+    m=cython.long,
+    cur=cython.long,
+)
+cdef _gather_edges(dict edges, list touch, list hex_ids, list pids)

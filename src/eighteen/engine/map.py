@@ -489,10 +489,11 @@ def _stop_counts(face: Face) -> tuple[int, int, bool]:
 class _Fragment:
     """One face's part of a track graph, independent of the rest of the board: its stops
     in sorted order, and each path with its ends as (True, index into those stops) or
-    (False, global side id) and the bitmask of its sides."""
+    (False, global side id), the bitmask of its sides, and the (hex number, edges) it
+    reaches (:attr:`TrackGraph.touch`)."""
 
     stops: tuple[tuple[str, str, int], ...]
-    paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int, tuple[tuple[str, int], ...]], ...]
+    paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int, tuple[tuple[int, int], ...]], ...]
 
 
 @dataclass
@@ -503,7 +504,7 @@ class _Tables:
     paths: list[Path]
     ends: list[tuple[tuple[bool, int], tuple[bool, int]]]
     path_sides: list[int]
-    touch: list[tuple[tuple[str, int], ...]]
+    touch: list[tuple[tuple[int, int], ...]]
     stop_paths: list[tuple[int, ...]]
     side_paths: dict[int, tuple[tuple[str, int], ...]]
 
@@ -615,9 +616,10 @@ class TrackGraph:
         self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = t.ends
         #: bitmask of the sides each path touches
         self.path_sides: list[int] = t.path_sides
-        #: per path, the (hex, bitmask of edges) it reaches: its edges on its hex, and the
-        #: opposite edges on the neighbours (a reach's lay connectivity, :meth:`_add_edges`)
-        self.touch: list[tuple[tuple[str, int], ...]] = t.touch
+        #: per path, the (hex number, bitmask of edges) it reaches: its edges on its hex,
+        #: and the opposite edges on the neighbours (a reach's lay connectivity,
+        #: :meth:`_add_edges`)
+        self.touch: list[tuple[tuple[int, int], ...]] = t.touch
         self.stop_paths: list[tuple[int, ...]] = t.stop_paths
         self.side_paths: dict[int, tuple[tuple[str, int], ...]] = t.side_paths
 
@@ -1035,14 +1037,35 @@ class TrackGraph:
     def _add_edges(self, edges: dict[str, int], pids: list[int], starts: Iterable[int]) -> None:
         """Add to ``edges`` (hex -> bitmask of edges) the edges of these paths (and the
         opposite edges on the neighbours) and every edge of the hexes of these stations."""
-        touch = self.touch
-        get = edges.get
-        for pid in pids:
-            for h, m in touch[pid]:
-                edges[h] = get(h, 0) | m
+        _gather_edges(edges, self.touch, self.board.hex_ids, pids)
         stops = self.stops
         for s in starts:
             edges[stops[s][0]] = ALL_EDGES
+
+
+def _gather_edges(
+    edges: dict[str, int],
+    touch: list[tuple[tuple[int, int], ...]],
+    hex_ids: list[str],
+    pids: list[int],
+) -> None:
+    """OR into ``edges`` (hex -> bitmask) the edges the paths ``pids`` reach (``touch``: a
+    graph's table of them, by hex number): gathered hex by hex first, so that each hex is
+    looked up in ``edges`` once, not once per path touching it (a module function, its
+    locals typed by map.pxd when compiled)."""
+    acc = [0] * len(hex_ids)
+    order: list[int] = []
+    for pid in pids:
+        for pair in touch[pid]:
+            k = pair[0]
+            m = pair[1]
+            cur = acc[k]
+            if not cur:
+                order.append(k)  # (a mask is never 0: the first path touching the hex)
+            acc[k] = cur | m
+    for k in order:
+        h = hex_ids[k]
+        edges[h] = edges.get(h, 0) | acc[k]
 
 
 def _walk(
@@ -1308,7 +1331,9 @@ class Board:
                 nb = self.neighbors[h][e]
                 if nb is not None:
                     reached[nb] = reached.get(nb, 0) | 1 << (e + 3) % 6
-            paths.append((p, tuple(ends), mask, tuple(reached.items())))
+            paths.append(
+                (p, tuple(ends), mask, tuple([(self.hex_index[h], m) for h, m in reached.items()]))
+            )
         frag = self._fragments[key] = _Fragment(tuple(stops), tuple(paths))
         return frag
 
