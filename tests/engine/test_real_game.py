@@ -39,3 +39,38 @@ def test_fixture_29133_replays_to_the_recorded_result() -> None:
         replay.apply(action)
     assert mismatches == []
     assert replay.state_hash() == g.state_hash()
+
+
+def test_a_reach_holds_the_edges_of_the_paths_it_took_and_of_its_station_hexes() -> None:
+    """A reach's edges, derived here from its paths' own edges and the board's neighbours:
+    each path reaches its edges on its hex and the opposite edges on the neighbours, and a
+    hex holding a station is reached on all six."""
+    res = import_game(json.loads(FIXTURE.read_text()), stop_at=114)
+    board, m = network.board(res.game), res.game.state.map
+    g = board.graph(m)
+    for corp in ("PRR", "B&O", "NYNH"):
+        reach = g.reach(corp)
+        assert reach.walk is not None
+        want: dict[str, int] = {}
+        for pid in reach.walk.done:
+            p = g.paths[pid]
+            for e in p.edges:
+                want[p.hex] = want.get(p.hex, 0) | 1 << e
+                nb = board.neighbors[p.hex][e]
+                if nb is not None:
+                    want[nb] = want.get(nb, 0) | 1 << (e + 3) % 6
+        for s in reach.walk.starts:
+            want[g.stops[s][0]] = 0b111111
+        assert reach.edges == want, corp
+    assert sorted(g.reach("B&O").edges.items()) == [
+        ("G15", 32),
+        ("H10", 16),
+        ("H12", 18),
+        ("H14", 18),
+        ("H16", 63),
+        ("H18", 2),
+        ("I15", 63),
+        ("I17", 6),
+        ("J14", 9),
+        ("K13", 8),
+    ]

@@ -1053,6 +1053,8 @@ def _gather_edges(
     graph's table of them, by hex number): gathered hex by hex first, so that each hex is
     looked up in ``edges`` once, not once per path touching it (a module function, its
     locals typed by map.pxd when compiled)."""
+    if not pids:
+        return
     acc = [0] * len(hex_ids)
     order: list[int] = []
     for pid in pids:
