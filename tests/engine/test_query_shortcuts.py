@@ -183,6 +183,40 @@ def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
     assert walked_on.count(True) > 100 and walked_on.count(False) > 0
 
 
+@pytest.mark.parametrize("title,seed", [("1830", 35), ("1833ne", 36)])
+def test_a_last_reach_kept_joins_what_it_joined_on_the_position_now(title: str, seed: int) -> None:
+    """``TrackGraph.keeps``: where a corporation's last reach is said to be kept (no token
+    moved, its track and its cities still there), the reach walked afresh joins every stop
+    it joined; the run question answers from it then (``Board.joins_other``), and its
+    answer is the plain one."""
+    rng = random.Random(seed)
+    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
+    b = network.board(g)
+    b.clear_caches()
+    said: list[bool] = []
+    for _ in range(1500):
+        if g.is_over:
+            break
+        m = g.state.map
+        graph = b.graph(m)
+        for c in g.tables.corporations:
+            last = b._last_reach.get((c.id, frozenset()))
+            if last is None or last.walk is None:
+                continue
+            kept = graph.keeps(last, c.id, frozenset(), m._kept_tokens())
+            said.append(kept)
+            fresh = graph.reach(c.id)
+            if kept:
+                assert last.joined <= fresh.joined, c.id
+                assert last.own == fresh.own, c.id
+            want = any(s not in fresh.own for s in fresh.joined)
+            assert b.joins_other(m, c.id) == want, c.id
+        acts = [a for a in g.legal_actions() if not pointless(g, a)]
+        active = [a for a in acts if not isinstance(a, Pass)]
+        g.apply(rng.choice(active if active and rng.random() < 0.7 else acts))
+    assert said.count(True) > 50 and said.count(False) > 50
+
+
 @pytest.mark.parametrize("title,seed", [("1830", 33), ("1833ne", 34)])
 def test_the_hexes_changed_between_two_layouts_are_read_off_the_patches(
     title: str, seed: int

@@ -965,6 +965,43 @@ class TrackGraph:
         own = prev.own.union(self.stops[s] for s in fresh) if fresh else prev.own
         return Reach(edges, cities, stops, found, w, own)
 
+    def keeps(self, prev: Reach, corp: str, stations: frozenset[str], kept: _KeptTokens) -> bool:
+        """Is every stop ``prev`` joined still joined on this graph's position, ``prev``
+        being the reach of ``corp`` (with these ``stations``) on an earlier one?  True when
+        no token moved since (``kept``'s snapshot is the one the walk read), no hex it
+        reached changed its stops, every piece of track it followed on the hexes changed
+        since is still there, and no city it went through there is blocked now: the walk
+        of ``prev`` is then a walk of this position too, so the reach here holds at least
+        what it found (:meth:`extend` would only add to it).  False when that is not
+        known (no walk kept, too many hexes changed); nothing is changed."""
+        w = prev.walk
+        if w is None or w.corp != corp or w.stations != stations or kept[2] is not w.tokens:
+            return False
+        old = w.graph
+        changed = self.changed_since(old)
+        if len(changed) > self.board.EXTEND_LIMIT:
+            return False
+        if old.numbering is not self.numbering and any(
+            _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]) for h in changed
+        ):
+            return False  # other stop ids (a patched graph keeps them)
+        board, reached, done = self.board, prev.edges, w.done
+        stride = board.path_stride
+        for h in changed:
+            if h not in reached:
+                continue  # (the walk took nothing there: see extend)
+            k = board.hex_index[h]
+            for pid in range(k * stride, (k + 1) * stride):
+                p = old.paths[pid]
+                if p is _NO_PATH:
+                    break
+                if pid in done and p.text not in self.text_id:
+                    return False  # track the walk followed is gone
+            for s in range(self.stop_start[k], self.stop_start[k + 1]):
+                if s in w.queued and s not in w.starts and not self.passable(s, corp):
+                    return False  # a city it went through is blocked now
+        return True
+
     def changed_since(self, old: TrackGraph) -> list[str]:
         """The hexes whose tile differs between ``old``'s layout and this graph's, sorted:
         among those the chain of patches from ``old`` to this graph changed (read off
@@ -1424,6 +1461,13 @@ class Board:
         known = reaches.get((tk, ok, corp, extra)) if reaches is not None else None
         if isinstance(known, Reach):
             return any(s not in known.own and s[0] not in excluded for s in known.joined)
+        last = self._last_reach.get((corp, extra))
+        if (
+            last is not None
+            and any(s not in last.own and s[0] not in excluded for s in last.joined)
+            and self.graph(state).keeps(last, corp, extra, kept)
+        ):
+            return True  # (what the last reach joined is joined still)
         key = (tk, ok, corp, extra, frozenset(excluded))
         return self.cached(
             "joins", key, lambda: self.graph(state).joins_other(corp, extra, excluded, kept)
