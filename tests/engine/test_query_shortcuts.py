@@ -4,6 +4,7 @@ position of random games."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,6 +26,26 @@ from eighteen.title.model import (
     TileLays,
     VirtualStation,
 )
+
+
+def random_positions(
+    title: str, seed: int, active_share: float, lays_first: bool = False
+) -> Iterator[Game]:
+    """The positions of a random game (at most 1500 actions), its board's caches emptied
+    first: each position is handed out, then an action is taken at random (a tile lay
+    when there is one, with ``lays_first``; else, with chance ``active_share``, one that
+    is not a pass)."""
+    rng = random.Random(seed)
+    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
+    network.board(g).clear_caches()
+    for _ in range(1500):
+        if g.is_over:
+            return
+        yield g
+        acts = [a for a in g.legal_actions() if not pointless(g, a)]
+        lays = [a for a in acts if isinstance(a, LayTile)] if lays_first else []
+        active = [a for a in acts if not isinstance(a, Pass)]
+        g.apply(rng.choice(lays or (active if active and rng.random() < active_share else acts)))
 
 
 def plain_over_limit(g: Game) -> list[str]:
@@ -120,14 +141,9 @@ def test_a_walk_stopping_at_the_first_joined_stop_agrees_with_the_reach(
     """``joins_other`` (a walk stopping at the first stop joined to a station) gives the
     answer read off the whole reach, position after position, with and without excluded
     hexes; so does the board's kept answer."""
-    rng = random.Random(seed)
-    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
-    b = network.board(g)
     answers = set()
-    for _ in range(1500):
-        if g.is_over:
-            break
-        m = g.state.map
+    for g in random_positions(title, seed, 0.5):
+        b, m = network.board(g), g.state.map
         graph = b.graph(m)
         for c in g.tables.corporations:
             reach = graph.reach(c.id)
@@ -137,9 +153,6 @@ def test_a_walk_stopping_at_the_first_joined_stop_agrees_with_the_reach(
                 assert graph.joins_other(c.id, (), excluded) == want
                 assert b.joins_other(m, c.id, (), excluded) == want
                 answers.add(want)
-        acts = [a for a in g.legal_actions() if not pointless(g, a)]
-        active = [a for a in acts if not isinstance(a, Pass)]
-        g.apply(rng.choice(active if active and rng.random() < 0.5 else acts))
     assert answers == {True, False}
 
 
@@ -189,15 +202,9 @@ def test_a_last_reach_kept_joins_what_it_joined_on_the_position_now(title: str, 
     moved, its track and its cities still there), the reach walked afresh joins every stop
     it joined; the run question answers from it then (``Board.joins_other``), and its
     answer is the plain one."""
-    rng = random.Random(seed)
-    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
-    b = network.board(g)
-    b.clear_caches()
     said: list[bool] = []
-    for _ in range(1500):
-        if g.is_over:
-            break
-        m = g.state.map
+    for g in random_positions(title, seed, 0.7):
+        b, m = network.board(g), g.state.map
         graph = b.graph(m)
         for c in g.tables.corporations:
             last = b._last_reach.get((c.id, frozenset()))
@@ -211,9 +218,6 @@ def test_a_last_reach_kept_joins_what_it_joined_on_the_position_now(title: str, 
                 assert last.own == fresh.own, c.id
             want = any(s not in fresh.own for s in fresh.joined)
             assert b.joins_other(m, c.id) == want, c.id
-        acts = [a for a in g.legal_actions() if not pointless(g, a)]
-        active = [a for a in acts if not isinstance(a, Pass)]
-        g.apply(rng.choice(active if active and rng.random() < 0.7 else acts))
     assert said.count(True) > 50 and said.count(False) > 50
 
 
@@ -260,16 +264,10 @@ def test_a_patched_graph_has_the_tables_of_a_graph_built_afresh(title: str, seed
     """``TrackGraph.patched``: the graph of each new layout of a random game, made from
     the last one by replacing the changed hexes' paths, has the very tables a graph built
     from every hex has (path ids and their texts included)."""
-    rng = random.Random(seed)
-    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
-    b = network.board(g)
-    b.clear_caches()
     patched = 0
     seen: dict[str, tuple[str, int]] | None = None
-    for _ in range(1500):
-        if g.is_over:
-            break
-        m = g.state.map
+    for g in random_positions(title, seed, 0.7, lays_first=True):
+        b, m = network.board(g), g.state.map
         if m.tiles != seen:
             seen = dict(m.tiles)
             got, fresh = b.graph(m), TrackGraph(b, m)
@@ -279,10 +277,6 @@ def test_a_patched_graph_has_the_tables_of_a_graph_built_afresh(title: str, seed
             # every path is found by its text, and only the paths of the graph are
             assert {got.paths[pid].text: pid for pid in got.text_id.values()} == got.text_id
             assert sorted(got.text_id.values()) == [i for i, p in enumerate(got.paths) if p.hex]
-        acts = [a for a in g.legal_actions() if not pointless(g, a)]
-        lays = [a for a in acts if isinstance(a, LayTile)]
-        active = [a for a in acts if not isinstance(a, Pass)]
-        g.apply(rng.choice(lays or (active if active and rng.random() < 0.7 else acts)))
     assert patched > 15
 
 
