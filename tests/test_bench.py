@@ -173,6 +173,29 @@ def test_instructions_compares_the_checkouts_game_by_game(
     assert instructions.corpus()[-1].name == "29133.json"  # the corpus of replay.py
 
 
+def test_instructions_runs_each_tree_from_a_path_of_one_length(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two checkouts at paths of other lengths are each run from ``<temporary
+    folder>/tree``, a link to the checkout (the count moves with the path's length)."""
+    instructions = _bench("instructions.py")
+    ran: list[tuple[str, str, str]] = []
+
+    def run(cmd: list[str], *, env: dict[str, str], cwd: Path, **kw: Any) -> Any:
+        ran.append((str(cwd), env["PYTHONPATH"], str(Path(cwd).resolve())))
+        return subprocess.CompletedProcess(cmd, 1, "", "refused here")
+
+    monkeypatch.setattr(instructions.subprocess, "run", run)
+    short, long = tmp_path / "a", tmp_path / "a-much-longer-name"
+    for tree in (short, long):
+        (tree / "src").mkdir(parents=True)
+        assert instructions.count(tree, []) is None
+    (cwd_a, path_a, real_a), (cwd_b, path_b, real_b) = ran
+    assert (Path(cwd_a).name, Path(cwd_b).name, len(cwd_a)) == ("tree", "tree", len(cwd_b))
+    assert (path_a, path_b) == (f"{cwd_a}/src", f"{cwd_b}/src")
+    assert (real_a, real_b) == (str(short), str(long))
+
+
 def _instructions_module(monkeypatch: pytest.MonkeyPatch) -> object:
     module = _bench("instructions.py")
     return module

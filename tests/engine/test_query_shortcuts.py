@@ -4,7 +4,8 @@ position of random games."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from eighteen.engine.map import GRAPH_TABLES, MapState, Reach, TrackGraph
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
 from eighteen.engine.rounds.stock import BuySellPar, over_limits
 from eighteen.engine.state import IPO, POOL
+from eighteen.io.games18xx import import_game, read_export
 from eighteen.title.model import (
     BlockHexes,
     ExchangeShare,
@@ -219,6 +221,84 @@ def test_a_last_reach_kept_joins_what_it_joined_on_the_position_now(title: str, 
             want = any(s not in fresh.own for s in fresh.joined)
             assert b.joins_other(m, c.id) == want, c.id
     assert said.count(True) > 50 and said.count(False) > 50
+
+
+#: The real game 29133 (18xx.games), whose position after action 114 the next test edits.
+GAME_29133 = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830/29133.json"
+#: What B&O's network joins there (and after a tile laid where it does not reach).
+BO_JOINED = {
+    ("H12", "city", 0),
+    ("H16", "city", 0),
+    ("I15", "city", 0),
+    ("J14", "city", 0),
+    ("K13", "offboard", 0),
+}
+
+
+def _lay_c13(m: MapState) -> None:
+    m.tiles["C13"] = ("7", 0)
+
+
+def _take_up_i17(m: MapState) -> None:
+    del m.tiles["I17"]
+
+
+def _nyc_in_j14(m: MapState) -> None:
+    m.tokens["J14"] = [["NYC"]]
+
+
+def _nyc_in_g19(m: MapState) -> None:
+    m.tokens["G19"][1].append("NYC")
+
+
+@pytest.mark.parametrize(
+    "edit,keeps,walks_on,joined",
+    [
+        pytest.param(None, True, True, BO_JOINED, id="nothing"),
+        pytest.param(_lay_c13, True, True, BO_JOINED, id="a tile where B&O does not reach"),
+        pytest.param(
+            _take_up_i17, False, False, BO_JOINED - {("H16", "city", 0)}, id="its track gone"
+        ),
+        pytest.param(
+            _nyc_in_j14, False, False, BO_JOINED - {("K13", "offboard", 0)}, id="its city full"
+        ),
+        pytest.param(_nyc_in_g19, False, True, BO_JOINED, id="a token where it does not reach"),
+    ],
+)
+def test_a_last_reach_is_kept_only_where_no_token_moved_and_its_walk_carries_over(
+    edit: Callable[[MapState], None] | None,
+    keeps: bool,
+    walks_on: bool,
+    joined: set[tuple[str, str, int]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """B&O's reach after action 114 of 29133, then one edit of the position: the reach is
+    kept (``TrackGraph.keeps``) where no token moved and the track it followed is there,
+    and then the run question is answered off it, without a walk (``Board.joins_other``);
+    elsewhere it walks, as before.  Any token moved says no, even where it changes
+    nothing B&O found; track it followed gone, or a city it went through full, stops its
+    walk on too (``TrackGraph.extend``, which shares those checks)."""
+    game = import_game(read_export(GAME_29133), stop_at=114).game
+    b, m = network.board(game), game.state.map
+    b.clear_caches()
+    b.reach(m, "B&O")  # B&O's last reach: this position's
+    last = b._last_reach[("B&O", frozenset())]
+    if edit is not None:
+        edit(m)
+    walks: list[str] = []
+    walk = TrackGraph.joins_other
+
+    def counted(self: TrackGraph, corp: str, *args: Any) -> bool:
+        walks.append(corp)
+        return walk(self, corp, *args)
+
+    monkeypatch.setattr(TrackGraph, "joins_other", counted)
+    graph = b.graph(m)
+    assert graph.keeps(last, "B&O", frozenset(), m._kept_tokens()) is keeps
+    assert graph.reach("B&O").joined == joined
+    assert b.joins_other(m, "B&O") is True
+    assert walks == ([] if keeps else ["B&O"])
+    assert (graph.extend(last, "B&O", frozenset()) is not None) is walks_on
 
 
 @pytest.mark.parametrize("title,seed", [("1830", 33), ("1833ne", 34)])

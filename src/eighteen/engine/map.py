@@ -456,6 +456,11 @@ class Reach:
     own: frozenset[tuple[str, str, int]] = field(default=frozenset(), repr=False, compare=False)
     _order: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
+    def joins_other(self, excluded: Collection[str] = ()) -> bool:
+        """Does it join a station to a stop that is not a station nor on an ``excluded``
+        hex (the far end of a route)?"""
+        return any(s not in self.own and s[0] not in excluded for s in self.joined)
+
     def hex_order(self) -> list[str]:
         """The hexes of ``edges``, sorted (made once: a reach is never changed)."""
         if self._order is None:
@@ -866,37 +871,12 @@ class TrackGraph:
         w = prev.walk
         if w is None or w.corp != corp or w.stations != stations:
             return None
-        board, old = self.board, w.graph
-        stride = board.path_stride
-        changed = self.changed_since(old)
-        if len(changed) > board.EXTEND_LIMIT:
+        board = self.board
+        carried = self._carry(prev)
+        if carried is None:
             return None
-        done = w.done
-        remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
-        reached = prev.edges
-        near: list[str] = []  # the changed hexes the walk came to (see below)
-        renumbered = old.numbering is not self.numbering  # (patched: the same stops)
-        for h in changed:
-            if renumbered and _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]):
-                return None  # other stops (the fragment's stops follow from these counts)
-            if h not in reached:
-                # the walk never came to this hex: it took none of its paths (each touches
-                # an edge of it, or joins two of its stops, reached then by one that does),
-                # entered it from no side and reached none of its stops; the station hexes
-                # are reached on every edge
-                continue
-            near.append(h)
-            k = board.hex_index[h]
-            for pid in range(k * stride, (k + 1) * stride):
-                p = old.paths[pid]
-                if p is _NO_PATH:
-                    break
-                if pid not in done:
-                    continue  # gone or not, the walk never took it: nothing found depends on it
-                new = self.text_id.get(p.text)
-                if new is None:
-                    return None  # track the walk followed is gone
-                remap[pid] = new
+        near, remap = carried
+        reached, done = prev.edges, w.done
         if kept is None:
             kept = self.state._kept_tokens()
         tokens = kept[2]
@@ -912,18 +892,10 @@ class TrackGraph:
             moved = {
                 h for h in (*tokens, *w.tokens) if h in reached and tokens.get(h) != w.tokens.get(h)
             }  # (where the walk never came, a token changes nothing it found)
-        queued, joined = w.queued, w.joined
-        opened: list[int] = []  # stops the walk reached but could not pass, now passable
-        for h in moved.union(near) if moved else near:
-            k = board.hex_index[h]
-            for s in range(self.stop_start[k], self.stop_start[k + 1]):
-                if s in starts:
-                    continue
-                if s in queued:
-                    if not self.passable(s, corp):
-                        return None  # the walk went through a city now blocked
-                elif s in joined and self.passable(s, corp):
-                    opened.append(s)
+        queued = w.queued
+        opened = self._reopened(w, moved.union(near) if moved else near, starts)
+        if opened is None:
+            return None  # the walk went through a city now blocked
         # the walk goes on: from here on it is changed
         prev.walk = None
         if remap:
@@ -968,39 +940,76 @@ class TrackGraph:
     def keeps(self, prev: Reach, corp: str, stations: frozenset[str], kept: _KeptTokens) -> bool:
         """Is every stop ``prev`` joined still joined on this graph's position, ``prev``
         being the reach of ``corp`` (with these ``stations``) on an earlier one?  True when
-        no token moved since (``kept``'s snapshot is the one the walk read), no hex it
-        reached changed its stops, every piece of track it followed on the hexes changed
-        since is still there, and no city it went through there is blocked now: the walk
-        of ``prev`` is then a walk of this position too, so the reach here holds at least
-        what it found (:meth:`extend` would only add to it).  False when that is not
-        known (no walk kept, too many hexes changed); nothing is changed."""
+        no token moved since (``kept``'s snapshot is the one the walk read) and the walk
+        can be carried to this graph as :meth:`extend` carries it (:meth:`_carry`, no city
+        it went through blocked now): the walk of ``prev`` is then a walk of this position
+        too, and the reach here holds at least what it found.  False when that is not
+        known; nothing is changed (no walk on is made)."""
         w = prev.walk
         if w is None or w.corp != corp or w.stations != stations or kept[2] is not w.tokens:
             return False
-        old = w.graph
+        carried = self._carry(prev)
+        return carried is not None and self._reopened(w, carried[0], w.starts) is not None
+
+    def _carry(self, prev: Reach) -> tuple[list[str], dict[int, int]] | None:
+        """What carrying the walk of ``prev`` (on an earlier graph) to this graph takes:
+        the changed hexes it came to, and the new ids of the paths it followed there (old
+        -> new); None when it cannot be carried: more than ``EXTEND_LIMIT`` hexes changed,
+        a changed hex shows other stops (on a graph numbered afresh), or track it followed
+        is gone.  Nothing is changed."""
+        w = prev.walk
+        assert w is not None
+        board, old = self.board, w.graph
         changed = self.changed_since(old)
-        if len(changed) > self.board.EXTEND_LIMIT:
-            return False
-        if old.numbering is not self.numbering and any(
-            _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]) for h in changed
-        ):
-            return False  # other stop ids (a patched graph keeps them)
-        board, reached, done = self.board, prev.edges, w.done
+        if len(changed) > board.EXTEND_LIMIT:
+            return None
         stride = board.path_stride
+        done, reached = w.done, prev.edges
+        remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
+        near: list[str] = []  # the changed hexes the walk came to
+        renumbered = old.numbering is not self.numbering  # (patched: the same stops)
         for h in changed:
+            if renumbered and _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]):
+                return None  # other stops (the fragment's stops follow from these counts)
             if h not in reached:
-                continue  # (the walk took nothing there: see extend)
+                # the walk never came to this hex: it took none of its paths (each touches
+                # an edge of it, or joins two of its stops, reached then by one that does),
+                # entered it from no side and reached none of its stops; the station hexes
+                # are reached on every edge
+                continue
+            near.append(h)
             k = board.hex_index[h]
             for pid in range(k * stride, (k + 1) * stride):
                 p = old.paths[pid]
                 if p is _NO_PATH:
                     break
-                if pid in done and p.text not in self.text_id:
-                    return False  # track the walk followed is gone
+                if pid not in done:
+                    continue  # gone or not, the walk never took it: nothing found depends on it
+                new = self.text_id.get(p.text)
+                if new is None:
+                    return None  # track the walk followed is gone
+                remap[pid] = new
+        return near, remap
+
+    def _reopened(
+        self, w: _Walk, hexes: Iterable[str], starts: Collection[int]
+    ) -> list[int] | None:
+        """The stops on ``hexes`` the walk ``w`` reached but could not pass and now may
+        (on this graph, with its tokens; ``starts``: the corporation's stations, which
+        it passes anyway); None when a city it went through there is blocked now."""
+        board, queued, joined, corp = self.board, w.queued, w.joined, w.corp
+        opened: list[int] = []
+        for h in hexes:
+            k = board.hex_index[h]
             for s in range(self.stop_start[k], self.stop_start[k + 1]):
-                if s in w.queued and s not in w.starts and not self.passable(s, corp):
-                    return False  # a city it went through is blocked now
-        return True
+                if s in starts:
+                    continue
+                if s in queued:
+                    if not self.passable(s, corp):
+                        return None
+                elif s in joined and self.passable(s, corp):
+                    opened.append(s)
+        return opened
 
     def changed_since(self, old: TrackGraph) -> list[str]:
         """The hexes whose tile differs between ``old``'s layout and this graph's, sorted:
@@ -1460,11 +1469,11 @@ class Board:
         reaches = self._caches.get("reach")
         known = reaches.get((tk, ok, corp, extra)) if reaches is not None else None
         if isinstance(known, Reach):
-            return any(s not in known.own and s[0] not in excluded for s in known.joined)
+            return known.joins_other(excluded)
         last = self._last_reach.get((corp, extra))
         if (
             last is not None
-            and any(s not in last.own and s[0] not in excluded for s in last.joined)
+            and last.joins_other(excluded)
             and self.graph(state).keeps(last, corp, extra, kept)
         ):
             return True  # (what the last reach joined is joined still)
