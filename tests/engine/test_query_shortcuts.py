@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -14,7 +13,7 @@ from eighteen import Game, load_title
 from eighteen.engine import network, phases, privates, shares, trains
 from eighteen.engine.actions import ExchangePrivate, LayTile, Pass
 from eighteen.engine.bots import pointless
-from eighteen.engine.map import GRAPH_TABLES, MapState, Reach, TrackGraph
+from eighteen.engine.map import GRAPH_TABLES, MapState, TrackGraph
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
 from eighteen.engine.rounds.stock import BuySellPar, over_limits
 from eighteen.engine.state import IPO, POOL
@@ -160,20 +159,11 @@ def test_a_walk_stopping_at_the_first_joined_stop_agrees_with_the_reach(
 
 @pytest.mark.parametrize("title,seed", [("1830", 31), ("1833ne", 32)])
 def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
-    title: str, seed: int, monkeypatch: pytest.MonkeyPatch
+    title: str, seed: int
 ) -> None:
     """``Board.reach`` walks a corporation's network on from its last reach where the board
     changed (``TrackGraph.extend``); asked at random moments, so that some lays and tokens
     and some none lie between two questions, it finds what a walk from its stations finds."""
-    walked_on = []
-    extend = TrackGraph.extend
-
-    def counted(self: TrackGraph, *args: Any) -> Reach | None:
-        got = extend(self, *args)
-        walked_on.append(got is not None)
-        return got
-
-    monkeypatch.setattr(TrackGraph, "extend", counted)
     rng = random.Random(seed)
     g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
     b = network.board(g)
@@ -195,7 +185,7 @@ def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
         acts = [a for a in g.legal_actions() if not pointless(g, a)]
         active = [a for a in acts if not isinstance(a, Pass)]
         g.apply(rng.choice(active if active and rng.random() < 0.7 else acts))
-    assert walked_on.count(True) > 100 and walked_on.count(False) > 0
+    assert b.walks["on"] > 100 and b.walks["over"] > 0
 
 
 @pytest.mark.parametrize("title,seed", [("1830", 35), ("1833ne", 36)])
@@ -270,7 +260,6 @@ def test_a_last_reach_is_kept_only_where_no_token_moved_and_its_walk_carries_ove
     keeps: bool,
     walks_on: bool,
     joined: set[tuple[str, str, int]],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """B&O's reach after action 114 of 29133, then one edit of the position: the reach is
     kept (``TrackGraph.keeps``) where no token moved and the track it followed is there,
@@ -285,19 +274,11 @@ def test_a_last_reach_is_kept_only_where_no_token_moved_and_its_walk_carries_ove
     last = b._last_reach[("B&O", frozenset())]
     if edit is not None:
         edit(m)
-    walks: list[str] = []
-    walk = TrackGraph.joins_other
-
-    def counted(self: TrackGraph, corp: str, *args: Any) -> bool:
-        walks.append(corp)
-        return walk(self, corp, *args)
-
-    monkeypatch.setattr(TrackGraph, "joins_other", counted)
     graph = b.graph(m)
     assert graph.keeps(last, "B&O", frozenset(), m._kept_tokens()) is keeps
     assert graph.reach("B&O").joined == joined
     assert b.joins_other(m, "B&O") is True
-    assert walks == ([] if keeps else ["B&O"])
+    assert b.walks["stopped"] == (0 if keeps else 1)
     assert (graph.extend(last, "B&O", frozenset()) is not None) is walks_on
 
 
@@ -360,9 +341,7 @@ def test_a_patched_graph_has_the_tables_of_a_graph_built_afresh(title: str, seed
     assert patched > 15
 
 
-def test_a_hex_showing_other_stops_is_numbered_afresh_and_its_reach_walked_afresh(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_hex_showing_other_stops_is_numbered_afresh_and_its_reach_walked_afresh() -> None:
     """A tile showing other stops than the hex did (a town on a blank hex: a test setup)
     cannot be patched in (the stop ids would move): the graph is built afresh, with its
     own numbering, and a reach is not walked on across the two numberings."""
@@ -372,19 +351,12 @@ def test_a_hex_showing_other_stops_is_numbered_afresh_and_its_reach_walked_afres
     b.place_token(m, "PRR", "H12", 0)  # its home city, track toward H10 and H14
     b.reach(m, "PRR")
     first = b.graph(m)
-    walked_on: list[Reach | None] = []
-    extend = TrackGraph.extend
-
-    def counted(self: TrackGraph, *args: Any) -> Reach | None:
-        walked_on.append(extend(self, *args))
-        return walked_on[-1]
-
-    monkeypatch.setattr(TrackGraph, "extend", counted)
+    assert b.walks == {"on": 0, "over": 0, "fresh": 1, "stopped": 0}
     m.tiles["H14"] = ("3", 0)  # tile 3, a town, toward H12 (edge 1) and I13 (edge 0)
     got = b.reach(m, "PRR")
     g = b.graph(m)
     assert g.numbering is not first.numbering and g.lineage == ()
-    assert walked_on == [None]
+    assert b.walks == {"on": 0, "over": 1, "fresh": 1, "stopped": 0}  # (extend said None)
     fresh = g.reach("PRR")
     assert (got.edges, got.cities, got.stops, got.joined) == (
         fresh.edges,

@@ -52,3 +52,24 @@ cdef tuple _walk(
     cur=cython.long,
 )
 cdef _gather_edges(dict edges, list touch, list hex_ids, list pids)
+
+
+cdef class TrackGraph:
+    cdef public object board
+    cdef public object state
+    cdef public object numbering
+    cdef public object layout
+    cdef public tuple lineage
+    cdef public object _track_key
+    cdef public dict tiles
+    cdef public dict faces
+    cdef public list stops
+    cdef public list stop_start
+    cdef public dict stop_id
+    cdef public list paths
+    cdef public list ends
+    cdef public list path_sides
+    cdef public list touch
+    cdef public list stop_paths
+    cdef public dict side_paths
+    cdef public dict text_id

@@ -550,6 +550,13 @@ GRAPH_TABLES = (
 )
 
 
+#: The kinds of walk :attr:`Board.walks` counts.
+WALK_KINDS = ("on", "over", "fresh", "stopped")
+
+#: The attributes of a track graph: its board, its position, its kept parts, its tables.
+_GRAPH_SLOTS = ("board", "state", "numbering", "layout", "lineage", "_track_key", *GRAPH_TABLES)
+
+
 class TrackGraph:
     """The track of one board position as a graph.
 
@@ -570,7 +577,7 @@ class TrackGraph:
 
     # (slots: the walks, the lay scans and the route checks read a graph's tables many
     # times an action, and a slot is read without looking in an instance dict)
-    __slots__ = ("board", "state", "numbering", "layout", "lineage", "_track_key", *GRAPH_TABLES)
+    __slots__ = _GRAPH_SLOTS
 
     def __init__(self, board: Board, state: MapState) -> None:
         self.board = board
@@ -738,8 +745,8 @@ class TrackGraph:
 
     def _copy(self) -> TrackGraph:
         """A shallow copy: every slot shared."""
-        g = object.__new__(TrackGraph)
-        for name in TrackGraph.__slots__:
+        g = TrackGraph.__new__(TrackGraph)
+        for name in _GRAPH_SLOTS:
             setattr(g, name, getattr(self, name))
         return g
 
@@ -1272,6 +1279,12 @@ class Board:
         )
         self._last_graph: TrackGraph | None = None
         self._last_reach: dict[tuple[str, frozenset[str]], Reach] = {}
+        #: the walks made since the caches were last cleared, by kind: ``on`` (a reach
+        #: walked on from the corporation's last one), ``over`` (a last reach that could
+        #: not be walked on from: walked afresh), ``fresh`` (no last reach), ``stopped``
+        #: (a walk stopped at the first other stop, :meth:`joins_other`); for benchmarks
+        #: and tests (the compiled graph's methods cannot be wrapped to count them)
+        self.walks: dict[str, int] = dict.fromkeys(WALK_KINDS, 0)
 
     @classmethod
     def of(cls, doc: CompiledTitle) -> Board:
@@ -1294,6 +1307,7 @@ class Board:
         self._caches.clear()
         self._last_graph = None
         self._last_reach.clear()
+        self.walks = dict.fromkeys(WALK_KINDS, 0)
 
     def cached(self, cache: str, key: Hashable, compute: Callable[[], _T]) -> _T:
         """Memoise ``compute()`` under ``key`` in the named bounded cache of this board.
@@ -1443,10 +1457,16 @@ class Board:
         g = self.graph(state)
         prev = self._last_reach.get((corp, stations))
         r = g.extend(prev, corp, stations, kept) if prev is not None else None
+        walks = self.walks
         if r is None:
             r = g.reach(corp, stations, kept)
             if prev is not None:
                 prev.walk = None
+                walks["over"] += 1
+            else:
+                walks["fresh"] += 1
+        else:
+            walks["on"] += 1
         self._last_reach[(corp, stations)] = r
         return r
 
@@ -1479,8 +1499,20 @@ class Board:
             return True  # (what the last reach joined is joined still)
         key = (tk, ok, corp, extra, frozenset(excluded))
         return self.cached(
-            "joins", key, lambda: self.graph(state).joins_other(corp, extra, excluded, kept)
+            "joins", key, lambda: self._stopped_walk(state, corp, extra, excluded, kept)
         )
+
+    def _stopped_walk(
+        self,
+        state: MapState,
+        corp: str,
+        stations: frozenset[str],
+        excluded: Collection[str],
+        kept: _KeptTokens,
+    ) -> bool:
+        """:meth:`joins_other` answered by a walk stopped at the first other stop."""
+        self.walks["stopped"] += 1
+        return self.graph(state).joins_other(corp, stations, excluded, kept)
 
     # -- tiles ------------------------------------------------------------------------
 
