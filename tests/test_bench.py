@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from eighteen.engine import network, tables
-from eighteen.engine.map import Board
+from eighteen.io.games18xx import import_game, read_export
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py"))
@@ -99,21 +99,23 @@ def test_replay_by_type_sets_each_type_late_against_early(
     ]
 
 
-def test_replay_runs_each_import_cold(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run after another of the same game would find its positions kept by the board."""
+def test_replay_runs_each_import_cold() -> None:
+    """A run after another of the same game would find its positions kept by the board:
+    each run empties the board's caches first, so the walks counted after two runs
+    (``Board.walks``, reset with the caches) are those of one cold import.  Walks
+    counted before the runs are dropped (a run that did not empty the caches would add
+    to them), and a second run finding the first's reaches would walk less."""
     replay = _bench("replay.py")
-    board = network.board_of(tables.load_title("1830"))
-    emptied: list[int] = []
-    clear = Board.clear_caches
-
-    def counted(self: Board) -> None:
-        emptied.append(len(self._caches.get("graph", ())))
-        clear(self)
-
-    monkeypatch.setattr(Board, "clear_caches", counted)
+    title = tables.load_title("1830")
+    board = network.board_of(title)
+    board.clear_caches()
+    import_game(read_export(replay.FIXTURES / "1830/29133.json"), title)
+    cold = dict(board.walks)
+    assert cold["fresh"] > 0 and cold["on"] > 0
+    board.walks["fresh"] += 1_000_000  # (as if walked before the runs)
     got = replay.bench(replay.FIXTURES / "1830/29133.json", 2)
     assert got is not None and got[2] == 354  # the actions replayed
-    assert len(emptied) == 2 and emptied[1] > 0  # the second run found the first's graphs
+    assert board.walks == cold
     assert board is network.board_of(tables.load_title("1830"))
 
 

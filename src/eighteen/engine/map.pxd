@@ -73,3 +73,41 @@ cdef class TrackGraph:
     cdef public list stop_paths
     cdef public dict side_paths
     cdef public dict text_id
+
+
+cdef class _Walk:
+    cdef public TrackGraph graph
+    cdef public object corp
+    cdef public frozenset stations
+    cdef public set starts
+    cdef public set queued
+    cdef public set joined
+    cdef public set done
+    cdef public set seen
+    cdef public object tokens
+
+
+
+cdef class Board:
+    cdef public dict hexes
+    cdef public dict tiles
+    cdef public dict first_tiles
+    cdef public dict upgrades
+    cdef public dict corporations
+    cdef public list hex_ids
+    cdef public dict neighbors
+    cdef public dict usable
+    cdef public dict side_id
+    cdef public list sides
+    cdef public dict _face_cache
+    cdef public dict _templates
+    cdef public dict side_cost
+    cdef public dict _fragments
+    cdef public dict _lay_tables
+    cdef public dict _caches
+    cdef public dict hex_index
+    cdef public dict entries
+    cdef public long path_stride
+    cdef public TrackGraph _last_graph
+    cdef public dict _last_reach
+    cdef public dict walks
