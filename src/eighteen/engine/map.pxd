@@ -111,3 +111,4 @@ cdef class Board:
     cdef public TrackGraph _last_graph
     cdef public dict _last_reach
     cdef public dict walks
+
