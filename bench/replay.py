@@ -31,7 +31,9 @@ commit before a change), so that both meet the same load, and compares them game
 first and in the last tenth of the games (which actions a tenth holds, and what each costs
 there: a game's late tenths are operating rounds, its first the auction and stock rounds),
 then each type found in both tenths with its cost late against early (a cost that grows
-with the game shows there, apart from the mix of actions).
+with the game shows there, apart from the mix of actions).  With ``--runs`` each type's
+time in each tenth is its fastest round's (every round does the same actions); with
+``--vs`` the tables of both checkouts are printed, the one before first.
 
 Run: .venv/bin/python bench/replay.py [RUNS] [--runs N] [--vs TREE] [--by-type] [EXPORT.json ...]
 """
@@ -56,6 +58,8 @@ TARGET_RATIO = 1.5
 Timing = tuple[float, list[float], int, float]
 #: (tenth, action type) -> [seconds, actions], over the games measured (--by-type)
 BY_TYPE: dict[tuple[str, str], list[float]] = {}
+#: :data:`BY_TYPE` as a round's process prints it: [tenth, action type, seconds, actions]
+TypeRows = list[tuple[str, str, float, int]]
 
 
 def corpus() -> list[Path]:
@@ -156,6 +160,18 @@ def bench(path: Path, runs: int) -> Timing | None:
     return best
 
 
+def fastest_types(rounds: list[TypeRows]) -> dict[tuple[str, str], list[float]]:
+    """:data:`BY_TYPE` of several rounds over the same games: per (tenth, action type), the
+    fewest seconds any round took (its count of actions is every round's)."""
+    out: dict[tuple[str, str], list[float]] = {}
+    for rows in rounds:
+        for tenth, kind, secs, n in rows:
+            got = out.get((tenth, kind))
+            if got is None or secs < got[0]:
+                out[(tenth, kind)] = [secs, n]
+    return out
+
+
 def by_type() -> None:
     """Print :data:`BY_TYPE`: each action type's µs per action and share of the time in
     the first and the last tenth of the games, then the types of both tenths side by side."""
@@ -199,9 +215,9 @@ def engine() -> str:
     return native.describe()
 
 
-def in_process(tree: Path, paths: list[Path]) -> tuple[dict[str, Timing], str] | None:
-    """One import of each game in a fresh process running the code of ``tree``, and how
-    its engine ran."""
+def in_process(tree: Path, paths: list[Path]) -> tuple[dict[str, Timing], str, TypeRows] | None:
+    """One import of each game in a fresh process running the code of ``tree``: the
+    timings, how its engine ran, and its :data:`BY_TYPE` rows."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     cmd = [sys.executable, __file__, "1", "--json", *map(str, paths)]
     done = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True)
@@ -209,7 +225,8 @@ def in_process(tree: Path, paths: list[Path]) -> tuple[dict[str, Timing], str] |
         print(done.stdout + done.stderr)
         return None
     doc = json.loads(done.stdout)
-    return {k: (v[0], v[1], v[2], v[3]) for k, v in doc["games"].items()}, doc["engine"]
+    rows = [(str(t), str(k), float(secs), int(n)) for t, k, secs, n in doc["by_type"]]
+    return {k: (v[0], v[1], v[2], v[3]) for k, v in doc["games"].items()}, doc["engine"], rows
 
 
 def best_of(rounds: list[dict[str, Timing]]) -> dict[str, Timing]:
@@ -286,8 +303,6 @@ def main(argv: list[str]) -> int:
     a = ap.parse_intermixed_args(argv[1:])
     items = list(a.items)
     runs = int(items.pop(0)) if items and items[0].isdigit() else 3
-    if a.by_type and (a.rounds or a.vs is not None):
-        ap.error("--by-type measures in this process: not with --runs or --vs")
     rounds, as_json = a.rounds, a.json
     vs = a.vs.resolve() if a.vs is not None else None
     files = [Path(p).resolve() for p in items]
@@ -296,7 +311,8 @@ def main(argv: list[str]) -> int:
         got = measure(paths, runs)
         if got is None:
             return 1
-        print(json.dumps({"games": got, "engine": engine()}))
+        rows = [[t, k, v[0], v[1]] for (t, k), v in BY_TYPE.items()]
+        print(json.dumps({"games": got, "engine": engine(), "by_type": rows}))
         return 0
     if not rounds and vs is None:
         got = measure(paths, runs)
@@ -309,6 +325,7 @@ def main(argv: list[str]) -> int:
     here = Path(__file__).resolve().parents[1]
     trees = [here] if vs is None else [vs, here]
     results: dict[Path, list[dict[str, Timing]]] = {t: [] for t in trees}
+    types: dict[Path, list[TypeRows]] = {t: [] for t in trees}
     engines: dict[Path, str] = {}
     for k in range(max(rounds, 1)):
         for tree in trees if k % 2 == 0 else trees[::-1]:
@@ -317,10 +334,14 @@ def main(argv: list[str]) -> int:
                 return 1
             results[tree].append(ran[0])
             engines[tree] = ran[1]
+            types[tree].append(ran[2])
         print(f"round {k + 1} of {max(rounds, 1)} done", file=sys.stderr)
     n = max(rounds, 1)
     if vs is None:
         summary(f"best of {n} rounds ({engines[here]})", best_of(results[here]))
+        if a.by_type:
+            BY_TYPE.update(fastest_types(types[here]))
+            by_type()
         return 0
     old, new = best_of(results[vs]), best_of(results[here])
     print(f"{'game':<16}{'actions':>8}{'before':>9}{'after':>9}  {'ratio before':>12}{'after':>7}")
@@ -337,6 +358,12 @@ def main(argv: list[str]) -> int:
         f"{now['over']}; worst ratio {was['ratio']:.2f} -> {now['ratio']:.2f}; worst growth "
         f"{was['growth']:.2f} -> {now['growth']:.2f}"
     )
+    if a.by_type:
+        for tree, label in ((vs, "before"), (here, "after")):
+            print(f"\n{label} ({tree}), each type's fastest of {n} rounds:")
+            BY_TYPE.clear()
+            BY_TYPE.update(fastest_types(types[tree]))
+            by_type()
     return 0
 
 

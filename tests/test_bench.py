@@ -61,17 +61,45 @@ def test_help_prints_usage(script: str) -> None:
     assert done.stdout.startswith(f"usage: {script} [-h]")
 
 
-def test_replay_by_type_is_measured_in_process_only() -> None:
+def test_replay_by_type_over_rounds_counts_each_round_s_actions_once() -> None:
+    """``--by-type`` with ``--runs``: the rounds' processes send their tables, and the
+    types of 29133's first and last tenths are counted once (the fastest round's time)."""
+    game = str(BENCH.parent / "tests/fixtures/18xx-games/1830/29133.json")
     done = subprocess.run(
-        [sys.executable, str(BENCH / "replay.py"), "--by-type", "--runs", "2"],
+        [sys.executable, str(BENCH / "replay.py"), "1", "--runs", "2", "--by-type", game],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
     )
-    assert done.returncode == 2
-    assert done.stderr.splitlines()[-1] == (
-        "replay.py: error: --by-type measures in this process: not with --runs or --vs"
-    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    tenths: dict[str, list[tuple[str, int]]] = {}
+    part: list[tuple[str, int]] = []
+    for line in done.stdout.splitlines():
+        if line.endswith(" µs each"):
+            part = tenths.setdefault(line.split()[0], [])
+        elif line.startswith("  ") and line.rstrip().endswith("%"):
+            kind, n = line.split()[:2]
+            part.append((kind, int(n)))
+    assert {k: sorted(v) for k, v in tenths.items()} == {
+        "first": [
+            ("bid", 14),
+            ("buy_shares", 9),
+            ("par", 3),
+            ("pass", 8),
+            ("program_buy_shares", 1),
+        ],
+        "last": [
+            ("bankrupt", 1),
+            ("buy_train", 5),
+            ("dividend", 6),
+            ("lay_tile", 7),
+            ("pass", 9),
+            ("run_routes", 6),
+            ("sell_shares", 2),
+        ],
+    }
+    assert "first tenth of the games: 35 actions" in done.stdout
+    assert "last tenth of the games: 36 actions" in done.stdout
 
 
 def test_replay_by_type_sets_each_type_late_against_early(
