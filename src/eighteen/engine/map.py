@@ -20,7 +20,6 @@ Vocabulary (rules: seed 002 "routes" and "tokens"; reference facts §7-§9):
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import (
     Callable,
     Collection,
@@ -1259,7 +1258,7 @@ class Board:
                     self.side_cost[sid] = max(self.side_cost.get(sid, 0), b.cost)
         self._fragments: dict[tuple[str, str | None, int], _Fragment] = {}
         self._lay_tables: dict[tuple[str, tuple[str, int] | None], _LayTable] = {}
-        self._caches: dict[str, OrderedDict[Hashable, Any]] = {}
+        self._caches: dict[str, dict[Hashable, Any]] = {}
         self.hex_index: dict[str, int] = {h: k for k, h in enumerate(self.hex_ids)}
         #: per hex, the walk states of entering it from each neighbour, in edge order
         #: (``~(side << 16 | neighbour's number)``, see :meth:`TrackGraph._follow`)
@@ -1299,7 +1298,9 @@ class Board:
 
     # -- caches -----------------------------------------------------------------------
 
-    #: Entries kept per cache (least recently used dropped first).
+    #: Entries kept per cache (the oldest dropped first: a hit does not move an entry,
+    #: which would hash its key a second time; the positions a game asks about again are
+    #: its recent ones, so the oldest entry is the least likely to be asked for).
     CACHE_SIZE = 64
 
     def clear_caches(self) -> None:
@@ -1318,14 +1319,12 @@ class Board:
         """
         c = self._caches.get(cache)
         if c is None:
-            c = self._caches[cache] = OrderedDict()
+            c = self._caches[cache] = {}
         value = c.get(key, _MISSING)
         if value is _MISSING:  # (a miss raising KeyError cost more than the lookup)
             value = c[key] = compute()
             if len(c) > self.CACHE_SIZE:
-                c.popitem(last=False)
-            return value  # type: ignore[no-any-return]
-        c.move_to_end(key)
+                del c[next(iter(c))]
         return value  # type: ignore[no-any-return]
 
     # -- faces ------------------------------------------------------------------------
