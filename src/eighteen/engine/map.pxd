@@ -54,6 +54,9 @@ cdef tuple _walk(
 cdef _gather_edges(dict edges, list touch, list hex_ids, list pids)
 
 
+# The graph, the walk and the board as native classes: their methods read these attributes
+# as struct fields.  The typed ones hold what the class itself makes (a dict or list it
+# builds); the position, tokens and ids stay objects.
 cdef class TrackGraph:
     cdef public object board
     cdef public object state
@@ -85,7 +88,6 @@ cdef class _Walk:
     cdef public set done
     cdef public set seen
     cdef public object tokens
-
 
 
 cdef class Board:
