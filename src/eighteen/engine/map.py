@@ -1490,28 +1490,32 @@ class Board:
         if isinstance(known, Reach):
             return known.joins_other(excluded)
         last = self._last_reach.get((corp, extra))
-        if (
-            last is not None
-            and last.joins_other(excluded)
-            and self.graph(state).keeps(last, corp, extra, kept)
-        ):
-            return True  # (what the last reach joined is joined still)
+        g = None  # (the graph, once looked up)
+        if last is not None and last.joins_other(excluded):
+            g = self.graph(state)
+            if g.keeps(last, corp, extra, kept):
+                return True  # (what the last reach joined is joined still)
         key = (tk, ok, corp, extra, frozenset(excluded))
         return self.cached(
-            "joins", key, lambda: self._stopped_walk(state, corp, extra, excluded, kept)
+            "joins",
+            key,
+            lambda: self._stopped_walk(
+                g if g is not None else self.graph(state), corp, extra, excluded, kept
+            ),
         )
 
     def _stopped_walk(
         self,
-        state: MapState,
+        g: TrackGraph,
         corp: str,
         stations: frozenset[str],
         excluded: Collection[str],
         kept: _KeptTokens,
     ) -> bool:
-        """:meth:`joins_other` answered by a walk stopped at the first other stop."""
+        """:meth:`joins_other` answered on ``g`` by a walk stopped at the first other
+        stop (counted in :attr:`walks`)."""
         self.walks["stopped"] += 1
-        return self.graph(state).joins_other(corp, stations, excluded, kept)
+        return g.joins_other(corp, stations, excluded, kept)
 
     # -- tiles ------------------------------------------------------------------------
 
