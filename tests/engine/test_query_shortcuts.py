@@ -30,13 +30,18 @@ from eighteen.title.model import (
 
 
 def random_positions(
-    title: str, seed: int, active_share: float, lays_first: bool = False
+    title: str,
+    seed: int,
+    active_share: float,
+    lays_first: bool = False,
+    rng: random.Random | None = None,
 ) -> Iterator[Game]:
     """The positions of a random game (at most 1500 actions), its board's caches emptied
     first: each position is handed out, then an action is taken at random (a tile lay
     when there is one, with ``lays_first``; else, with chance ``active_share``, one that
-    is not a pass)."""
-    rng = random.Random(seed)
+    is not a pass).  ``rng``: the generator to draw from (default: one seeded with
+    ``seed``), shared with a caller that draws from it between positions."""
+    rng = rng or random.Random(seed)
     g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
     network.board(g).clear_caches()
     for _ in range(1500):
@@ -165,13 +170,8 @@ def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
     changed (``TrackGraph.extend``); asked at random moments, so that some lays and tokens
     and some none lie between two questions, it finds what a walk from its stations finds."""
     rng = random.Random(seed)
-    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
-    b = network.board(g)
-    b.clear_caches()
-    for _ in range(1500):
-        if g.is_over:
-            break
-        m = g.state.map
+    for g in random_positions(title, seed, 0.7, rng=rng):
+        b, m = network.board(g), g.state.map
         for c in g.tables.corporations:
             if rng.random() < 0.3:
                 got, fresh = b.reach(m, c.id), b.graph(m).reach(c.id)
@@ -182,9 +182,6 @@ def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
                     fresh.joined,
                     fresh.own,
                 ), c.id
-        acts = [a for a in g.legal_actions() if not pointless(g, a)]
-        active = [a for a in acts if not isinstance(a, Pass)]
-        g.apply(rng.choice(active if active and rng.random() < 0.7 else acts))
     assert b.walks["on"] > 100 and b.walks["over"] > 0
 
 
@@ -289,21 +286,11 @@ def test_the_hexes_changed_between_two_layouts_are_read_off_the_patches(
     """``TrackGraph.changed_since``: the hexes whose tiles differ between two graphs of a
     game, read off the chain of patches that led from one to the other when it is short
     (``lineage``), compared otherwise; both are the plain difference of the layouts."""
-    rng = random.Random(seed)
-    g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
-    b = network.board(g)
-    b.clear_caches()
     graphs: list[tuple[TrackGraph, dict[str, tuple[str, int]]]] = []
-    for _ in range(1500):
-        if g.is_over:
-            break
-        m = g.state.map
+    for g in random_positions(title, seed, 0.7, lays_first=True):
+        b, m = network.board(g), g.state.map
         if not graphs or graphs[-1][1] != m.tiles:
             graphs.append((b.graph(m), dict(m.tiles)))
-        acts = [a for a in g.legal_actions() if not pointless(g, a)]
-        lays = [a for a in acts if isinstance(a, LayTile)]
-        active = [a for a in acts if not isinstance(a, Pass)]
-        g.apply(rng.choice(lays or (active if active and rng.random() < 0.7 else acts)))
     by_patches = compared = 0
     for j, (new, tiles) in enumerate(graphs):
         for old, before in graphs[max(0, j - 20) : j + 1]:
