@@ -217,3 +217,74 @@ def test_the_command_reports_each_module_and_a_failed_build_in_one_line(
     assert err.strip() == (
         "eighteen native: error: Cython is not installed; the engine runs from its sources"
     )
+
+
+#: Run from the sources (EIGHTEEN_NATIVE=0): each named class's attributes as its source
+#: makes them (a dataclass's fields, a class's slots, else an instance's own attributes).
+SOURCE_ATTRIBUTES = """
+import dataclasses, importlib, json, sys
+from eighteen.engine import network, tables
+title = tables.load_title("1830")
+made = {
+    "eighteen.engine.map.Board": lambda: network.board_of(title),
+    "eighteen.engine.tables.Tables": lambda: tables.Tables(title.data, title.path),
+}
+out = {}
+for name in sys.argv[1:]:
+    module, _, cls_name = name.rpartition(".")
+    cls = getattr(importlib.import_module(module), cls_name)
+    if dataclasses.is_dataclass(cls):
+        got = [f.name for f in dataclasses.fields(cls)]
+    elif "__slots__" in vars(cls):
+        got = list(cls.__slots__)
+    else:
+        got = list(vars(made[name]()))
+    out[name] = sorted(got)
+print(json.dumps(out))
+"""
+
+
+def _declared_classes() -> dict[str, list[str]]:
+    """Each class a ``.pxd`` of the compiled modules declares (``cdef class``), as
+    module.Class -> the attributes it declares, sorted (an instance dict left out)."""
+    out: dict[str, list[str]] = {}
+    for name, src in native.modules().items():
+        pxd = native.types_of(src)
+        if not pxd.is_file():
+            continue
+        current: list[str] | None = None
+        for line in pxd.read_text().splitlines():
+            if line.startswith("cdef class "):
+                current = out.setdefault(f"{name}.{line[11:].split(':')[0].strip()}", [])
+            elif current is not None and line.startswith("    cdef "):
+                attr = line.split()[-1]
+                if attr != "__dict__":
+                    current.append(attr)
+            elif line and not line.startswith(" "):
+                current = None
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def test_a_native_class_declares_every_attribute_its_source_makes() -> None:
+    """A class a ``.pxd`` declares has, compiled, only the attributes declared there (an
+    undeclared one cannot be set, unless it keeps an instance dict): the declarations are
+    the attributes its source makes, no more, no fewer."""
+    declared = _declared_classes()
+    assert sorted(declared) == [
+        "eighteen.engine.game.Game",
+        "eighteen.engine.map.Board",
+        "eighteen.engine.map.TrackGraph",
+        "eighteen.engine.map._Walk",
+        "eighteen.engine.routes.Route",
+        "eighteen.engine.routes.Stop",
+        "eighteen.engine.tables.Tables",
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", SOURCE_ATTRIBUTES, *declared],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "EIGHTEEN_NATIVE": "0"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == declared
