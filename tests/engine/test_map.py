@@ -655,3 +655,27 @@ def test_a_copied_state_changed_before_its_key_is_asked_gets_a_new_key() -> None
         made.tiles["C3"] = ("9", 2)
         assert made.track_key() == frozenset({("A1", ("7", 0)), ("B2", ("8", 1)), ("C3", ("9", 2))})
     assert s.track_key() is key and s.tiles == {"A1": ("7", 0), "B2": ("8", 1)}
+
+
+def test_a_board_cache_drops_its_oldest_entry_and_a_hit_moves_none() -> None:
+    """``Board.cached``: a cache keeps ``CACHE_SIZE`` entries and drops the oldest made
+    when full, even one just found again (a hit does not move its entry: moving it
+    would hash its key a second time)."""
+    b = network.board_of(tables.load_title("1830"))
+    b.clear_caches()
+    assert b.CACHE_SIZE == 64
+    made: list[int] = []
+
+    def compute(k: int) -> int:
+        made.append(k)
+        return k * 10
+
+    for k in range(64):
+        assert b.cached("test", k, lambda k=k: compute(k)) == k * 10
+    assert b.cached("test", 0, lambda: compute(-1)) == 0  # found: not made again
+    assert b.cached("test", 64, lambda: compute(64)) == 640
+    assert list(b._caches["test"]) == list(range(1, 65))  # the oldest, 0, dropped
+    assert b.cached("test", 0, lambda: compute(0)) == 0  # made again
+    assert made == [*range(64), 64, 0]
+    assert list(b._caches["test"]) == [*range(2, 65), 0]
+    b.clear_caches()
