@@ -172,10 +172,11 @@ def fastest_types(rounds: list[TypeRows]) -> dict[tuple[str, str], list[float]]:
     return out
 
 
-def by_type() -> None:
-    """Print :data:`BY_TYPE`: each action type's µs per action and share of the time in
-    the first and the last tenth of the games, then the types of both tenths side by side."""
-    rows = {t: {k: v for (tt, k), v in BY_TYPE.items() if tt == t} for t in ("first", "last")}
+def by_type(table: dict[tuple[str, str], list[float]] = BY_TYPE) -> None:
+    """Print ``table`` (default :data:`BY_TYPE`): each action type's µs per action and
+    share of the time in the first and the last tenth of the games, then the types of both
+    tenths side by side."""
+    rows = {t: {k: v for (tt, k), v in table.items() if tt == t} for t in ("first", "last")}
     for tenth, part in rows.items():
         total = sum(v[0] for v in part.values())
         count = sum(v[1] for v in part.values())
@@ -340,8 +341,7 @@ def main(argv: list[str]) -> int:
     if vs is None:
         summary(f"best of {n} rounds ({engines[here]})", best_of(results[here]))
         if a.by_type:
-            BY_TYPE.update(fastest_types(types[here]))
-            by_type()
+            by_type(fastest_types(types[here]))
         return 0
     old, new = best_of(results[vs]), best_of(results[here])
     print(f"{'game':<16}{'actions':>8}{'before':>9}{'after':>9}  {'ratio before':>12}{'after':>7}")
@@ -361,9 +361,7 @@ def main(argv: list[str]) -> int:
     if a.by_type:
         for tree, label in ((vs, "before"), (here, "after")):
             print(f"\n{label} ({tree}), each type's fastest of {n} rounds:")
-            BY_TYPE.clear()
-            BY_TYPE.update(fastest_types(types[tree]))
-            by_type()
+            by_type(fastest_types(types[tree]))
     return 0
 
 

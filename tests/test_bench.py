@@ -16,6 +16,8 @@ from eighteen.engine import network, tables
 from eighteen.io.games18xx import import_game, read_export
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
+#: The real game 29133 (18xx.games), the last of the corpus.
+GAME_29133 = BENCH.parent / "tests/fixtures/18xx-games/1830/29133.json"
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py"))
 
 
@@ -64,7 +66,7 @@ def test_help_prints_usage(script: str) -> None:
 def test_replay_by_type_over_rounds_counts_each_round_s_actions_once() -> None:
     """``--by-type`` with ``--runs``: the rounds' processes send their tables, and the
     types of 29133's first and last tenths are counted once (the fastest round's time)."""
-    game = str(BENCH.parent / "tests/fixtures/18xx-games/1830/29133.json")
+    game = str(GAME_29133)
     done = subprocess.run(
         [sys.executable, str(BENCH / "replay.py"), "1", "--runs", "2", "--by-type", game],
         capture_output=True,
@@ -102,11 +104,22 @@ def test_replay_by_type_over_rounds_counts_each_round_s_actions_once() -> None:
     assert "last tenth of the games: 36 actions" in done.stdout
 
 
+def test_replay_by_type_of_rounds_keeps_each_type_s_fastest_round() -> None:
+    replay = _bench("replay.py")
+    got = replay.fastest_types(
+        [
+            [("first", "bid", 0.004, 100), ("last", "lay_tile", 0.009, 15)],
+            [("first", "bid", 0.005, 100), ("last", "lay_tile", 0.0045, 15)],
+        ]
+    )
+    assert got == {("first", "bid"): [0.004, 100], ("last", "lay_tile"): [0.0045, 15]}
+
+
 def test_replay_by_type_sets_each_type_late_against_early(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     replay = _bench("replay.py")
-    replay.BY_TYPE.update(
+    replay.by_type(
         {
             ("first", "bid"): [0.004, 100],
             ("first", "lay_tile"): [0.003, 10],
@@ -114,7 +127,6 @@ def test_replay_by_type_sets_each_type_late_against_early(
             ("last", "run_routes"): [0.006, 20],
         }
     )
-    replay.by_type()
     out = capsys.readouterr().out.splitlines()
     assert out[-2:] == [
         "each action type late against early (µs per action, the types of both tenths):",
@@ -312,7 +324,7 @@ def test_typed_walk_walks_what_the_engine_walks() -> None:
     corporations and paths of each position are the game's own."""
     done = subprocess.run(
         [sys.executable, str(BENCH / "typed_walk.py"), "--at", "0.3,0.9", "--repeat", "2"]
-        + [str(BENCH.parent / "tests/fixtures/18xx-games/1830/29133.json")],
+        + [str(GAME_29133)],
         capture_output=True,
         text=True,
         timeout=300,
@@ -398,8 +410,7 @@ def test_layers_splits_each_tenth_of_a_game() -> None:
     its last tenth is operating rounds, which do; without the layer's time the ratio of
     the tenths is lower."""
     done = subprocess.run(
-        [sys.executable, str(BENCH / "layers.py"), "--runs", "1"]
-        + [str(BENCH.parent / "tests/fixtures/18xx-games/1830/29133.json")],
+        [sys.executable, str(BENCH / "layers.py"), "--runs", "1"] + [str(GAME_29133)],
         capture_output=True,
         text=True,
         timeout=120,
