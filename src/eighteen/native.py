@@ -14,10 +14,13 @@ interpreter loop).  A module may have a ``.pxd`` beside it (Cython's pure-Python
 types some of the module's functions for the compiled build only, so the ``.py`` stays the
 one source and runs as written; the hash a build records covers the ``.pxd`` too, so that
 editing either makes the build stale.  A class the ``.pxd`` declares (``cdef class``) is a
-native class when compiled: its methods read its declared attributes as struct fields, and
-its methods cannot be replaced on the class (tests count through subclasses or counters).  tests/test_native.py replays a corpus game and
-plays bot games both ways and compares the state hashes.  It does it in about four fifths of the time (docs/design.md,
-eighth pass).  ``EIGHTEEN_NATIVE=0`` turns the compiled modules off (the finder is not put).
+native class when compiled: its methods read its declared attributes as struct fields, an
+attribute not declared cannot be set (tests/test_native.py checks the declarations against
+the source), and its methods cannot be replaced on the class (tests count through
+subclasses or counters).  tests/test_native.py replays a corpus game and plays bot games
+both ways and compares the state hashes.  It does it in about four fifths of the time
+(docs/design.md, eighth pass).  ``EIGHTEEN_NATIVE=0`` turns the compiled modules off (the
+finder is not put).
 Building needs Cython (the dev extra) and a C compiler with the Python headers; without
 them the engine stays pure Python.
 """
