@@ -162,6 +162,81 @@ def test_a_pxd_beside_a_module_types_its_build_and_is_part_of_its_hash(
     assert native.read_manifest(out)["nativecheck.answer"] == native.digest(mod.read_bytes())
 
 
+def test_a_module_taking_another_modules_types_is_built_and_loaded_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``.pxd`` may take a native class from another module's ``.pxd`` (``cimport``):
+    the build compiles against that one, the hash covers it (a changed layout makes the
+    user stale), and the user loads compiled only while that module does too (beside its
+    source, the user would refuse to load: the class's size differs)."""
+    counter = _package(tmp_path, "")
+    counter.unlink()
+    pkg = counter.parent
+    box = pkg / "box.py"
+    box.write_text("class Box:\n    def __init__(self) -> None:\n        self.items = [1, 2, 3]\n")
+    box.with_suffix(".pxd").write_text("cdef class Box:\n    cdef public list items\n")
+    use = pkg / "use.py"
+    use.write_text(
+        "def total(b: object) -> int:\n    t = 0\n    for x in b.items:\n"
+        "        t += x\n    return t\n"
+    )
+    use.with_suffix(".pxd").write_text(
+        "import cython\nfrom nativecheck.box cimport Box\n\n"
+        "@cython.locals(t=cython.long)\ncpdef long total(Box b)\n"
+    )
+    assert native.cimports(use.with_suffix(".pxd").read_bytes()) == ["nativecheck.box"]
+    assert native.cimports(b"from libc.math cimport sqrt\ncimport cython\n") == []
+    assert native.uses(use) == ["nativecheck.box"] and native.uses(box) == []
+    sources = {"nativecheck.box": box, "nativecheck.use": use}
+    out = tmp_path / "native"
+    assert native.build(sources, out, jobs=1) == ["nativecheck.box", "nativecheck.use"]
+    entries = native.read_manifest(out)
+    assert entries["nativecheck.use"] == native.source_digest(use)
+    root = tmp_path / "src"
+    assert native._loaded_state(root, out, entries, "nativecheck.use") == "native"
+
+    monkeypatch.syspath_prepend(str(root))
+    monkeypatch.setattr(sys, "meta_path", [native.NativeFinder(root, out), *sys.meta_path])
+    try:
+        import nativecheck.box as compiled_box  # type: ignore[import-not-found]
+        import nativecheck.use as compiled_use  # type: ignore[import-not-found]
+
+        assert compiled_use.__file__.endswith(native.SUFFIX)
+        assert compiled_use.total(compiled_box.Box()) == 6
+        with pytest.raises(TypeError):
+            compiled_use.total(object())  # (typed: a Box or None)
+    finally:
+        for name in [n for n in sys.modules if n.startswith("nativecheck")]:
+            del sys.modules[name]
+
+    # the module it takes types from edited (not its .pxd): that one loads from its
+    # source, and so does the user, whose own build is still current
+    box.write_text(box.read_text() + "\n\nEDITED = True\n")
+    assert native._state(
+        use, out / f"nativecheck.use{native.SUFFIX}", entries["nativecheck.use"]
+    ) == ("native")
+    assert native._loaded_state(root, out, entries, "nativecheck.use") == "stale"
+    assert native.NativeFinder(root, out).find_spec("nativecheck.use") is None
+    try:
+        import nativecheck.use as from_source
+
+        assert from_source.__file__ == str(use) and from_source.total(compiled_box.Box()) == 6
+    finally:
+        for name in [n for n in sys.modules if n.startswith("nativecheck")]:
+            del sys.modules[name]
+    assert native.build(sources, out, jobs=1) == ["nativecheck.box"]  # the user's is current
+    assert native._loaded_state(root, out, native.read_manifest(out), "nativecheck.use") == (
+        "native"
+    )
+
+    # the layout changed: the user's hash with it, and both are built again
+    box.with_suffix(".pxd").write_text(
+        "cdef class Box:\n    cdef public list items\n    cdef public long n\n"
+    )
+    assert native.source_digest(use) != native.read_manifest(out)["nativecheck.use"]
+    assert native.build(sources, out, jobs=1) == ["nativecheck.box", "nativecheck.use"]
+
+
 def test_a_failed_build_says_why_and_keeps_the_last_one(tmp_path: Path) -> None:
     mod = _package(tmp_path, "def value() -> int:\n    return 1\n")
     out = tmp_path / "native"

@@ -13,11 +13,14 @@ A compiled module does what its source does (the same code, run by CPython witho
 interpreter loop).  A module may have a ``.pxd`` beside it (Cython's pure-Python mode): it
 types some of the module's functions for the compiled build only, so the ``.py`` stays the
 one source and runs as written; the hash a build records covers the ``.pxd`` too, so that
-editing either makes the build stale.  A class the ``.pxd`` declares (``cdef class``) is a
-native class when compiled: its methods read its declared attributes as struct fields, an
-attribute not declared cannot be set (tests/test_native.py checks the declarations against
-the source), and its methods cannot be replaced on the class (tests count through
-subclasses or counters).  tests/test_native.py replays a corpus game and plays bot games
+editing either makes the build stale.  A ``.pxd`` may take types from another module's
+``.pxd`` (``cimport``): its hash covers that one too, the build copies it beside the
+sources compiled, and the finder loads the module compiled only while the one it takes
+types from is loaded compiled as well (:func:`uses`).  A class the ``.pxd`` declares
+(``cdef class``) is a native class when compiled: its methods read its declared attributes
+as struct fields, an attribute not declared cannot be set (tests/test_native.py checks
+the declarations against the source), and its methods cannot be replaced on the class
+(tests count through subclasses or counters).  tests/test_native.py replays a corpus game and plays bot games
 both ways and compares the state hashes.  It does it in about four fifths of the time
 (docs/design.md, eighth pass).  ``EIGHTEEN_NATIVE=0`` turns the compiled modules off (the
 finder is not put).
@@ -33,6 +36,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -84,21 +88,85 @@ def types_of(source: Path) -> Path:
     return source.with_suffix(".pxd")
 
 
-def _read(source: Path) -> tuple[bytes, bytes | None]:
-    """A module's source, and the ``.pxd`` beside it (None: there is none); OSError: the
-    source cannot be read."""
+#: A line of a ``.pxd`` taking types from another module's ``.pxd``.
+_CIMPORT = re.compile(rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+cimport\b|cimport[ \t]+([\w.]+))", re.M)
+
+
+def cimports(pxd: bytes) -> list[str]:
+    """The modules whose ``.pxd`` a ``.pxd`` takes types from (``from a.b cimport C``,
+    ``cimport a.b``), sorted; Cython's own (``cython``, ``libc``, ``cpython`` ...) are not
+    listed: only a module with a dot in its name is taken for one of the program's."""
+    names = {(m.group(1) or m.group(2)).decode() for m in _CIMPORT.finditer(pxd)}
+    return sorted(n for n in names if "." in n and n.split(".")[0] not in _CYTHON_OWN)
+
+
+#: Cython's own packages of declarations, never a module of the program.
+_CYTHON_OWN = frozenset({"cython", "libc", "libcpp", "cpython", "posix", "numpy"})
+
+
+def root_of(source: Path) -> Path:
+    """The folder holding the top package of ``source`` (the first folder above it with
+    no ``__init__.py``)."""
+    folder = source.parent
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        folder = folder.parent
+    return folder
+
+
+@dataclass(frozen=True)
+class _Types:
+    """What a module's compiled build is made of besides its source: the ``.pxd`` beside
+    it (None: none), and the ``.pxd`` of every module it takes types from, directly or
+    through another (name -> its bytes; None: missing), by name."""
+
+    own: bytes | None
+    used: dict[str, bytes | None]
+
+
+def _read(source: Path, root: Path | None = None) -> tuple[bytes, _Types]:
+    """A module's source and its types (:class:`_Types`; ``root``: the folder holding the
+    top package, found from ``source`` when not given); OSError: the source cannot be
+    read."""
+    data = source.read_bytes()
     pxd = types_of(source)
-    return source.read_bytes(), pxd.read_bytes() if pxd.is_file() else None
+    own = pxd.read_bytes() if pxd.is_file() else None
+    used: dict[str, bytes | None] = {}
+    todo = cimports(own) if own is not None else []
+    top = root if root is not None else root_of(source)
+    while todo:
+        name = todo.pop()
+        if name in used:
+            continue
+        dep = types_of(_source(top, name))
+        used[name] = dep.read_bytes() if dep.is_file() else None
+        todo += cimports(used[name] or b"")
+    return data, _Types(own, dict(sorted(used.items())))
 
 
-def _digest_of(data: bytes, pxd: bytes | None) -> str:
-    return digest(data if pxd is None else data + b"\0pxd\0" + pxd)
+def _digest_of(data: bytes, types: _Types) -> str:
+    if types.own is None:
+        return digest(data)
+    parts = [data, b"\0pxd\0", types.own]
+    for name, pxd in types.used.items():  # (a module's layout is in its .pxd only)
+        parts += [b"\0cimport ", name.encode(), b"\0", pxd if pxd is not None else b"\0none"]
+    return digest(b"".join(parts))
 
 
-def source_digest(source: Path) -> str:
-    """The hash a build of ``source`` is recorded under: its bytes, and those of the
-    ``.pxd`` beside it when there is one (OSError: the source cannot be read)."""
-    return _digest_of(*_read(source))
+def source_digest(source: Path, root: Path | None = None) -> str:
+    """The hash a build of ``source`` is recorded under: its bytes, those of the ``.pxd``
+    beside it when there is one, and those of the ``.pxd`` of each module that one takes
+    types from (a native class's layout: a module compiled against another layout would
+    not load), ``root`` as for :func:`_read` (OSError: the source cannot be read)."""
+    return _digest_of(*_read(source, root))
+
+
+def uses(source: Path, root: Path | None = None) -> list[str]:
+    """The modules whose types the build of ``source`` takes (:func:`cimports`, followed
+    through their ``.pxd`` files); [] when it cannot be read."""
+    try:
+        return list(_read(source, root)[1].used)
+    except OSError:
+        return []
 
 
 def read_manifest(native_dir: Path | None = None) -> dict[str, str]:
@@ -121,16 +189,31 @@ def _source(root: Path, name: str) -> Path:
     return root.joinpath(*name.split(".")).with_suffix(".py")
 
 
-def _state(source: Path, built: Path, recorded: str | None) -> str:
+def _state(source: Path, built: Path, recorded: str | None, root: Path | None = None) -> str:
     """``native`` when the compiled file ``built`` exists and was made from ``source`` as
     it is now (its hash ``recorded``), ``stale`` when it was made from another version,
     ``missing`` when there is none (or the source cannot be read)."""
     if recorded is None or not built.is_file():
         return "missing"
     try:
-        return "native" if source_digest(source) == recorded else "stale"
+        return "native" if source_digest(source, root) == recorded else "stale"
     except OSError:
         return "missing"
+
+
+def _loaded_state(root: Path, native_dir: Path, entries: Mapping[str, str], name: str) -> str:
+    """:func:`_state` of a module, as it loads: ``stale`` also when a module whose types
+    it takes (:func:`uses`) is not ``native`` (compiled against that module's native
+    class, it would refuse to load beside its source)."""
+    source = _source(root, name)
+    state = _state(source, native_dir / f"{name}{SUFFIX}", entries.get(name), root)
+    if state != "native":
+        return state
+    for dep in uses(source, root):
+        built = native_dir / f"{dep}{SUFFIX}"
+        if _state(_source(root, dep), built, entries.get(dep), root) != "native":
+            return "stale"
+    return state
 
 
 class NativeFinder(importlib.abc.MetaPathFinder):
@@ -153,7 +236,7 @@ class NativeFinder(importlib.abc.MetaPathFinder):
         if recorded is None:
             return None  # (not a compiled module: asked of every import, answered at once)
         built = self.native_dir / f"{fullname}{SUFFIX}"
-        if _state(_source(self.root, fullname), built, recorded) != "native":
+        if _loaded_state(self.root, self.native_dir, self.entries, fullname) != "native":
             return None
         loader = importlib.machinery.ExtensionFileLoader(fullname, str(built))
         return importlib.util.spec_from_file_location(fullname, built, loader=loader)
@@ -190,8 +273,8 @@ def status(package: Path = PACKAGE, native_dir: Path | None = None) -> list[Modu
     native_dir = native_dir or NATIVE_DIR
     recorded = read_manifest(native_dir)
     out = []
-    for name, src in modules(package).items():
-        state = _state(src, native_dir / f"{name}{SUFFIX}", recorded.get(name))
+    for name in modules(package):
+        state = _loaded_state(package.parent, native_dir, recorded, name)
         mod = sys.modules.get(name)
         loaded = mod is not None and str(getattr(mod, "__file__", "")).endswith(SUFFIX)
         out.append(ModuleState(name, state, loaded))
@@ -266,12 +349,19 @@ def _compile(todo: Mapping[str, Path], jobs: int, scratch: Path) -> dict[str, tu
         folder.mkdir(parents=True, exist_ok=True)
         for i in range(1, len(parts)):
             scratch.joinpath(*parts[:i], "__init__.py").touch()
-        data, pxd = _read(src)
+        data, types = _read(src)
         copy = folder / f"{parts[-1]}.py"
         copy.write_bytes(data)
-        if pxd is not None:  # (Cython reads the .pxd beside the copy)
-            types_of(copy).write_bytes(pxd)
-        copies[name] = (copy, _digest_of(data, pxd))
+        if types.own is not None:  # (Cython reads the .pxd beside the copy)
+            types_of(copy).write_bytes(types.own)
+        for dep, pxd in types.used.items():  # (and those it cimports, in their packages)
+            if pxd is not None:
+                dep_parts = dep.split(".")
+                scratch.joinpath(*dep_parts[:-1]).mkdir(parents=True, exist_ok=True)
+                for i in range(1, len(dep_parts)):
+                    scratch.joinpath(*dep_parts[:i], "__init__.py").touch()
+                scratch.joinpath(*dep_parts[:-1], f"{dep_parts[-1]}.pxd").write_bytes(pxd)
+        copies[name] = (copy, _digest_of(data, types))
     cmd = [sys.executable, "-m", "Cython.Build.Cythonize", "-i", "-3", "-q"]
     cmd += ["-j", str(max(1, jobs)), "-X", "annotation_typing=False"]
     cmd += [str(c.relative_to(scratch)) for c, _ in copies.values()]

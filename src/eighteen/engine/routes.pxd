@@ -17,3 +17,27 @@ cdef class Route:
     cdef readonly object revenue
     cdef readonly tuple bonuses
     cdef readonly tuple extension
+
+
+# The route check and the chain walks read the graph's tables many times a route: typed
+# as the graph's native class (map.pxd), each read is a struct field's.
+from eighteen.engine.map cimport TrackGraph
+
+cpdef tuple _check_route(
+    TrackGraph g,
+    object corp,
+    object train,
+    object rule,
+    object paths,
+    object revenue_key,
+    object bonuses,
+    object stations,
+    object excluded,
+    object known=*,
+)
+
+cpdef list _walk_chains(TrackGraph g, object hexes)
+
+cdef _chain_walk(
+    TrackGraph g, object hexes, list out, tuple node, long idx, list chain, object sides
+)

@@ -589,17 +589,29 @@ def _check_route(
         raise RouteError("a route must end at a stop")
     if len(stop_ids) < 2:
         raise RouteError("a route needs at least two stops")
-    towns = sum(1 for s in stop_ids if g.stops[s][1] == "town")
+    # (loops, not generator expressions: compiled, this function is typed, and a typed
+    # function holds no closure)
+    towns = 0
+    stationed = False
+    groups: list[str] = []
+    for s in stop_ids:
+        h, kind, _ = g.stops[s]
+        if kind == "town":
+            towns += 1
+        if not stationed and (g.has_token(s, corp) or h in stations):
+            stationed = True
+        group = g.group(s)
+        if group is not None:
+            groups.append(group)
     if not rule.fits(len(stop_ids), towns):
         raise RouteError(
             f"{len(stop_ids)} stops ({towns} towns) is more than the train's {rule.describe()}"
         )
-    if not any(g.has_token(s, corp) or g.stops[s][0] in stations for s in stop_ids):
+    if not stationed:
         raise RouteError(f"the route includes no station of {corp}")
     for s in stop_ids:
         if g.stops[s][0] in excluded:
             raise RouteError(f"{corp} may not run to {g.stops[s][0]}")
-    groups = [x for x in (g.group(s) for s in stop_ids) if x is not None]
     if len(groups) != len(set(groups)):
         raise RouteError("the route visits two off-boards of the same group")
     # track pieces with no hex side (stop to stop inside a hex) are exclusive too
