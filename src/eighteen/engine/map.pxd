@@ -77,6 +77,15 @@ cdef class TrackGraph:
     cdef public dict side_paths
     cdef public dict text_id
 
+    # (asked by the walks and the route check a few times a path: called from typed code,
+    # a C call; from Python, as any method)
+    cpdef object stop_revenue(self, long stop, object revenue_key)
+    cpdef object requires_visit(self, long stop)
+    cpdef object group(self, long stop)
+    cpdef bint has_token(self, long stop, object corp)
+    cpdef bint passable(self, long stop, object corp)
+    cpdef tuple other_end(self, long pid, tuple node)
+
 
 cdef class _Walk:
     cdef public TrackGraph graph

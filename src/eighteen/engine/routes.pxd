@@ -36,6 +36,18 @@ cpdef tuple _check_route(
     object known=*,
 )
 
+cpdef object _make_route(
+    TrackGraph g,
+    object corp,
+    object train,
+    object rule,
+    object stop_ids,
+    object paths,
+    object revenue_key,
+    object bonuses=*,
+    object stations=*,
+)
+
 cpdef list _walk_chains(TrackGraph g, object hexes)
 
 cdef _chain_walk(

@@ -483,10 +483,12 @@ def _make_route(
     toks = [g.has_token(s, corp) or h in stations for s, h in zip(stop_ids, hexes, strict=True)]
     total, counted, earned = route_value(rule, revs, toks, hexes, bonuses)
     stops = tuple(
-        Stop(*g.stops[s], revenue=r, counted=c)  # type: ignore[misc]
-        for s, r, c in zip(stop_ids, revs, counted, strict=True)
-    )
-    return Route(train, stops, tuple(g.paths[p] for p in paths), total, earned)
+        [
+            Stop(*g.stops[s], revenue=r, counted=c)  # type: ignore[misc]
+            for s, r, c in zip(stop_ids, revs, counted, strict=True)
+        ]
+    )  # (lists, not generator expressions: compiled, this function is typed, no closure)
+    return Route(train, stops, tuple([g.paths[p] for p in paths]), total, earned)
 
 
 def _check(
