@@ -85,6 +85,12 @@ cdef class TrackGraph:
     cpdef bint has_token(self, long stop, object corp)
     cpdef bint passable(self, long stop, object corp)
     cpdef tuple other_end(self, long pid, tuple node)
+    # (the reach's own steps, called by one another and by the board)
+    cpdef bint keeps(self, object prev, object corp, object stations, object kept)
+    cpdef object _carry(self, object prev)
+    cpdef object _reopened(self, object w, object hexes, object starts)
+    cpdef tuple _follow(self, object w, list todo, object until=*)
+    cpdef _add_edges(self, dict edges, list pids, object starts)
 
 
 cdef class _Walk:
@@ -122,4 +128,9 @@ cdef class Board:
     cdef public TrackGraph _last_graph
     cdef public dict _last_reach
     cdef public dict walks
+
+    cpdef object cached(self, object cache, object key, object compute)
+    cpdef object face(self, object state, object hex_id)
+    cpdef object tile_face(self, object hex_id, object tile, object rotation=*)
+    cpdef object _new_reach(self, object state, object corp, object stations, object kept)
 
