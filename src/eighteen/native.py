@@ -20,10 +20,10 @@ types from is loaded compiled as well (:func:`uses`).  A class the ``.pxd`` decl
 (``cdef class``) is a native class when compiled: its methods read its declared attributes
 as struct fields, an attribute not declared cannot be set (tests/test_native.py checks
 the declarations against the source), and its methods cannot be replaced on the class
-(tests count through subclasses or counters).  tests/test_native.py replays a corpus game and plays bot games
-both ways and compares the state hashes.  It does it in about four fifths of the time
-(docs/design.md, eighth pass).  ``EIGHTEEN_NATIVE=0`` turns the compiled modules off (the
-finder is not put).
+(tests count through subclasses or counters).  tests/test_native.py replays a corpus game
+and plays bot games both ways and compares the state hashes.  It does it in about four
+fifths of the time (docs/design.md, eighth pass).  ``EIGHTEEN_NATIVE=0`` turns the
+compiled modules off (the finder is not put).
 Building needs Cython (the dev extra) and a C compiler with the Python headers; without
 them the engine stays pure Python.
 """
