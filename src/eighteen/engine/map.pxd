@@ -86,6 +86,12 @@ cdef class TrackGraph:
     cpdef bint passable(self, long stop, object corp)
     cpdef tuple other_end(self, long pid, tuple node)
     # (the reach's own steps, called by one another and by the board)
+    cpdef object patched(self, object state, object changed)
+    cpdef TrackGraph bind(self, object state)
+    cpdef list station_stops(self, object corp, object stations=*, object kept=*)
+    cpdef object reach(self, object corp, object stations=*, object kept=*)
+    cpdef object extend(self, object prev, object corp, object stations, object kept=*)
+    cpdef list changed_since(self, TrackGraph old)
     cpdef bint keeps(self, object prev, object corp, object stations, object kept)
     cpdef object _carry(self, object prev)
     cpdef object _reopened(self, object w, object hexes, object starts)
@@ -130,6 +136,14 @@ cdef class Board:
     cdef public dict walks
 
     cpdef object cached(self, object cache, object key, object compute)
+    cpdef object _kept(self, object cache, object key)
+    cpdef object _keep(self, object cache, object key, object value)
+    cpdef TrackGraph graph(self, object state)
+    cpdef object _new_graph(self, object state, object key)
+    cpdef object reach(self, object state, object corp, object stations=*)
+    cpdef bint joins_other(
+        self, object state, object corp, object stations=*, object excluded=*
+    )
     cpdef object face(self, object state, object hex_id)
     cpdef object tile_face(self, object hex_id, object tile, object rotation=*)
     cpdef object _new_reach(self, object state, object corp, object stations, object kept)

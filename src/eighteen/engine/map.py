@@ -707,13 +707,13 @@ class TrackGraph:
                 t.ends[pid] = _NO_ENDS
                 t.path_sides[pid] = 0
                 t.touch[pid] = ()
-                touched.update(n for is_stop, n in self.ends[pid] if not is_stop)
+                touched.update([n for is_stop, n in self.ends[pid] if not is_stop])
             for s in range(g.stop_start[k], g.stop_start[k + 1]):
                 t.stop_paths[s] = ()
             for _, ends, _, _ in frag.paths:
-                touched.update(n for is_stop, n in ends if not is_stop)
+                touched.update([n for is_stop, n in ends if not is_stop])
             for side in touched:  # the other hex's paths stay, in their order
-                kept = tuple(x for x in side_paths.get(side, ()) if x[0] != h)
+                kept = tuple([x for x in side_paths.get(side, ()) if x[0] != h])
                 if kept:
                     side_paths[side] = kept
                 else:
@@ -821,8 +821,8 @@ class TrackGraph:
             f = self.faces.get(h)
             if f is None:
                 continue
-            out.update(self.stop_id[(h, "city", i)] for i in range(len(f.cities)))
-            out.update(self.stop_id[(h, "town", i)] for i in range(len(f.towns)))
+            out.update([self.stop_id[(h, "city", i)] for i in range(len(f.cities))])
+            out.update([self.stop_id[(h, "town", i)] for i in range(len(f.towns))])
             if f.offboard is not None:
                 out.add(self.stop_id[(h, "offboard", 0)])
         return sorted(out)
@@ -853,7 +853,7 @@ class TrackGraph:
         found = {self.stops[s] for s in new_joined}
         stops = found | {self.stops[s] for s in starts}
         cities = {(h, i) for h, kind, i in stops if kind == "city"}
-        return Reach(edges, cities, stops, found, w, frozenset(self.stops[s] for s in starts))
+        return Reach(edges, cities, stops, found, w, frozenset([self.stops[s] for s in starts]))
 
     def extend(
         self,
@@ -930,17 +930,19 @@ class TrackGraph:
         if not new_joined and not fresh:  # more track only: the stops are the same sets
             return Reach(edges, prev.cities, prev.stops, prev.joined, w, prev.own)
         found = set(prev.joined)
-        found.update(self.stops[s] for s in new_joined)
+        found.update([self.stops[s] for s in new_joined])
         stops = set(prev.stops)
-        stops.update(self.stops[s] for s in new_joined)
-        stops.update(self.stops[s] for s in fresh)
+        stops.update([self.stops[s] for s in new_joined])
+        stops.update([self.stops[s] for s in fresh])
         cities = set(prev.cities)
         cities.update(
-            (h, i)
-            for h, kind, i in map(self.stops.__getitem__, (*new_joined, *fresh))
-            if kind == "city"
-        )
-        own = prev.own.union(self.stops[s] for s in fresh) if fresh else prev.own
+            [
+                (h, i)
+                for h, kind, i in map(self.stops.__getitem__, (*new_joined, *fresh))
+                if kind == "city"
+            ]
+        )  # (lists, not generator expressions: compiled, a typed method holds no closure)
+        own = prev.own.union([self.stops[s] for s in fresh]) if fresh else prev.own
         return Reach(edges, cities, stops, found, w, own)
 
     def keeps(self, prev: Reach, corp: str, stations: frozenset[str], kept: _KeptTokens) -> bool:
@@ -1029,7 +1031,7 @@ class TrackGraph:
             hexes.update(changed)
             if layout is old.layout:
                 now, then = self.tiles, old.tiles
-                return sorted(h for h in hexes if now.get(h) != then.get(h))
+                return sorted([h for h in hexes if now.get(h) != then.get(h)])
         return sorted({h for h, _ in self.tiles.items() ^ old.tiles.items()})
 
     def joins_other(
@@ -1317,15 +1319,27 @@ class Board:
         keyed by the position's fingerprints (:meth:`MapState.track_key`,
         :meth:`MapState.token_key`). Cached values are shared: callers must not mutate them.
         """
+        value = self._kept(cache, key)
+        if value is _MISSING:  # (a miss raising KeyError cost more than the lookup)
+            value = self._keep(cache, key, compute())
+        return value  # type: ignore[no-any-return]
+
+    def _kept(self, cache: str, key: Hashable) -> Any:
+        """What the named cache keeps under ``key`` (``_MISSING``: nothing); the hot
+        callers ask this and :meth:`_keep` themselves, with no closure to make."""
+        c = self._caches.get(cache)
+        return _MISSING if c is None else c.get(key, _MISSING)
+
+    def _keep(self, cache: str, key: Hashable, value: Any) -> Any:
+        """Keep ``value`` under ``key`` in the named cache (its oldest entry dropped when
+        it is full); returns ``value``."""
         c = self._caches.get(cache)
         if c is None:
             c = self._caches[cache] = {}
-        value = c.get(key, _MISSING)
-        if value is _MISSING:  # (a miss raising KeyError cost more than the lookup)
-            value = c[key] = compute()
-            if len(c) > self.CACHE_SIZE:
-                del c[next(iter(c))]
-        return value  # type: ignore[no-any-return]
+        c[key] = value
+        if len(c) > self.CACHE_SIZE:
+            del c[next(iter(c))]
+        return value
 
     # -- faces ------------------------------------------------------------------------
 
@@ -1406,8 +1420,10 @@ class Board:
         hexes replaced, when few hexes changed (:meth:`TrackGraph.patched`).
         """
         key = state.track_key()
-        g = self.cached("graph", key, lambda: self._new_graph(state, key))
-        return g.bind(state)
+        g = self._kept("graph", key)
+        if g is _MISSING:
+            g = self._keep("graph", key, self._new_graph(state, key))
+        return g.bind(state)  # type: ignore[no-any-return]
 
     #: Most hexes a layout may differ by from the last graph made to be patched from it.
     PATCH_LIMIT = 4
@@ -1444,7 +1460,10 @@ class Board:
         extra = frozenset(stations)
         kept = state._kept_tokens()  # (the tokens compared once for the key and the walk)
         key = (state.track_key(), kept[1], corp, extra)
-        return self.cached("reach", key, lambda: self._new_reach(state, corp, extra, kept))
+        r = self._kept("reach", key)
+        if r is _MISSING:
+            r = self._keep("reach", key, self._new_reach(state, corp, extra, kept))
+        return r  # type: ignore[no-any-return]
 
     def _new_reach(
         self, state: MapState, corp: str, stations: frozenset[str], kept: _KeptTokens
@@ -1496,13 +1515,12 @@ class Board:
             if g.keeps(last, corp, extra, kept):
                 return True  # (what the last reach joined is joined still)
         key = (tk, ok, corp, extra, frozenset(excluded))
-        return self.cached(
-            "joins",
-            key,
-            lambda: self._stopped_walk(
-                g if g is not None else self.graph(state), corp, extra, excluded, kept
-            ),
-        )
+        found = self._kept("joins", key)
+        if found is _MISSING:
+            if g is None:
+                g = self.graph(state)
+            found = self._keep("joins", key, self._stopped_walk(g, corp, extra, excluded, kept))
+        return found  # type: ignore[no-any-return]
 
     def _stopped_walk(
         self,
