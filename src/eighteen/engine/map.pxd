@@ -57,8 +57,10 @@ cdef _gather_edges(dict edges, list touch, list hex_ids, list pids)
 # The graph, the walk and the board as native classes: their methods read these attributes
 # as struct fields.  The typed ones hold what the class itself makes (a dict or list it
 # builds); the position, tokens and ids stay objects.
+cdef class Board
+
 cdef class TrackGraph:
-    cdef public object board
+    cdef public Board board
     cdef public object state
     cdef public object numbering
     cdef public object layout

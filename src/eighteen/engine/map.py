@@ -516,8 +516,8 @@ class _Tables:
 #: The sort key of (hex, path id) pairs: the path id.
 _SECOND = itemgetter(1)
 
-#: What :meth:`Board.cached` finds for a key it does not hold.
-_MISSING = object()
+#: What :meth:`Board._kept` finds for a key a cache does not hold.
+NOT_KEPT = object()
 
 #: The path of the ids no path holds (see :class:`TrackGraph`), and its ends.
 _NO_PATH = Path("", "-", "-")
@@ -1320,15 +1320,15 @@ class Board:
         :meth:`MapState.token_key`). Cached values are shared: callers must not mutate them.
         """
         value = self._kept(cache, key)
-        if value is _MISSING:  # (a miss raising KeyError cost more than the lookup)
+        if value is NOT_KEPT:  # (a miss raising KeyError cost more than the lookup)
             value = self._keep(cache, key, compute())
         return value  # type: ignore[no-any-return]
 
     def _kept(self, cache: str, key: Hashable) -> Any:
-        """What the named cache keeps under ``key`` (``_MISSING``: nothing); the hot
+        """What the named cache keeps under ``key`` (``NOT_KEPT``: nothing); the hot
         callers ask this and :meth:`_keep` themselves, with no closure to make."""
         c = self._caches.get(cache)
-        return _MISSING if c is None else c.get(key, _MISSING)
+        return NOT_KEPT if c is None else c.get(key, NOT_KEPT)
 
     def _keep(self, cache: str, key: Hashable, value: Any) -> Any:
         """Keep ``value`` under ``key`` in the named cache (its oldest entry dropped when
@@ -1421,7 +1421,7 @@ class Board:
         """
         key = state.track_key()
         g = self._kept("graph", key)
-        if g is _MISSING:
+        if g is NOT_KEPT:
             g = self._keep("graph", key, self._new_graph(state, key))
         return g.bind(state)  # type: ignore[no-any-return]
 
@@ -1461,7 +1461,7 @@ class Board:
         kept = state._kept_tokens()  # (the tokens compared once for the key and the walk)
         key = (state.track_key(), kept[1], corp, extra)
         r = self._kept("reach", key)
-        if r is _MISSING:
+        if r is NOT_KEPT:
             r = self._keep("reach", key, self._new_reach(state, corp, extra, kept))
         return r  # type: ignore[no-any-return]
 
@@ -1516,7 +1516,7 @@ class Board:
                 return True  # (what the last reach joined is joined still)
         key = (tk, ok, corp, extra, frozenset(excluded))
         found = self._kept("joins", key)
-        if found is _MISSING:
+        if found is NOT_KEPT:
             if g is None:
                 g = self.graph(state)
             found = self._keep("joins", key, self._stopped_walk(g, corp, extra, excluded, kept))

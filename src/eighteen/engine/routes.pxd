@@ -23,6 +23,23 @@ cdef class Route:
 # as the graph's native class (map.pxd), each read is a struct field's.
 from eighteen.engine.map cimport TrackGraph
 
+cpdef tuple _check(
+    TrackGraph g,
+    object corp,
+    object train,
+    object distance,
+    object paths,
+    object revenue_key,
+    object bonuses=*,
+    object stations=*,
+    object excluded=*,
+    object pids=*,
+)
+
+cpdef list _chains(TrackGraph g, object hexes)
+
+cpdef object first_reading(object board, object state, object connections, object nodes=*)
+
 cpdef tuple _check_route(
     TrackGraph g,
     object corp,

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from eighteen.engine.capabilities import implements
-from eighteen.engine.map import Board, MapError, MapState, Path, TrackGraph
+from eighteen.engine.map import NOT_KEPT, Board, MapError, MapState, Path, TrackGraph
 from eighteen.title.model import Bonus as BonusRecord
 from eighteen.title.model import BonusKind, Distance
 
@@ -534,7 +534,11 @@ def _check(
         )
     except TypeError:  # an argument that cannot be a key: no keeping
         return _check_route(g, *args)
-    return g.board.cached("check", key, lambda: _check_route(g, *args))
+    board = g.board
+    found = board._kept("check", key)
+    if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
+        found = board._keep("check", key, _check_route(g, *args))
+    return found  # type: ignore[no-any-return]
 
 
 def _check_route(
@@ -816,7 +820,11 @@ def _chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[in
     numbering of the stops: the board keeps them by those, so a connection run again on
     hexes no tile changed since is not walked again (shared: do not mutate them)."""
     key = (g.numbering, tuple(hexes), tuple(map(g.tiles.get, hexes)))
-    return g.board.cached("chains", key, lambda: _walk_chains(g, hexes))
+    board = g.board
+    found = board._kept("chains", key)
+    if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
+        found = board._keep("chains", key, _walk_chains(g, hexes))
+    return found  # type: ignore[no-any-return]
 
 
 def _walk_chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[int]]]:
@@ -947,12 +955,16 @@ def first_reading(
         names = tuple(nodes) if nodes is not None else None
         hexes = {h for c in conns for h in c}
         if names:
-            hexes.update(n.rpartition("-")[0] for n in names)
+            hexes.update([n.rpartition("-")[0] for n in names])
         # (its parts hashed and sorted on the way: a key made is a key that hashes)
         key = (g.numbering, conns, names, tuple([(h, g.tiles.get(h)) for h in sorted(hexes)]))
     except TypeError:  # (not names and hex ids: read, not kept)
         return _first_reading(g, connections, nodes)
-    return g.board.cached("reading", key, lambda: _first_reading(g, connections, nodes))
+    board = g.board
+    found = board._kept("reading", key)
+    if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
+        found = board._keep("reading", key, _first_reading(g, connections, nodes))
+    return found  # type: ignore[no-any-return]
 
 
 def _first_reading(
