@@ -58,6 +58,7 @@ cdef _gather_edges(dict edges, list touch, list hex_ids, list pids)
 # as struct fields.  The typed ones hold what the class itself makes (a dict or list it
 # builds); the position, tokens and ids stay objects.
 cdef class Board
+cdef class _Walk
 
 cdef class TrackGraph:
     cdef public Board board
@@ -88,15 +89,31 @@ cdef class TrackGraph:
     cpdef bint passable(self, long stop, object corp)
     cpdef tuple other_end(self, long pid, tuple node)
     # (the reach's own steps, called by one another and by the board)
+    @cython.locals(g=TrackGraph, stride=cython.long, k=cython.long, pid=cython.long)
     cpdef object patched(self, object state, object changed)
     cpdef TrackGraph bind(self, object state)
     cpdef list station_stops(self, object corp, object stations=*, object kept=*)
+    @cython.locals(w=_Walk, starts=list)
     cpdef object reach(self, object corp, object stations=*, object kept=*)
+    @cython.locals(
+        w=_Walk, queued=set, done=set, seen=set, todo=list, fresh=list, k=cython.long
+    )
     cpdef object extend(self, object prev, object corp, object stations, object kept=*)
     cpdef list changed_since(self, TrackGraph old)
     cpdef bint keeps(self, object prev, object corp, object stations, object kept)
+    @cython.locals(
+        w=_Walk,
+        old=TrackGraph,
+        done=set,
+        remap=dict,
+        near=list,
+        stride=cython.long,
+        k=cython.long,
+        pid=cython.long,
+    )
     cpdef object _carry(self, object prev)
-    cpdef object _reopened(self, object w, object hexes, object starts)
+    @cython.locals(queued=set, joined=set, opened=list, k=cython.long, s=cython.long)
+    cpdef object _reopened(self, _Walk w, object hexes, object starts)
     cpdef tuple _follow(self, object w, list todo, object until=*)
     cpdef _add_edges(self, dict edges, list pids, object starts)
 
@@ -141,12 +158,15 @@ cdef class Board:
     cpdef object _kept(self, object cache, object key)
     cpdef object _keep(self, object cache, object key, object value)
     cpdef TrackGraph graph(self, object state)
+    @cython.locals(last=TrackGraph, g=TrackGraph)
     cpdef object _new_graph(self, object state, object key)
     cpdef object reach(self, object state, object corp, object stations=*)
+    @cython.locals(g=TrackGraph)
     cpdef bint joins_other(
         self, object state, object corp, object stations=*, object excluded=*
     )
     cpdef object face(self, object state, object hex_id)
     cpdef object tile_face(self, object hex_id, object tile, object rotation=*)
+    @cython.locals(g=TrackGraph)
     cpdef object _new_reach(self, object state, object corp, object stations, object kept)
 
