@@ -18,6 +18,23 @@ from eighteen.title.model import Rules
 T = TypeVar("T")
 
 
+class GameData:
+    """The data every mechanic reads of a game, the base class of
+    :class:`eighteen.engine.game.Game`: its tables, rules, state, options and players.
+
+    Compiled (``eighteen native``), it is a native class (context.pxd), so that a
+    mechanic whose ``.pxd`` types its game as one reads these as struct fields.  It sets
+    nothing itself (the game does)."""
+
+    __slots__ = ("tables", "rules", "state", "options", "players")
+
+    tables: Tables
+    rules: Rules
+    state: State
+    options: list[str]
+    players: list[str]
+
+
 class Context(Protocol):
     """The running game as the mechanics see it."""
 

@@ -35,6 +35,7 @@ from eighteen.engine import (
 )
 from eighteen.engine.actions import Action, IllegalAction, action_from_json
 from eighteen.engine.capabilities import implements
+from eighteen.engine.context import GameData
 from eighteen.engine.rounds.auction import AuctionRoundSteps
 from eighteen.engine.rounds.base import Round
 from eighteen.engine.rounds.operating import OperatingRoundSteps
@@ -76,24 +77,20 @@ _OVER_LIMIT = ("over_limit",)
 _ACTING = ("acting",)
 
 
-class Game:
+class Game(GameData):
     """A game in progress: tables + players + options + state + action log."""
 
     # (slots: the engine reads ``state``, ``tables`` and the cache on every query, and a
-    # slot is read without looking in an instance dict)
+    # slot is read without looking in an instance dict; the tables, rules, state, options
+    # and players are :class:`GameData`'s)
     __slots__ = (
-        "tables",
-        "players",
         "seed",
-        "options",
-        "rules",
         "log",
         "events",
         "_pending_events",
         "_memo",
         "_steps",
         "stuck",
-        "state",
         "_snapshots",
     )
 

@@ -1,0 +1,10 @@
+# Types for the compiled build of context.py (Cython's pure-Python mode, as map.pxd): the
+# data every mechanic reads of a game, a native class that the game extends (game.pxd),
+# so that a mechanic's .pxd may type its game as one and read these as struct fields.
+
+cdef class GameData:
+    cdef public object tables
+    cdef public object rules
+    cdef public object state
+    cdef public list options
+    cdef public list players
