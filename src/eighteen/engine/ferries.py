@@ -106,6 +106,8 @@ def bind(g: Context, pid: str, port: str) -> None:
 def choice_due(g: Context) -> tuple[str, str, list[str]] | None:
     """(private, owner, ferries) of a ferry_multiplier private whose owner must choose
     among several ferries now (it bought the private holding two or more)."""
+    if not g.state.ferries:
+        return None  # no one holds a ferry (the usual case; asked before every step)
     for pid, mine in _unbound(g):
         if len(mine) > 1:
             return pid, g.state.privates[pid].owner or "", mine

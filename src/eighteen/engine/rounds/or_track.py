@@ -223,12 +223,22 @@ def lay_options(
     g: Context, distinct: bool = True
 ) -> list[tuple[TileLay, int, str | None, int | None]]:
     """(lay, total cost, private used, ability index) for every tile lay possible now."""
-    return g.memo(("lays", distinct), lambda: list(_lay_options(g, distinct)))
+    return g.memo(("lays", distinct), _all_lays, g, distinct)
+
+
+def _all_lays(g: Context, distinct: bool) -> list[tuple[TileLay, int, str | None, int | None]]:
+    return list(_lay_options(g, distinct))
 
 
 def can_lay(g: Context) -> bool:
     """Is any tile lay possible now?  (``bool(lay_options(g))``, stopping at the first.)"""
-    return g.memo(("can_lay",), lambda: next(_lay_options(g, True), None) is not None)
+    # (the answer's function and its argument given, not a closure: compiled, the
+    # functions of this module are typed, and a typed function holds no closure)
+    return g.memo(("can_lay",), _first_lay, g)  # type: ignore[no-any-return]
+
+
+def _first_lay(g: Context) -> bool:
+    return next(_lay_options(g, True), None) is not None
 
 
 def _faces(g: Context, lay: TileLay, targets: list[str]) -> bool:
@@ -460,13 +470,21 @@ def next_token_cost(g: Context, corp: str, hex_id: str | None = None) -> int | N
 
 def token_options(g: Context) -> list[tuple[str, int, int, bool]]:
     """(hex, city, cost, free-ability) station tokens the corporation may place now."""
-    return g.memo("tokens", lambda: list(_token_options(g)))
+    return g.memo("tokens", _all_tokens, g)
+
+
+def _all_tokens(g: Context) -> list[tuple[str, int, int, bool]]:
+    return list(_token_options(g))
 
 
 def can_token(g: Context) -> bool:
     """May the corporation place a station token now?  (``bool(token_options(g))``,
     stopping at the first.)"""
-    return g.memo(("can_token",), lambda: next(_token_options(g), None) is not None)
+    return g.memo(("can_token",), _first_token, g)  # type: ignore[no-any-return]
+
+
+def _first_token(g: Context) -> bool:
+    return next(_token_options(g), None) is not None
 
 
 def _token_options(g: Context) -> Iterator[tuple[str, int, int, bool]]:
@@ -498,7 +516,8 @@ def _may_afford(g: Context, corp: str, cost: int) -> bool:
     reaches is an option, and the network is not asked."""
     special = (g.tables.corporation(corp).station_costs or {}).values()
     cash = g.state.corporations[corp].cash
-    return cost <= cash or any(int(price) <= cash for price in special)
+    # (a list, not a generator expression: compiled, this function is typed, no closure)
+    return cost <= cash or any([int(price) <= cash for price in special])
 
 
 class Token(ORStep):

@@ -1,0 +1,18 @@
+# Types for the compiled build of or_track.py (Cython's pure-Python mode, as map.pxd): the
+# track and token steps' helpers read the game typed as its native base class
+# (context.pxd), each read of its state, tables or rules a struct field's.
+from eighteen.engine.context cimport GameData
+
+cpdef object _r(GameData g)
+cpdef str operating(GameData g)
+cpdef object _slot_fee(GameData g, object slot)
+cpdef object lay_options(GameData g, bint distinct=*)
+cpdef list _all_lays(GameData g, bint distinct)
+cpdef bint can_lay(GameData g)
+cpdef bint _first_lay(GameData g)
+cpdef object next_token_cost(GameData g, str corp, object hex_id=*)
+cpdef object token_options(GameData g)
+cpdef list _all_tokens(GameData g)
+cpdef bint can_token(GameData g)
+cpdef bint _first_token(GameData g)
+cpdef bint _may_afford(GameData g, str corp, object cost)
