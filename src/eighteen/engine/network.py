@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from eighteen.engine import ferries, phases, privates, trains
 from eighteen.engine.actions import RouteSpec
-from eighteen.engine.map import Board, MapState, TileLay
+from eighteen.engine.map import NOT_KEPT, Board, MapState, TileLay
 from eighteen.engine.routefinder import RouteResult, has_route, optimize
 from eighteen.engine.routes import (
     Bonus,
@@ -51,7 +51,12 @@ def new_map() -> MapState:
 def tile_supply(g: Context) -> dict[str, int | None]:
     """Tiles left in the supply (None = unlimited): the manifest minus tiles on the map
     (counted once per tile layout: do not mutate the result)."""
-    return board(g).cached("tile_supply", g.state.map.track_key(), lambda: _tile_supply(g))
+    b = board(g)
+    key = g.state.map.track_key()
+    found = b._kept("tile_supply", key)
+    if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
+        found = b._keep("tile_supply", key, _tile_supply(g))
+    return found  # type: ignore[no-any-return]
 
 
 def _tile_supply(g: Context) -> dict[str, int | None]:
@@ -250,19 +255,24 @@ def bonuses(g: Context) -> list[Bonus]:
     """The route bonuses of the current phase (compiled ``bonuses``: connection and
     interconnection)."""
     phase = phases.current(g).id
-    return g.memo(("bonuses", phase), lambda: table_bonuses(g.tables.doc.bonuses, phase))
+    # (the answer's function and its arguments, not a closure: this function is typed)
+    return g.memo(("bonuses", phase), table_bonuses, g.tables.doc.bonuses, phase)  # type: ignore[no-any-return]
 
 
 def corp_bonuses(g: Context, corp: str) -> list[Bonus]:
     """The bonuses ``corp``'s routes may earn: the phase's connection bonuses with its
     privates' multipliers, plus its ferries (engine.ferries)."""
-    return g.memo(("corp_bonuses", corp), lambda: ferries.route_bonuses(g, corp, bonuses(g)))
+    return g.memo(("corp_bonuses", corp), _corp_bonuses, g, corp)  # type: ignore[no-any-return]
+
+
+def _corp_bonuses(g: Context, corp: str) -> list[Bonus]:
+    return ferries.route_bonuses(g, corp, bonuses(g))
 
 
 def run_access(g: Context, corp: str) -> tuple[frozenset[str], frozenset[str]]:
     """(hexes where the corporation has a virtual station it may run from, hexes it may not
     run to): the virtual_station (``run``) and exclusive_hexes powers of privates."""
-    stations = frozenset(ab.hex for ab in privates.virtual_stations(g, corp) if ab.run)
+    stations = frozenset([ab.hex for ab in privates.virtual_stations(g, corp) if ab.run])
     return stations, frozenset(privates.excluded_hexes(g, corp))
 
 
@@ -334,18 +344,20 @@ def can_run(g: Context, corp: str) -> bool:
     stop it may run to)?  Read off its reach (which the token and track steps share), or
     off as much of it as shows a stop joined to a station (:meth:`Board.joins_other`),
     not off a route search."""
+    return bool(g.memo(("can_run", corp), _joined, g, corp))
+
+
+def _joined(g: Context, corp: str) -> bool:
+    """:func:`can_run`, found (a function of its own, not a closure: this module's
+    functions are typed when compiled)."""
     stations, excluded = run_access(g, corp)
-
-    def joined() -> bool:
-        b = board(g)
-        if b.joins_other(g.state.map, corp, stations, excluded):
-            return True  # (most often found a few paths from a station)
-        reach = b.reach(g.state.map, corp, stations)
-        own = reach.own  # the stations it started at on this very position
-        if len(own) < 2 or not reach.joined:
-            return False
-        # the stops joined are stations only (joins_other found no other): maybe one
-        # reached from another, maybe each by a loop back to itself; the route search tells
-        return has_route(b, g.state.map, corp, stations=stations, excluded=excluded)
-
-    return bool(g.memo(("can_run", corp), joined))
+    b = board(g)
+    if b.joins_other(g.state.map, corp, stations, excluded):
+        return True  # (most often found a few paths from a station)
+    reach = b.reach(g.state.map, corp, stations)
+    own = reach.own  # the stations it started at on this very position
+    if len(own) < 2 or not reach.joined:
+        return False
+    # the stops joined are stations only (joins_other found no other): maybe one
+    # reached from another, maybe each by a loop back to itself; the route search tells
+    return has_route(b, g.state.map, corp, stations=stations, excluded=excluded)

@@ -1,0 +1,19 @@
+# Types for the compiled build of network.py (Cython's pure-Python mode, as map.pxd): the
+# adapter between the rules and the board reads the game typed as its native base class
+# (context.pxd) and calls the board's typed methods (map.pxd) as C functions.
+from eighteen.engine.context cimport GameData
+from eighteen.engine.map cimport Board
+
+cpdef Board board(GameData g)
+cpdef Board board_of(object tables)
+cpdef dict tile_supply(GameData g)
+cpdef dict _tile_supply(GameData g)
+cpdef dict reserved(GameData g)
+cpdef list corp_trains(GameData g, object corp)
+cpdef list bonuses(GameData g)
+cpdef list corp_bonuses(GameData g, object corp)
+cpdef list _corp_bonuses(GameData g, object corp)
+cpdef tuple run_access(GameData g, object corp)
+cpdef list check(GameData g, object corp, object routes)
+cpdef bint can_run(GameData g, object corp)
+cpdef bint _joined(GameData g, object corp)
