@@ -354,6 +354,13 @@ def test_a_native_class_declares_every_attribute_its_source_makes() -> None:
         "eighteen.engine.map._Walk",
         "eighteen.engine.routes.Route",
         "eighteen.engine.routes.Stop",
+        "eighteen.engine.state.AuctionRound",
+        "eighteen.engine.state.CorporationState",
+        "eighteen.engine.state.OperatingRound",
+        "eighteen.engine.state.PlayerState",
+        "eighteen.engine.state.PrivateState",
+        "eighteen.engine.state.State",
+        "eighteen.engine.state.StockRound",
         "eighteen.engine.tables.Tables",
     ]
     done = subprocess.run(

@@ -2,9 +2,11 @@
 # data every mechanic reads of a game, a native class that the game extends (game.pxd),
 # so that a mechanic's .pxd may type its game as one and read these as struct fields.
 
+from eighteen.engine.state cimport State
+
 cdef class GameData:
     cdef public object tables
     cdef public object rules
-    cdef public object state
+    cdef public State state
     cdef public list options
     cdef public list players

@@ -18,13 +18,13 @@ IPO = "ipo"
 POOL = "pool"
 
 
-@dataclass(slots=True)
+@dataclass
 class PlayerState:
     name: str
     cash: int
 
 
-@dataclass(slots=True)
+@dataclass
 class CorporationState:
     id: str
     par: int | None = None  # par price, once started
@@ -40,7 +40,7 @@ class CorporationState:
     closed: bool = False  # its price reached a closing cell: out of the game
 
 
-@dataclass(slots=True)
+@dataclass
 class PrivateState:
     id: str
     owner: str | None = None  # player name or corporation id; None: unsold
@@ -48,7 +48,7 @@ class PrivateState:
     used: list[int] = field(default_factory=list)  # indices of one-shot abilities used
 
 
-@dataclass(slots=True)
+@dataclass
 class AuctionRound:
     """Initial private sale (waterfall): normal turns plus auctions among bidders."""
 
@@ -65,7 +65,7 @@ class AuctionRound:
     last_buyer: str | None = None  # who bought the last private sold
 
 
-@dataclass(slots=True)
+@dataclass
 class StockRound:
     kind: str = "stock"
     number: int = 1  # stock rounds so far, this one included
@@ -81,7 +81,7 @@ class StockRound:
     last_actor: str | None = None
 
 
-@dataclass(slots=True)
+@dataclass
 class OperatingRound:
     kind: str = "operating"
     number: int = 1  # position in the set of operating rounds
@@ -107,7 +107,7 @@ class OperatingRound:
 Round = AuctionRound | StockRound | OperatingRound
 
 
-@dataclass(slots=True)
+@dataclass
 class State:
     players: list[PlayerState]
     corporations: dict[str, CorporationState]
@@ -239,9 +239,10 @@ def _make_copier(
     field (as dataclasses writes ``__init__``): flat containers are copied with ``.copy()``,
     other containers deeply, atomic fields shared; a field of ``own`` by its function.
 
-    A class with slots (the state's classes) is copied field by field onto a new instance,
-    which reads and sets its slots only.  Another dataclass is copied by its ``__dict__``
-    (its attributes beyond the fields too, deeply)."""
+    A class with no instance dict (the state's classes compiled: native classes, state.pxd;
+    or a class with slots) is copied field by field onto a new instance.  Another dataclass
+    (the state's classes run from source) is copied by its ``__dict__`` (its attributes
+    beyond the fields too, deeply)."""
     n, flat, deep = _plan(cls)
     own = own or {}
     if getattr(cls, "__dictoffset__", 1) == 0:  # slots: no attribute beyond the fields
@@ -293,7 +294,7 @@ def _make_copier(
         "_clone_all": _clone_all,
         "_ATOMIC": _ATOMIC,
         "_deep": _deep,
-        "_new": object.__new__,
+        "_new": cls.__new__,  # (a native class's own: object.__new__ refuses it)
         "_own": own,
         "cls": cls,
     }
