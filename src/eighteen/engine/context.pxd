@@ -3,9 +3,10 @@
 # so that a mechanic's .pxd may type its game as one and read these as struct fields.
 
 from eighteen.engine.state cimport State
+from eighteen.engine.tables cimport Tables
 
 cdef class GameData:
-    cdef public object tables
+    cdef public Tables tables
     cdef public object rules
     cdef public State state
     cdef public list options

@@ -30,3 +30,15 @@ cdef class Tables:
     cdef public dict _train
     cdef public dict _cells
     cdef public list par_cells
+
+    # (the look-ups every mechanic makes: C calls from typed code)
+    cpdef object private(self, object pid)
+    cpdef object corporation(self, object cid)
+    cpdef object train(self, object tid)
+    cpdef bint is_private(self, object pid)
+    cpdef bint is_corporation(self, object cid)
+    cpdef object cell(self, object pos)
+    cpdef list abilities(self, object pid, object kind)
+    cpdef tuple holders(self, object kind)
+    cpdef object float_percent(self, object cid)
+    cpdef object phase_index(self, object phase_id)

@@ -276,8 +276,9 @@ class Tables:
         table order: the ones a question about that power need look at."""
         got = self._holders.get(kind)
         if got is None:
+            # (lists, not generator expressions: compiled, this method is typed)
             got = self._holders[kind] = tuple(
-                p.id for p in self.privates if any(isinstance(a, kind) for a in p.abilities)
+                [p.id for p in self.privates if any([isinstance(a, kind) for a in p.abilities])]
             )
         return got
 
