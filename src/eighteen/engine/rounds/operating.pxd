@@ -1,6 +1,14 @@
 # Types for the compiled build of operating.py (Cython's pure-Python mode, as map.pxd):
-# the turn's moves read the game typed as its native base class (context.pxd).
+# the turn's moves and the round's advance read the game typed as its native base class
+# (context.pxd) and the operating round as its native class (state.pxd).
+import cython
 from eighteen.engine.context cimport GameData
+from eighteen.engine.state cimport OperatingRound
 
+@cython.locals(r=OperatingRound)
 cpdef next_step(GameData g)
+@cython.locals(r=OperatingRound)
 cpdef end_turn(GameData g)
+cpdef list _turn_steps(GameData g)
+@cython.locals(r=OperatingRound, i=cython.long)
+cpdef _advance(GameData g)

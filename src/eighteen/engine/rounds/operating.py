@@ -148,36 +148,47 @@ class OperatingRoundSteps(Round):
     _from: ClassVar[dict[str, list[Step]]] = _steps_from()
 
     def steps(self, g: Context) -> list[Step]:
-        if g.rules.turn_any_order:
-            return self._steps
-        return self._from.get(g.state.round.step, self._steps)
+        return _turn_steps(g)
 
     def advance(self, g: Context) -> None:
-        r: OperatingRound = g.state.round
-        while not g.state.game_over:
-            g.end_changes()  # only asking until begin_changes: the answers are cached
-            if g.pending_discard() or ferries.choice_due(g) is not None:
+        _advance(g)
+
+
+def _turn_steps(g: Context) -> list[Step]:
+    """:meth:`OperatingRoundSteps.steps` (module functions: compiled, operating.pxd types
+    them over the game and the round)."""
+    if g.rules.turn_any_order:
+        return OperatingRoundSteps._steps
+    return OperatingRoundSteps._from.get(g.state.round.step, OperatingRoundSteps._steps)
+
+
+def _advance(g: Context) -> None:
+    """:meth:`OperatingRoundSteps.advance`."""
+    r: OperatingRound = g.state.round
+    while not g.state.game_over:
+        g.end_changes()  # only asking until begin_changes: the answers are cached
+        if g.pending_discard() or ferries.choice_due(g) is not None:
+            return
+        if g.state.home_waiting and due_home(g) is not None:
+            g.begin_changes()
+            settle_due_homes(g)
+            g.end_changes()
+            if due_home(g) is not None:
                 return
-            if g.state.home_waiting and due_home(g) is not None:
-                g.begin_changes()
-                settle_due_homes(g)
-                g.end_changes()
-                if due_home(g) is not None:
-                    return
-            if r.index >= len(r.order):
-                g.begin_changes()
-                g.end_round()
-                return
-            if g.state.corporations[r.order[r.index]].closed:
-                g.begin_changes()
-                end_turn(g)  # it closed during its own turn
-                continue
-            i = STEP_NAMES.index(r.step)
-            if TURN[i].is_active(g):
-                return  # the turn stops here: what it asked stays cached
-            if i in _QUIET:
-                g.step_moved()  # only the step moves on: what is known of the state holds
-            else:
-                g.begin_changes()
-                TURN[i].skip(g)
-            next_step(g)
+        if r.index >= len(r.order):
+            g.begin_changes()
+            g.end_round()
+            return
+        if g.state.corporations[r.order[r.index]].closed:
+            g.begin_changes()
+            end_turn(g)  # it closed during its own turn
+            continue
+        i = STEP_NAMES.index(r.step)
+        if TURN[i].is_active(g):
+            return  # the turn stops here: what it asked stays cached
+        if i in _QUIET:
+            g.step_moved()  # only the step moves on: what is known of the state holds
+        else:
+            g.begin_changes()
+            TURN[i].skip(g)
+        next_step(g)

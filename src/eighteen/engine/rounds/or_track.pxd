@@ -1,10 +1,19 @@
 # Types for the compiled build of or_track.py (Cython's pure-Python mode, as map.pxd): the
 # track and token steps' helpers read the game typed as its native base class
 # (context.pxd), each read of its state, tables or rules a struct field's.
+import cython
 from eighteen.engine.context cimport GameData
+from eighteen.engine.state cimport OperatingRound
 
 cpdef object _r(GameData g)
+@cython.locals(r=OperatingRound)
 cpdef str operating(GameData g)
+@cython.locals(r=OperatingRound)
+cpdef bint _is_active(object step, GameData g)
+@cython.locals(r=OperatingRound)
+cpdef bint _is_current(object step, GameData g)
+@cython.locals(r=OperatingRound)
+cpdef bint _opened(object step, GameData g)
 cpdef object _slot_fee(GameData g, object slot)
 cpdef object lay_options(GameData g, bint distinct=*)
 cpdef list _all_lays(GameData g, bint distinct)

@@ -34,7 +34,7 @@ def _r(g: Context) -> OperatingRound:
 
 
 def operating(g: Context) -> str:
-    r = _r(g)
+    r = g.state.round
     return r.order[r.index]
 
 
@@ -50,11 +50,7 @@ class ORStep(Step):
         """:meth:`Step.is_active`, with the answer for a step that is not the one served
         nor opened with it found at once (False, when :attr:`current_only`): the round
         asks every step before the served one, and that question is not worth caching."""
-        if self.current_only:  # (the test of is_current, inline: asked of every step)
-            step = g.state.round.step
-            if step != self.name and not self.opened(g):
-                return False
-        return g.step_active(self)
+        return _is_active(self, g)
 
     def precheck(self, g: Context, action: Action) -> None:
         """The operating corporation acts (the first check of :meth:`process`)."""
@@ -62,23 +58,13 @@ class ORStep(Step):
 
     def is_current(self, g: Context) -> bool:
         """The step being served, or one opened with it (:meth:`opened`)."""
-        r = _r(g)
-        return (
-            r.index < len(r.order)
-            and (r.step == self.name or self.opened(g))
-            and not g.pending_discard()
-        )
+        return _is_current(self, g)
 
     def opened(self, g: Context) -> bool:
         """Does this step take its actions while an earlier step of its group in
         rules.turn_any_order is served (the steps of a group come in any order)?  The
         operating round registers it for the names of its turn's steps."""
-        step = _r(g).step
-        for steps in g.rules.turn_any_order:
-            group = [TurnStep(s).value for s in steps]
-            if self.name in group and step in group:
-                return group.index(step) < group.index(self.name)
-        return False
+        return _opened(self, g)
 
     def actor(self, g: Context) -> str | None:
         return operating(g)
@@ -91,6 +77,43 @@ class ORStep(Step):
         one is served leaves nothing: the served step goes on)."""
         if _r(g).step == self.name:
             g.next_or_step()
+
+
+# (ORStep's questions as module functions: compiled, or_track.pxd types them over the game
+# and the operating round, whose fields they read as struct fields)
+
+
+def _is_active(step: ORStep, g: Context) -> bool:
+    """:meth:`ORStep.is_active`."""
+    if step.current_only:  # (the test of is_current, inline: asked of every step)
+        r = g.state.round
+        if r.step != step.name and not step.opened(g):
+            return False
+    return g.step_active(step)
+
+
+def _is_current(step: ORStep, g: Context) -> bool:
+    """:meth:`ORStep.is_current`."""
+    r = g.state.round
+    return (
+        r.index < len(r.order)
+        and (r.step == step.name or step.opened(g))
+        and not g.pending_discard()
+    )
+
+
+def _opened(step: ORStep, g: Context) -> bool:
+    """:meth:`ORStep.opened`."""
+    r = g.state.round
+    turn_any_order = g.rules.turn_any_order
+    if not turn_any_order:
+        return False  # (the usual case: a turn's steps in their order)
+    name = r.step
+    for steps in turn_any_order:
+        group = [TurnStep(s).value for s in steps]
+        if step.name in group and name in group:
+            return group.index(name) < group.index(step.name)
+    return False
 
 
 # -- home token -------------------------------------------------------------------------
