@@ -11,3 +11,10 @@ cdef class GameData:
     cdef public State state
     cdef public list options
     cdef public list players
+    cdef public dict _memo
+    cdef public dict _steps
+
+    cpdef bint step_active(self, object step)
+    cpdef begin_changes(self)
+    cpdef step_moved(self)
+    cpdef end_changes(self)

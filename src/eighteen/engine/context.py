@@ -17,22 +17,65 @@ from eighteen.title.model import Rules
 
 T = TypeVar("T")
 
+#: What a cache holds for a key it does not hold.
+_UNKNOWN = object()
+
 
 class GameData:
     """The data every mechanic reads of a game, the base class of
-    :class:`eighteen.engine.game.Game`: its tables, rules, state, options and players.
+    :class:`eighteen.engine.game.Game`: its tables, rules, state, options and players, and
+    the caches of its queries with the methods that keep them (the game sets the rest).
 
     Compiled (``eighteen native``), it is a native class (context.pxd), so that a
-    mechanic whose ``.pxd`` types its game as one reads these as struct fields.  It sets
-    nothing itself (the game does)."""
+    mechanic whose ``.pxd`` types its game as one reads these as struct fields and calls
+    these methods as C functions."""
 
-    __slots__ = ("tables", "rules", "state", "options", "players")
+    __slots__ = ("tables", "rules", "state", "options", "players", "_memo", "_steps")
 
     tables: Tables
     rules: Rules
     state: State
     options: list[str]
     players: list[str]
+    #: the answers to queries while the state holds still (``Game.memo``; None: none
+    #: is kept, the state is changing), and those that also depend on the served step
+    _memo: dict[Any, Any] | None
+    _steps: dict[Any, Any] | None
+
+    def step_active(self, step: Any) -> bool:
+        """``bool(step.active(self))``, cached as :meth:`step_memo` is (keyed by the step
+        itself: the steps are shared objects)."""
+        memo = self._steps
+        if memo is None:
+            return bool(step.active(self))
+        value = memo.get(step, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[step] = bool(step.active(self))
+        return value  # type: ignore[no-any-return]
+
+    def begin_changes(self) -> None:
+        """The state is about to change: cached queries no longer hold, and nothing is
+        cached until :meth:`end_changes`.  ``apply`` calls it once the step that takes the
+        action is known (finding it only asks queries), and before every automatic
+        effect; rounds call it again after each :meth:`end_changes`."""
+        self._memo = None
+        self._steps = None
+
+    def step_moved(self) -> None:
+        """Only the served step changed (a round passed over a step with nothing to do
+        and no effect of its own): the answers about the state hold, those about the
+        steps (:meth:`step_memo`) are dropped.  Outside :meth:`end_changes` nothing is
+        cached anyway."""
+        if self._steps is not None:
+            self._steps = {}
+
+    def end_changes(self) -> None:
+        """The state holds still (until the next :meth:`begin_changes`): queries may be
+        cached again.  A round's ``advance`` calls it before asking whether a step is
+        active, so that the answers found last stay cached for the next action."""
+        if self._memo is None:
+            self._memo = {}
+            self._steps = {}
 
 
 class Context(Protocol):

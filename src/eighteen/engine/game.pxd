@@ -8,7 +8,5 @@ cdef class Game(GameData):
     cdef public list log
     cdef public list events
     cdef public list _pending_events
-    cdef public dict _memo
-    cdef public dict _steps
     cdef public object stuck
     cdef public dict _snapshots

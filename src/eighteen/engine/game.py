@@ -88,8 +88,6 @@ class Game(GameData):
         "log",
         "events",
         "_pending_events",
-        "_memo",
-        "_steps",
         "stuck",
         "_snapshots",
     )
@@ -240,17 +238,6 @@ class Game(GameData):
             value = memo[key] = compute(*args)
         return value
 
-    def step_active(self, step: Any) -> bool:
-        """``bool(step.active(self))``, cached as :meth:`step_memo` is (keyed by the step
-        itself: the steps are shared objects)."""
-        memo = self._steps
-        if memo is None:
-            return bool(step.active(self))
-        value = memo.get(step, _UNKNOWN)
-        if value is _UNKNOWN:
-            value = memo[step] = bool(step.active(self))
-        return value  # type: ignore[no-any-return]
-
     def invalidate_caches(self) -> None:
         """Forget cached queries: call after editing ``game.state`` directly (test setups),
         before the next query or apply.  Never needed when the game only changes through
@@ -259,30 +246,6 @@ class Game(GameData):
         self._memo = {}
         self._steps = {}
         self._snapshots[len(self.log)] = self.state.copy()
-
-    def begin_changes(self) -> None:
-        """The state is about to change: cached queries no longer hold, and nothing is
-        cached until :meth:`end_changes`.  ``apply`` calls it once the step that takes the
-        action is known (finding it only asks queries), and before every automatic
-        effect; rounds call it again after each :meth:`end_changes`."""
-        self._memo = None
-        self._steps = None
-
-    def step_moved(self) -> None:
-        """Only the served step changed (a round passed over a step with nothing to do
-        and no effect of its own): the answers about the state hold, those about the
-        steps (:meth:`step_memo`) are dropped.  Outside :meth:`end_changes` nothing is
-        cached anyway."""
-        if self._steps is not None:
-            self._steps = {}
-
-    def end_changes(self) -> None:
-        """The state holds still (until the next :meth:`begin_changes`): queries may be
-        cached again.  A round's ``advance`` calls it before asking whether a step is
-        active, so that the answers found last stay cached for the next action."""
-        if self._memo is None:
-            self._memo = {}
-            self._steps = {}
 
     def pending_discard(self) -> bool:
         """Is a corporation over the train limit (asked before every step: cached)?"""
