@@ -350,6 +350,7 @@ def test_a_native_class_declares_every_attribute_its_source_makes() -> None:
         "eighteen.engine.context.GameData",
         "eighteen.engine.game.Game",
         "eighteen.engine.map.Board",
+        "eighteen.engine.map.MapState",
         "eighteen.engine.map.TrackGraph",
         "eighteen.engine.map._Walk",
         "eighteen.engine.routes.Route",

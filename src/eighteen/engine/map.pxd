@@ -60,9 +60,27 @@ cdef _gather_edges(dict edges, list touch, list hex_ids, list pids)
 cdef class Board
 cdef class _Walk
 
+
+# The board's position (a dataclass, native when compiled): its fingerprints, asked a few
+# times an action, are C calls from typed code.
+cdef class MapState:
+    cdef public object tiles
+    cdef public object tokens
+    cdef public object _track_key
+    cdef public object _token_key
+
+    cpdef object track_key(self)
+    cpdef object token_key(self)
+    cpdef dict token_snapshot(self)
+    cpdef list station_cities(self, object corp, object kept=*)
+    cpdef tuple _kept_tokens(self)
+    cpdef list city_tokens(self, object hex_id, object city)
+    cpdef list token_cities(self, object corp)
+
+
 cdef class TrackGraph:
     cdef public Board board
-    cdef public object state
+    cdef public MapState state
     cdef public object numbering
     cdef public object layout
     cdef public tuple lineage
@@ -90,8 +108,8 @@ cdef class TrackGraph:
     cpdef tuple other_end(self, long pid, tuple node)
     # (the reach's own steps, called by one another and by the board)
     @cython.locals(g=TrackGraph, stride=cython.long, k=cython.long, pid=cython.long)
-    cpdef object patched(self, object state, object changed)
-    cpdef TrackGraph bind(self, object state)
+    cpdef object patched(self, MapState state, object changed)
+    cpdef TrackGraph bind(self, MapState state)
     cpdef list station_stops(self, object corp, object stations=*, object kept=*)
     @cython.locals(w=_Walk, starts=list)
     cpdef object reach(self, object corp, object stations=*, object kept=*)
@@ -157,16 +175,16 @@ cdef class Board:
     cpdef object cached(self, object cache, object key, object compute)
     cpdef object _kept(self, object cache, object key)
     cpdef object _keep(self, object cache, object key, object value)
-    cpdef TrackGraph graph(self, object state)
+    cpdef TrackGraph graph(self, MapState state)
     @cython.locals(last=TrackGraph, g=TrackGraph)
-    cpdef object _new_graph(self, object state, object key)
-    cpdef object reach(self, object state, object corp, object stations=*)
+    cpdef object _new_graph(self, MapState state, object key)
+    cpdef object reach(self, MapState state, object corp, object stations=*)
     @cython.locals(g=TrackGraph)
     cpdef bint joins_other(
-        self, object state, object corp, object stations=*, object excluded=*
+        self, MapState state, object corp, object stations=*, object excluded=*
     )
-    cpdef object face(self, object state, object hex_id)
+    cpdef object face(self, MapState state, object hex_id)
     cpdef object tile_face(self, object hex_id, object tile, object rotation=*)
     @cython.locals(g=TrackGraph)
-    cpdef object _new_reach(self, object state, object corp, object stations, object kept)
+    cpdef object _new_reach(self, MapState state, object corp, object stations, object kept)
 

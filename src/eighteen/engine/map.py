@@ -124,7 +124,7 @@ _KeptTokens = tuple[
 ]
 
 
-@dataclass(slots=True)
+@dataclass
 class MapState:
     """Mutable board: laid tiles and station tokens. Copy with .copy(); to_json/from_json for saves.
 
@@ -235,8 +235,8 @@ class MapState:
 
     def token_cities(self, corp: str) -> list[tuple[str, int]]:
         """Every (hex, city index) holding a token of ``corp``, sorted."""
-        return sorted(
-            (h, i) for h, cities in self.tokens.items() for i, c in enumerate(cities) if corp in c
+        return sorted(  # (a list, not a generator expression: compiled, this method is typed)
+            [(h, i) for h, cities in self.tokens.items() for i, c in enumerate(cities) if corp in c]
         )
 
 

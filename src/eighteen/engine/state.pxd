@@ -2,6 +2,9 @@
 # state's dataclasses are native classes, so that a mechanic typed over them reads a field
 # as a struct field.  Every field is an object: the state takes what its loads give.
 
+from eighteen.engine.map cimport MapState
+
+
 cdef class PlayerState:
     cdef public object name
     cdef public object cash
@@ -90,7 +93,7 @@ cdef class State:
     cdef public object bought_types
     cdef public object phase
     cdef public object round
-    cdef public object map
+    cdef public MapState map
     cdef public object stock_rounds
     cdef public object priority
     cdef public object arrivals
