@@ -17,7 +17,16 @@ import pytest
 
 from eighteen.compiled import CompiledHex, CompiledTile
 from eighteen.engine import network, tables
-from eighteen.engine.map import GRAPH_TABLES, Board, MapError, MapState, Path, TileLay, Tiles
+from eighteen.engine.map import (
+    GRAPH_TABLES,
+    Board,
+    MapError,
+    MapState,
+    Path,
+    TileLay,
+    Tiles,
+    TrackGraph,
+)
 from eighteen.engine.tables import typed_document
 from eighteen.title.model import Corporation
 
@@ -587,6 +596,12 @@ def test_a_graph_bound_to_another_state_shares_its_tables_and_reads_that_states_
     bound = g.bind(other)
     assert g.bind(s) is g and bound is not g
     assert all(getattr(bound, name) is getattr(g, name) for name in GRAPH_TABLES)
+    # every attribute of the graph copied (its slots), the position aside
+    copied = [n for n in TrackGraph.__slots__ if n != "state"]  # type: ignore[attr-defined]
+    assert sorted(copied) == sorted(
+        ["board", "numbering", "layout", "lineage", "_track_key", *GRAPH_TABLES]
+    )
+    assert [n for n in copied if getattr(bound, n) is not getattr(g, n)] == []
     assert bound.track_key is g.track_key == s.track_key()
     city = g.stop_id[("B4", "city", 0)]
     assert (g.has_token(city, "X"), bound.has_token(city, "X")) == (False, True)

@@ -745,8 +745,27 @@ class TrackGraph:
     def _copy(self) -> TrackGraph:
         """A shallow copy: every slot shared."""
         g = TrackGraph.__new__(TrackGraph)
-        for name in _GRAPH_SLOTS:
-            setattr(g, name, getattr(self, name))
+        # (each attribute by name, not a loop over _GRAPH_SLOTS with getattr and setattr:
+        # compiled, these are struct fields; tests/engine/test_map.py checks that every
+        # slot is copied)
+        g.board = self.board
+        g.state = self.state
+        g.numbering = self.numbering
+        g.layout = self.layout
+        g.lineage = self.lineage
+        g._track_key = self._track_key
+        g.tiles = self.tiles
+        g.faces = self.faces
+        g.stops = self.stops
+        g.stop_start = self.stop_start
+        g.stop_id = self.stop_id
+        g.paths = self.paths
+        g.ends = self.ends
+        g.path_sides = self.path_sides
+        g.touch = self.touch
+        g.stop_paths = self.stop_paths
+        g.side_paths = self.side_paths
+        g.text_id = self.text_id
         return g
 
     def _end(self, hex_id: str, end: str) -> tuple[bool, int]:

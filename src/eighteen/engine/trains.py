@@ -98,7 +98,10 @@ class Offer(NamedTuple):
 def _next_copy(g: Context, t: str) -> str:
     if t in g.state.minted:
         return f"{t}-{g.state.minted[t]}"
-    return next(x for x in g.state.depot if train_type(x) == t)
+    for x in g.state.depot:  # (a loop, not a generator expression: this function is typed)
+        if train_type(x) == t:
+            return x  # type: ignore[no-any-return]
+    raise StopIteration(t)
 
 
 def on_sale_types(g: Context) -> list[str]:
