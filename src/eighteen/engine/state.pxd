@@ -110,3 +110,7 @@ cdef class State:
     cdef public object absorbed
     cdef public object chosen_homes
     cdef public object home_choice
+
+    cpdef object player(self, object name)
+    cpdef long player_index(self, object name) except? -1
+    cpdef bint is_player(self, object name)

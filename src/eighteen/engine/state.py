@@ -155,7 +155,8 @@ class State:
         raise KeyError(name)
 
     def is_player(self, name: str) -> bool:
-        return any(p.name == name for p in self.players)
+        # (a list, not a generator expression: compiled, this method is typed)
+        return any([p.name == name for p in self.players])
 
     def copy(self) -> State:
         """An independent copy (faster than copy.deepcopy for this shape): every field set
