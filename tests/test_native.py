@@ -236,6 +236,14 @@ def test_a_module_taking_another_modules_types_is_built_and_loaded_with_it(
     assert native.source_digest(use) != native.read_manifest(out)["nativecheck.use"]
     assert native.build(sources, out, jobs=1) == ["nativecheck.box", "nativecheck.use"]
 
+    # the user alone built again: the build finds the .pxd it cimports without compiling
+    # that module (a compile of the user alone would fail without it)
+    use.write_text(use.read_text() + "\n\nEDITED = True\n")
+    assert native.build(sources, out, jobs=1) == ["nativecheck.use"]
+    assert native._loaded_state(root, out, native.read_manifest(out), "nativecheck.use") == (
+        "native"
+    )
+
 
 def test_a_failed_build_says_why_and_keeps_the_last_one(tmp_path: Path) -> None:
     mod = _package(tmp_path, "def value() -> int:\n    return 1\n")

@@ -193,23 +193,31 @@ def _state(source: Path, built: Path, recorded: str | None, root: Path | None = 
     """``native`` when the compiled file ``built`` exists and was made from ``source`` as
     it is now (its hash ``recorded``), ``stale`` when it was made from another version,
     ``missing`` when there is none (or the source cannot be read)."""
+    return _read_state(source, built, recorded, root)[0]
+
+
+def _read_state(
+    source: Path, built: Path, recorded: str | None, root: Path | None
+) -> tuple[str, _Types | None]:
+    """:func:`_state`, and the types of ``source`` read on the way (None: not read)."""
     if recorded is None or not built.is_file():
-        return "missing"
+        return "missing", None
     try:
-        return "native" if source_digest(source, root) == recorded else "stale"
+        data, types = _read(source, root)
     except OSError:
-        return "missing"
+        return "missing", None
+    return ("native" if _digest_of(data, types) == recorded else "stale"), types
 
 
 def _loaded_state(root: Path, native_dir: Path, entries: Mapping[str, str], name: str) -> str:
     """:func:`_state` of a module, as it loads: ``stale`` also when a module whose types
     it takes (:func:`uses`) is not ``native`` (compiled against that module's native
-    class, it would refuse to load beside its source)."""
-    source = _source(root, name)
-    state = _state(source, native_dir / f"{name}{SUFFIX}", entries.get(name), root)
-    if state != "native":
+    class, it would refuse to load beside its source).  Each file is read once."""
+    built = native_dir / f"{name}{SUFFIX}"
+    state, types = _read_state(_source(root, name), built, entries.get(name), root)
+    if state != "native" or types is None:
         return state
-    for dep in uses(source, root):
+    for dep in types.used:
         built = native_dir / f"{dep}{SUFFIX}"
         if _state(_source(root, dep), built, entries.get(dep), root) != "native":
             return "stale"
@@ -344,23 +352,14 @@ def _compile(todo: Mapping[str, Path], jobs: int, scratch: Path) -> dict[str, tu
         raise NativeError("Cython is not installed (pip install -e '.[dev]' installs it)")
     copies: dict[str, tuple[Path, str]] = {}
     for name, src in todo.items():
-        parts = name.split(".")
-        folder = scratch.joinpath(*parts[:-1])
-        folder.mkdir(parents=True, exist_ok=True)
-        for i in range(1, len(parts)):
-            scratch.joinpath(*parts[:i], "__init__.py").touch()
         data, types = _read(src)
-        copy = folder / f"{parts[-1]}.py"
+        copy = _place(scratch, name).with_suffix(".py")
         copy.write_bytes(data)
         if types.own is not None:  # (Cython reads the .pxd beside the copy)
             types_of(copy).write_bytes(types.own)
         for dep, pxd in types.used.items():  # (and those it cimports, in their packages)
             if pxd is not None:
-                dep_parts = dep.split(".")
-                scratch.joinpath(*dep_parts[:-1]).mkdir(parents=True, exist_ok=True)
-                for i in range(1, len(dep_parts)):
-                    scratch.joinpath(*dep_parts[:i], "__init__.py").touch()
-                scratch.joinpath(*dep_parts[:-1], f"{dep_parts[-1]}.pxd").write_bytes(pxd)
+                _place(scratch, dep).with_suffix(".pxd").write_bytes(pxd)
         copies[name] = (copy, _digest_of(data, types))
     cmd = [sys.executable, "-m", "Cython.Build.Cythonize", "-i", "-3", "-q"]
     cmd += ["-j", str(max(1, jobs)), "-X", "annotation_typing=False"]
@@ -376,6 +375,17 @@ def _compile(todo: Mapping[str, Path], jobs: int, scratch: Path) -> dict[str, tu
             raise NativeError(f"the compile made no {built.name} for {name}")
         out[name] = (built, source_hash)
     return out
+
+
+def _place(scratch: Path, name: str) -> Path:
+    """Where the module ``name`` goes under ``scratch`` (its suffix left to the caller),
+    its package folders made, each with an ``__init__.py`` (so that it knows its full
+    name, and another module's cimport finds its ``.pxd``)."""
+    parts = name.split(".")
+    scratch.joinpath(*parts[:-1]).mkdir(parents=True, exist_ok=True)
+    for i in range(1, len(parts)):
+        scratch.joinpath(*parts[:i], "__init__.py").touch()
+    return scratch.joinpath(*parts)
 
 
 def _write_manifest(native_dir: Path, entries: Mapping[str, str]) -> None:
