@@ -17,14 +17,15 @@ from eighteen.title.model import Rules
 
 T = TypeVar("T")
 
-#: What a cache holds for a key it does not hold.
+#: What :meth:`GameData.memo` finds for a query not asked since the state last changed.
 _UNKNOWN = object()
 
 
 class GameData:
     """The data every mechanic reads of a game, the base class of
     :class:`eighteen.engine.game.Game`: its tables, rules, state, options and players, and
-    the caches of its queries with the methods that keep them (the game sets the rest).
+    the caches of its queries with the methods that keep them (the game sets the rest;
+    its ``pending_discard`` reads them too).
 
     Compiled (``eighteen native``), it is a native class (context.pxd), so that a
     mechanic whose ``.pxd`` types its game as one reads these as struct fields and calls
@@ -37,10 +38,39 @@ class GameData:
     state: State
     options: list[str]
     players: list[str]
-    #: the answers to queries while the state holds still (``Game.memo``; None: none
+    #: the answers to queries while the state holds still (:meth:`memo`; None: none
     #: is kept, the state is changing), and those that also depend on the served step
     _memo: dict[Any, Any] | None
     _steps: dict[Any, Any] | None
+
+    def memo(self, key: Any, compute: Callable[..., Any], *args: Any) -> Any:
+        """Cache an expensive query (legal tile lays, routes...) until the state changes:
+        ``compute(*args)`` (arguments, so that a hot caller needs no closure per question).
+        Callers must not mutate the result.
+
+        The same four-line read is written out in :meth:`step_memo`, :meth:`step_active`
+        and ``Game.pending_discard``, on purpose: they are asked several times per action, and one read shared through a
+        helper costs 0.5-1.6% of a replay's instructions (docs/design.md, thirteenth
+        pass)."""
+        memo = self._memo
+        if memo is None:
+            return compute(*args)
+        value = memo.get(key, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[key] = compute(*args)
+        return value
+
+    def step_memo(self, key: Any, compute: Callable[..., Any], *args: Any) -> Any:
+        """:meth:`memo` for an answer that depends on which step is served (the step
+        served, who acts): kept while the state holds still, dropped also when only the
+        served step moves on (:meth:`step_moved`)."""
+        memo = self._steps
+        if memo is None:
+            return compute(*args)
+        value = memo.get(key, _UNKNOWN)
+        if value is _UNKNOWN:
+            value = memo[key] = compute(*args)
+        return value
 
     def step_active(self, step: Any) -> bool:
         """``bool(step.active(self))``, cached as :meth:`step_memo` is (keyed by the step

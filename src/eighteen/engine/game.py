@@ -18,7 +18,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from collections.abc import Callable
 from typing import Any
 
 from eighteen.engine import (
@@ -35,7 +34,7 @@ from eighteen.engine import (
 )
 from eighteen.engine.actions import Action, IllegalAction, action_from_json
 from eighteen.engine.capabilities import implements
-from eighteen.engine.context import GameData
+from eighteen.engine.context import _UNKNOWN, GameData
 from eighteen.engine.rounds.auction import AuctionRoundSteps
 from eighteen.engine.rounds.base import Round
 from eighteen.engine.rounds.operating import OperatingRoundSteps
@@ -66,8 +65,6 @@ _ROUNDS: dict[str, Round] = {
     "takeover": TakeoverRoundSteps(),
 }
 _RESERVED_NAMES = {"bank", IPO, "pool"}
-#: what :meth:`Game.memo` finds for a query not asked since the state last changed
-_UNKNOWN = object()
 #: actions between two snapshots of the state (undo and a rollback replay from the last;
 #: a snapshot costs some actions' time and a replay hardly ever needs one: 32 keeps an
 #: undo to a few milliseconds)
@@ -208,36 +205,6 @@ class Game(GameData):
     @property
     def is_over(self) -> bool:
         return self.state.game_over
-
-    def memo(self, key: Any, compute: Callable[..., Any], *args: Any) -> Any:
-        """Cache an expensive query (legal tile lays, routes...) until the state changes:
-        ``compute(*args)`` (arguments, so that a hot caller needs no closure per question).
-        Callers must not mutate the result.
-
-        The same four-line read is written out in :meth:`step_memo`,
-        ``GameData.step_active`` (engine/context.py) and :meth:`pending_discard`, on
-        purpose: they are asked several times per action, and one read shared through a
-        helper costs 0.5-1.6% of a replay's instructions (docs/design.md, thirteenth
-        pass)."""
-        memo = self._memo
-        if memo is None:
-            return compute(*args)
-        value = memo.get(key, _UNKNOWN)
-        if value is _UNKNOWN:
-            value = memo[key] = compute(*args)
-        return value
-
-    def step_memo(self, key: Any, compute: Callable[..., Any], *args: Any) -> Any:
-        """:meth:`memo` for an answer that depends on which step is served (the step
-        served, who acts): kept while the state holds still, dropped also when only the
-        served step moves on (:meth:`step_moved`)."""
-        memo = self._steps
-        if memo is None:
-            return compute(*args)
-        value = memo.get(key, _UNKNOWN)
-        if value is _UNKNOWN:
-            value = memo[key] = compute(*args)
-        return value
 
     def invalidate_caches(self) -> None:
         """Forget cached queries: call after editing ``game.state`` directly (test setups),
