@@ -48,10 +48,10 @@ class GameData:
         ``compute(*args)`` (arguments, so that a hot caller needs no closure per question).
         Callers must not mutate the result.
 
-        The same four-line read is written out in :meth:`step_memo`, :meth:`step_active`
-        and ``Game.pending_discard``, on purpose: they are asked several times per action, and one read shared through a
-        helper costs 0.5-1.6% of a replay's instructions (docs/design.md, thirteenth
-        pass)."""
+        The same four-line read is written out in :meth:`step_memo`, :meth:`step_active` and
+        ``Game.pending_discard``, on purpose: they are asked several times per action, and
+        one read shared through a helper costs 0.5-1.6% of a replay's instructions
+        (docs/design.md, thirteenth pass)."""
         memo = self._memo
         if memo is None:
             return compute(*args)

@@ -256,7 +256,8 @@ def bonuses(g: Context) -> list[Bonus]:
     interconnection)."""
     phase = phases.current(g).id
     # (the answer's function and its arguments, not a closure: this function is typed)
-    return g.memo(("bonuses", phase), table_bonuses, g.tables.doc.bonuses, phase)  # type: ignore[no-any-return]
+    found: list[Bonus] = g.memo(("bonuses", phase), table_bonuses, g.tables.doc.bonuses, phase)
+    return found
 
 
 def corp_bonuses(g: Context, corp: str) -> list[Bonus]:
