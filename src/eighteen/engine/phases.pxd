@@ -3,7 +3,7 @@
 from eighteen.engine.context cimport GameData
 
 cpdef object current(GameData g)
-cpdef set tile_colors(GameData g)
+cpdef frozenset tile_colors(GameData g)
 cpdef object train_limit(GameData g)
 cpdef object revenue_key(GameData g)
 cpdef object privates_buyable(GameData g)

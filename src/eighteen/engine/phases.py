@@ -20,8 +20,9 @@ def current(g: Context) -> Phase:
     return g.tables.phases[g.state.phase]
 
 
-def tile_colors(g: Context) -> set[str]:
-    return {c.value for c in current(g).tiles}
+def tile_colors(g: Context) -> frozenset[str]:
+    """The tile colours the current phase allows, by name."""
+    return g.tables.phase_colors[g.state.phase]
 
 
 def train_limit(g: Context) -> int:

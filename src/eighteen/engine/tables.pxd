@@ -22,6 +22,7 @@ cdef class Tables:
     cdef public list corporations
     cdef public list trains
     cdef public list phases
+    cdef public list phase_colors
     cdef public dict _private
     cdef public tuple private_ids
     cdef public dict _abilities

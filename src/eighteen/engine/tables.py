@@ -166,6 +166,10 @@ class Tables:
         self.corporations: list[CompiledCorporation] = list(doc.corporations)
         self.trains: list[CompiledTrain] = list(doc.trains)
         self.phases: list[Phase] = list(doc.phases)
+        #: each phase's tile colours as their names (:func:`~eighteen.engine.phases.tile_colors`)
+        self.phase_colors: list[frozenset[str]] = [
+            frozenset([c.value for c in ph.tiles]) for ph in self.phases
+        ]
         self._private = {p.id: p for p in self.privates}
         self.private_ids: tuple[str, ...] = tuple(self._private)
         #: (private, ability class) -> its abilities of that class (:meth:`abilities`)
