@@ -82,7 +82,6 @@ def per_call(repeat: int, run: Any, *args: Any) -> tuple[float, Any]:
 def measure(core: ModuleType, path: Path, at: float, repeat: int) -> list[str] | str:
     """The row of one export at one share of its actions, or why the walks differ."""
     from eighteen.engine import network, tables
-    from eighteen.engine.map import _Walk
     from eighteen.io import games18xx
 
     data = games18xx.read_export(path)
@@ -104,9 +103,7 @@ def measure(core: ModuleType, path: Path, at: float, repeat: int) -> list[str] |
         tokens = graph.state.token_snapshot()
 
         def engine_walk(corp: str = corp, starts: list[int] = starts, tokens: Any = tokens) -> Any:
-            w = _Walk(
-                graph, corp, frozenset(), set(starts), set(starts), set(), set(), set(), tokens
-            )
+            w = graph._new_walk(corp, frozenset(), starts, tokens)
             graph._follow(w, list(starts))
             return w
 
@@ -116,7 +113,8 @@ def measure(core: ModuleType, path: Path, at: float, repeat: int) -> list[str] |
         walk_us += us
         us, (taken, reached) = per_call(repeat, arrays.walk, starts, blocked)
         typed_us += us
-        if set(taken) != walked.done or set(reached) != walked.joined:
+        joined = {s for s, flag in enumerate(walked.joined) if flag}
+        if set(taken) != set(walked.followed()) or set(reached) != joined:
             return f"{path.name} at {at:.0%}: the typed walk of {corp} differs from the engine's"
         paths += len(taken)
     n = max(len(corps), 1)

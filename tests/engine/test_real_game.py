@@ -52,7 +52,7 @@ def test_a_reach_holds_the_edges_of_the_paths_it_took_and_of_its_station_hexes()
         reach = g.reach(corp)
         assert reach.walk is not None
         want: dict[str, int] = {}
-        for pid in reach.walk.done:
+        for pid in reach.walk.followed():
             p = g.paths[pid]
             for e in p.edges:
                 want[p.hex] = want.get(p.hex, 0) | 1 << e

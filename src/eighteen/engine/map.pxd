@@ -32,9 +32,9 @@ cdef tuple _walk(
     object faces,
     object tokens,
     object corp,
-    set queued,
-    set joined,
-    set done,
+    bytearray queued,
+    bytearray joined,
+    bytearray done,
     set seen,
     list todo,
     long stride,
@@ -110,11 +110,21 @@ cdef class TrackGraph:
     @cython.locals(g=TrackGraph, stride=cython.long, k=cython.long, pid=cython.long)
     cpdef object patched(self, MapState state, object changed)
     cpdef TrackGraph bind(self, MapState state)
+    @cython.locals(queued=bytearray, s=cython.long)
+    cpdef _Walk _new_walk(self, object corp, frozenset stations, list starts, object tokens)
     cpdef list station_stops(self, object corp, object stations=*, object kept=*)
     @cython.locals(w=_Walk, starts=list)
     cpdef object reach(self, object corp, object stations=*, object kept=*)
     @cython.locals(
-        w=_Walk, queued=set, done=set, seen=set, todo=list, fresh=list, k=cython.long
+        w=_Walk,
+        queued=bytearray,
+        done=bytearray,
+        seen=set,
+        todo=list,
+        fresh=list,
+        k=cython.long,
+        pid=cython.long,
+        s=cython.long,
     )
     cpdef object extend(self, object prev, object corp, object stations, object kept=*)
     cpdef list changed_since(self, TrackGraph old)
@@ -122,7 +132,7 @@ cdef class TrackGraph:
     @cython.locals(
         w=_Walk,
         old=TrackGraph,
-        done=set,
+        done=bytearray,
         remap=dict,
         near=list,
         stride=cython.long,
@@ -130,7 +140,7 @@ cdef class TrackGraph:
         pid=cython.long,
     )
     cpdef object _carry(self, object prev)
-    @cython.locals(queued=set, joined=set, opened=list, k=cython.long, s=cython.long)
+    @cython.locals(queued=bytearray, joined=bytearray, opened=list, k=cython.long, s=cython.long)
     cpdef object _reopened(self, _Walk w, object hexes, object starts)
     cpdef tuple _follow(self, object w, list todo, object until=*)
     cpdef _add_edges(self, dict edges, list pids, object starts)
@@ -141,9 +151,9 @@ cdef class _Walk:
     cdef public object corp
     cdef public frozenset stations
     cdef public set starts
-    cdef public set queued
-    cdef public set joined
-    cdef public set done
+    cdef public bytearray queued
+    cdef public bytearray joined
+    cdef public bytearray done
     cdef public set seen
     cdef public object tokens
 

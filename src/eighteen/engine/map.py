@@ -470,18 +470,26 @@ class Reach:
 @dataclass
 class _Walk:
     """A walk of :meth:`TrackGraph.reach`: the graph and tokens it walked on, its stations
-    (stop ids), the stops whose paths it followed, the stops it reached along track, the
-    paths it followed and the sides it entered (``~(side << 16 | hex number)``)."""
+    (stop ids), the stops whose paths it followed (``queued``) and the stops it reached
+    along track (``joined``), each a flag by stop id, the paths it followed (``done``, a
+    flag by path id) and the sides it entered (``~(side << 16 | hex number)``).  Flags in a
+    bytearray, not sets: a graph's stop and path ids are dense and stay the same on every
+    graph the walk is carried to (:meth:`TrackGraph._carry`), and a flag is one byte read
+    where a set of a late game's paths is a table of thousands of entries probed by hash."""
 
     graph: TrackGraph
     corp: str
     stations: frozenset[str]
     starts: set[int]
-    queued: set[int]
-    joined: set[int]
-    done: set[int]
+    queued: bytearray
+    joined: bytearray
+    done: bytearray
     seen: set[int]
     tokens: dict[str, tuple[tuple[str, ...], ...]]
+
+    def followed(self) -> list[int]:
+        """The ids of the paths the walk followed, in order."""
+        return [pid for pid, flag in enumerate(self.done) if flag]
 
 
 def _stop_counts(face: Face) -> tuple[int, int, bool]:
@@ -824,6 +832,30 @@ class TrackGraph:
         a, b = self.ends[pid]
         return b if a == node else a
 
+    def _new_walk(
+        self,
+        corp: str,
+        stations: frozenset[str],
+        starts: list[int],
+        tokens: dict[str, tuple[tuple[str, ...], ...]],
+    ) -> _Walk:
+        """A walk about to start from the stops ``starts`` (queued; joined only once the
+        walk comes back to one along track)."""
+        queued = bytearray(len(self.stops))
+        for s in starts:
+            queued[s] = 1
+        return _Walk(
+            self,
+            corp,
+            stations,
+            set(starts),
+            queued,
+            bytearray(len(self.stops)),
+            bytearray(len(self.paths)),
+            set(),
+            tokens,
+        )
+
     def station_stops(
         self, corp: str, stations: Iterable[str] = (), kept: _KeptTokens | None = None
     ) -> list[int]:
@@ -865,7 +897,7 @@ class TrackGraph:
             kept = self.state._kept_tokens()
         tokens = kept[2]
         starts = self.station_stops(corp, extra, kept)
-        w = _Walk(self, corp, extra, set(starts), set(starts), set(), set(), set(), tokens)
+        w = self._new_walk(corp, extra, starts, tokens)
         new_done, new_joined = self._follow(w, list(starts))
         edges: dict[str, int] = {}
         self._add_edges(edges, new_done, starts)
@@ -924,22 +956,25 @@ class TrackGraph:
         # the walk goes on: from here on it is changed
         prev.walk = None
         if remap:
-            done.difference_update(remap)
-            done.update(remap.values())
+            for pid in remap:
+                done[pid] = 0
+            for pid in remap.values():
+                done[pid] = 1
         w.graph = self
         w.tokens = tokens
         todo = opened
-        queued.update(opened)
+        for s in opened:
+            queued[s] = 1
         seen = w.seen
         for h in near:  # walk again from where the walk entered the changed hexes
             k = board.hex_index[h]
-            todo += [s for s in range(self.stop_start[k], self.stop_start[k + 1]) if s in queued]
+            todo += [s for s in range(self.stop_start[k], self.stop_start[k + 1]) if queued[s]]
             todo += [y for y in board.entries[h] if y in seen]
         fresh = [s for s in starts if s not in w.starts]
         for s in fresh:
             w.starts.add(s)
-            if s not in queued:
-                queued.add(s)
+            if not queued[s]:
+                queued[s] = 1
                 todo.append(s)
         new_done, new_joined = self._follow(w, todo) if todo else ([], [])
         if not new_done and not new_joined and not fresh:
@@ -1010,7 +1045,7 @@ class TrackGraph:
                 p = old.paths[pid]
                 if p is _NO_PATH:
                     break
-                if pid not in done:
+                if not done[pid]:
                     continue  # gone or not, the walk never took it: nothing found depends on it
                 new = self.text_id.get(p.text)
                 if new is None:
@@ -1031,10 +1066,10 @@ class TrackGraph:
             for s in range(self.stop_start[k], self.stop_start[k + 1]):
                 if s in starts:
                     continue
-                if s in queued:
+                if queued[s]:
                     if not self.passable(s, corp):
                         return None
-                elif s in joined and self.passable(s, corp):
+                elif joined[s] and self.passable(s, corp):
                     opened.append(s)
         return opened
 
@@ -1074,7 +1109,7 @@ class TrackGraph:
         starts = self.station_stops(corp, extra, kept)
         own = set(starts)
         stops = self.stops
-        w = _Walk(self, corp, extra, set(starts), set(starts), set(), set(), set(), kept[2])
+        w = self._new_walk(corp, extra, starts, kept[2])
 
         def other(n: int) -> bool:
             return n not in own and stops[n][0] not in excluded
@@ -1151,9 +1186,9 @@ def _walk(
     faces: dict[str, Face],
     tokens: dict[str, list[list[str]]],
     corp: str,
-    queued: set[int],
-    joined: set[int],
-    done: set[int],
+    queued: bytearray,
+    joined: bytearray,
+    done: bytearray,
     seen: set[int],
     todo: list[int],
     stride: int,
@@ -1182,8 +1217,8 @@ def _walk(
             pid = p
             if not from_stop and pid // stride == came:
                 continue  # (a path of the hex the walk came from)
-            if p not in done:
-                done.add(p)
+            if not done[pid]:
+                done[pid] = 1
                 new_done.append(p)
             both = ends[pid]
             end = both[0]
@@ -1199,15 +1234,15 @@ def _walk(
                     seen.add(y)
                     todo.append(y)
                 continue
-            if m in joined:
+            n = m
+            if joined[n]:
                 continue  # followed or blocked already
-            joined.add(m)
+            joined[n] = 1
             new_joined.append(m)
             if until is not None and until(m):
                 return new_done, new_joined
-            if m in queued:
+            if queued[n]:
                 continue
-            n = m
             h, kind, i = all_stops[n]
             if kind == "offboard":
                 continue
@@ -1216,7 +1251,7 @@ def _walk(
                 toks = cities[i] if cities is not None and i < len(cities) else ()
                 if corp not in toks and len(toks) >= faces[h].cities[i].slots:
                     continue  # blocked: the walk ends here
-            queued.add(m)
+            queued[n] = 1
             todo.append(m)
     return new_done, new_joined
 
@@ -1578,7 +1613,7 @@ class Board:
         self,
         state: MapState,
         corp: str | None,
-        colors: set[str],
+        colors: Collection[str],
         *,
         blocked: set[str],
         tile_supply: Mapping[str, int | None],
