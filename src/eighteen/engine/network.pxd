@@ -3,6 +3,12 @@
 # (context.pxd) and calls the board's typed methods (map.pxd) as C functions.
 from eighteen.engine.context cimport GameData
 from eighteen.engine.map cimport Board
+# (the other modules' typed functions cimported: a call to one is a C call, not a read
+# of the module's attribute and a call through its Python wrapper)
+cimport eighteen.engine.ferries as ferries
+cimport eighteen.engine.phases as phases
+cimport eighteen.engine.privates as privates
+cimport eighteen.engine.trains as trains
 
 cpdef Board board(GameData g)
 cpdef Board board_of(object tables)

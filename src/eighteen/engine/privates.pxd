@@ -3,6 +3,10 @@
 # its native base class (context.pxd).  (A function registered by @implements stays a
 # Python function: Cython drops a decorator on a typed one.)
 from eighteen.engine.context cimport GameData
+# (the other modules' typed functions cimported: a call to one is a C call, not a read
+# of the module's attribute and a call through its Python wrapper)
+cimport eighteen.engine.phases as phases
+from eighteen.engine.bank cimport pay
 
 cpdef bint is_open(GameData g, object pid)
 cpdef list open_privates(GameData g)

@@ -4,6 +4,11 @@
 import cython
 from eighteen.engine.context cimport GameData
 from eighteen.engine.state cimport CorporationState
+# (the other modules' typed functions cimported: a call to one is a C call, not a read
+# of the module's attribute and a call through its Python wrapper)
+cimport eighteen.engine.phases as phases
+cimport eighteen.engine.privates as privates
+from eighteen.engine.bank cimport pay
 
 cpdef list counted(GameData g, object corp)
 cpdef object corporation_limit(GameData g, object corp)

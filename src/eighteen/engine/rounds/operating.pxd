@@ -4,6 +4,10 @@
 import cython
 from eighteen.engine.context cimport GameData
 from eighteen.engine.state cimport OperatingRound
+# (the other modules' typed functions cimported: a call to one is a C call, not a read
+# of the module's attribute and a call through its Python wrapper)
+cimport eighteen.engine.ferries as ferries
+cimport eighteen.engine.privates as privates
 
 @cython.locals(r=OperatingRound)
 cpdef next_step(GameData g)
