@@ -40,7 +40,12 @@ WHERE: dict[str, dict[str, str]] = {}
 
 
 def implements(choice: str, *values: str) -> Callable[[F], F]:
-    """Register the decorated function as the implementation of ``values`` of ``choice``."""
+    """Register the decorated function as the implementation of ``values`` of ``choice``.
+
+    A function typed in its module's ``.pxd`` (a ``cpdef`` function) registers by a call
+    right after its definition, ``implements(choice, *values)(function)``: Cython drops
+    a decorator on a typed function without a word (and the capability check would then
+    refuse every title that asks for the value)."""
 
     def mark(fn: F) -> F:
         IMPLEMENTED.setdefault(choice, set()).update(values)

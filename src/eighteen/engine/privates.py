@@ -83,7 +83,6 @@ def outside_corporations(g: Context, kind: type) -> list[str]:
     ]
 
 
-@implements("ability", "block_hexes")
 def blocked_hexes(g: Context) -> set[str]:
     """Hexes blocked by privates a player owns (or nobody has bought yet)."""
     out: set[str] = set()
@@ -91,6 +90,9 @@ def blocked_hexes(g: Context) -> set[str]:
         for ab in g.tables.abilities(pid, BlockHexes):
             out.update(ab.hexes)
     return out
+
+
+implements("ability", "block_hexes")(blocked_hexes)  # (typed: see capabilities.implements)
 
 
 def flipped(g: Context, pid: str) -> bool:
@@ -297,7 +299,6 @@ def routes_restricted(g: Context, corp: str) -> bool:
 # -- virtual_station and exclusive_hexes (for the route side) --------------------------------
 
 
-@implements("ability", "virtual_station")
 def virtual_stations(g: Context, corp: str) -> list[VirtualStation]:
     """The virtual_station powers of the corporation's open privates: it acts as if it
     had a station on ``hex`` for laying track (``lay_track``) and running (``run``)."""
@@ -308,7 +309,9 @@ def virtual_stations(g: Context, corp: str) -> list[VirtualStation]:
     ]
 
 
-@implements("ability", "exclusive_hexes")
+implements("ability", "virtual_station")(virtual_stations)  # (typed)
+
+
 def excluded_hexes(g: Context, corp: str) -> set[str]:
     """Hexes the corporation may not run to: the exclusive_hexes of privates it does not
     own.  The power is permanent ("only that company may run there"): flipped or closed,
@@ -321,3 +324,6 @@ def excluded_hexes(g: Context, corp: str) -> set[str]:
         for ab in g.tables.abilities(pid, ExclusiveHexes):
             out.update(ab.hexes)
     return out
+
+
+implements("ability", "exclusive_hexes")(excluded_hexes)  # (typed)

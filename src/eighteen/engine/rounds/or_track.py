@@ -226,7 +226,6 @@ def _kind(lay: TileLay) -> str:
     return "upgrade" if lay.upgrade else "new"
 
 
-@implements("tile_lays[].kinds[]", "new", "upgrade")
 def _slot_for(g: Context, kind: str) -> int | None:
     """The first unused lay of rules.tile_lays that allows this kind (``r.lays`` is the
     bitmask of the lays used this turn): seed 003 "one yellow plus a yellow or an
@@ -236,6 +235,9 @@ def _slot_for(g: Context, kind: str) -> int | None:
         if not (used >> i) & 1 and kind in rule.kinds:
             return i
     return None
+
+
+implements("tile_lays[].kinds[]", "new", "upgrade")(_slot_for)  # (typed: a call)
 
 
 def _slot_fee(g: Context, slot: int | None) -> int:

@@ -55,7 +55,6 @@ if TYPE_CHECKING:
     from eighteen.engine.context import Context
 
 
-@implements("must_own_train", "never", "with_route", "always")
 def must_buy(g: Context, corp: str) -> bool:
     """Must the corporation buy a train: it owns none and has a route (rules.must_own_train
     = "with_route"), or whatever its route ("always", seed 003)?"""
@@ -63,6 +62,9 @@ def must_buy(g: Context, corp: str) -> bool:
     if g.rules.must_own_train == "never" or cs.trains:
         return False
     return g.rules.must_own_train == "always" or network.can_run(g, corp)
+
+
+implements("must_own_train", "never", "with_route", "always")(must_buy)  # (typed: a call)
 
 
 def _room(g: Context, corp: str, exchange: str | None) -> bool:
