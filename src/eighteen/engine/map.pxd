@@ -186,7 +186,7 @@ cdef class Board:
     cpdef object _kept(self, object cache, object key)
     cpdef object _keep(self, object cache, object key, object value)
     cpdef TrackGraph graph(self, MapState state)
-    @cython.locals(last=TrackGraph, g=TrackGraph)
+    @cython.locals(last=TrackGraph, g=TrackGraph, old=dict, changed=list)
     cpdef object _new_graph(self, MapState state, object key)
     cpdef object reach(self, MapState state, object corp, object stations=*)
     @cython.locals(g=TrackGraph)

@@ -1494,7 +1494,9 @@ class Board:
         g = None
         if last is not None:
             old, new = last.tiles, state.tiles
-            changed = [h for h, v in new.items() if old.get(h) != v]
+            # (a hex whose tile was not laid again holds the very tuple the last graph
+            # copied: compared by identity first, by value only when it is another)
+            changed = [h for h, v in new.items() if old.get(h) is not v and old.get(h) != v]
             changed += [h for h in old if h not in new]  # a laid tile gone (test setups)
             if len(changed) <= self.PATCH_LIMIT:
                 g = last.patched(state, changed)
