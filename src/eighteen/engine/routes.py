@@ -484,7 +484,7 @@ def _make_route(
     total, counted, earned = route_value(rule, revs, toks, hexes, bonuses)
     stops = tuple(
         [
-            Stop(*g.stops[s], revenue=r, counted=c)  # type: ignore[misc]
+            Stop(g.stops[s][0], g.stops[s][1], g.stops[s][2], r, c)
             for s, r, c in zip(stop_ids, revs, counted, strict=True)
         ]
     )  # (lists, not generator expressions: compiled, this function is typed, no closure)
@@ -513,7 +513,6 @@ def _check(
     read by an importer is checked again, the same, when it is run, and a route run again
     over hexes where no tile or token changed since is known at once."""
     rule = TrainRule.of(distance)
-    args = (corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids)
     track = tuple([p if isinstance(p, str) else p.text for p in paths])
     tiles, tokens = g.tiles, g.state.token_snapshot()
     hexes = sorted({t.split(":", 1)[0] for t in track})
@@ -533,11 +532,17 @@ def _check(
             frozenset(excluded),
         )
     except TypeError:  # an argument that cannot be a key: no keeping
-        return _check_route(g, *args)
+        return _check_route(
+            g, corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids
+        )
     board = g.board
     found = board._kept("check", key)
     if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
-        found = board._keep("check", key, _check_route(g, *args))
+        # (the arguments named, not unpacked from a tuple: compiled, a C call)
+        found = _check_route(
+            g, corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids
+        )
+        board._keep("check", key, found)
     return found  # type: ignore[no-any-return]
 
 
