@@ -359,7 +359,9 @@ def test_a_native_class_declares_every_attribute_its_source_makes() -> None:
         "eighteen.engine.game.Game",
         "eighteen.engine.map.Board",
         "eighteen.engine.map.MapState",
+        "eighteen.engine.map.TileLay",
         "eighteen.engine.map.TrackGraph",
+        "eighteen.engine.map._Tables",
         "eighteen.engine.map._Walk",
         "eighteen.engine.routes.Route",
         "eighteen.engine.routes.Stop",
@@ -371,6 +373,7 @@ def test_a_native_class_declares_every_attribute_its_source_makes() -> None:
         "eighteen.engine.state.State",
         "eighteen.engine.state.StockRound",
         "eighteen.engine.tables.Tables",
+        "eighteen.engine.trains.Offer",
     ]
     done = subprocess.run(
         [sys.executable, "-c", SOURCE_ATTRIBUTES, *declared],

@@ -61,6 +61,25 @@ cdef class Board
 cdef class _Walk
 
 
+# Small records made a few times an action, native classes: made by C code (a frozen
+# dataclass's __init__ sets each field through object.__setattr__).
+cdef class TileLay:
+    cdef readonly object hex
+    cdef readonly object tile
+    cdef readonly object rotation
+    cdef readonly object cost
+    cdef readonly object upgrade
+
+
+cdef class _Tables:
+    cdef public list paths
+    cdef public list ends
+    cdef public list path_sides
+    cdef public list touch
+    cdef public list stop_paths
+    cdef public dict side_paths
+
+
 # The board's position (a dataclass, native when compiled): its fingerprints, asked a few
 # times an action, are C calls from typed code.
 cdef class MapState:

@@ -420,6 +420,7 @@ class TileLay:
     """One legal tile lay: hex, tile, absolute rotation and terrain cost.
 
     ``upgrade`` is True when the tile replaces a laid tile or a preprinted (yellow) face.
+    (A native class when compiled, map.pxd: the lay questions make a few an action.)
     """
 
     hex: str
@@ -511,7 +512,8 @@ class _Fragment:
 @dataclass
 class _Tables:
     """The path tables of a track graph being made (:meth:`TrackGraph.__init__`,
-    :meth:`TrackGraph.patched`), as lists; the graph keeps them (never changed after)."""
+    :meth:`TrackGraph.patched`), as lists; the graph keeps them (never changed after).
+    (A native class when compiled, map.pxd.)"""
 
     paths: list[Path]
     ends: list[tuple[tuple[bool, int], tuple[bool, int]]]

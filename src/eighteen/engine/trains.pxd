@@ -10,6 +10,13 @@ cimport eighteen.engine.phases as phases
 cimport eighteen.engine.privates as privates
 from eighteen.engine.bank cimport pay
 
+# (a bank offer: a native class, made by C code)
+cdef class Offer:
+    cdef readonly object train
+    cdef readonly object price
+    cdef readonly object exchange
+
+
 cpdef list counted(GameData g, object corp)
 cpdef object corporation_limit(GameData g, object corp)
 @cython.locals(cs=CorporationState)

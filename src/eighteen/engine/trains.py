@@ -16,7 +16,8 @@ types and run events.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from eighteen.compiled import Reach
 from eighteen.engine import phase_change, phases, privates
@@ -86,9 +87,11 @@ def initial_depot(counts: dict[str, int | None], order: list[str]) -> tuple[list
     return depot, minted
 
 
-class Offer(NamedTuple):
-    """A train the bank sells now: id, price, and the own train handed in (if any). (A
-    named tuple: a few are made each time a corporation's trains step is asked about.)"""
+@dataclass(frozen=True)
+class Offer:
+    """A train the bank sells now: id, price, and the own train handed in (if any).  (A
+    few are made each time a corporation's trains step is asked about: a native class
+    when compiled, trains.pxd, made by C code.)"""
 
     train: str
     price: int
