@@ -93,6 +93,29 @@ def test_undo_across_snapshots() -> None:
         assert g.state_hash() == expected
 
 
+def _fields(obj: object) -> set[str]:
+    """The fields of an object: its instance dict's, and those its class declares (a
+    native class's, compiled)."""
+    names = set(getattr(obj, "__dict__", {}))
+    for cls in type(obj).__mro__:
+        for name, value in vars(cls).items():
+            if type(value).__name__ in ("getset_descriptor", "member_descriptor"):
+                names.add(name)
+    return names - {"__dict__", "__weakref__"}
+
+
+def test_a_clone_holds_every_field_of_the_game() -> None:
+    """The clone is made field by field: every field of the game is set in it (not None
+    where the game's is not), compiled or from source."""
+    g = second_stock_round()
+    c = g.clone()
+    names = _fields(g)
+    assert {"tables", "rules", "state", "log", "events", "seed", "stuck", "_snapshots"} <= names
+    assert _fields(c) == names
+    for name in names:
+        assert (getattr(c, name) is None) == (getattr(g, name) is None), name
+
+
 def test_save_and_load_give_the_same_hash() -> None:
     g = second_stock_round()
     text = json.dumps(g.to_json())

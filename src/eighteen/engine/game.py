@@ -15,7 +15,6 @@ players, seed, options and the actions; loading replays them.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from typing import Any
@@ -299,8 +298,16 @@ class Game(GameData):
                 self.apply(a)
 
     def clone(self) -> Game:
-        """An independent copy (same tables)."""
-        other = copy.copy(self)
+        """An independent copy (same tables).  Made field by field, not by ``copy.copy``:
+        with this module run from its source over a native ``GameData`` (its build gone
+        stale), ``copy.copy`` kept only the base class's fields."""
+        other = type(self).__new__(type(self))
+        other.tables = self.tables
+        other.rules = self.rules
+        other.players = list(self.players)
+        other.options = list(self.options)
+        other.seed = self.seed
+        other.stuck = self.stuck
         other.state = self.state.copy()
         other.log = list(self.log)
         other.events = list(self.events)
