@@ -476,7 +476,8 @@ class _Walk:
     flag by path id) and the sides it entered (``~(side << 16 | hex number)``).  Flags in a
     bytearray, not sets: a graph's stop and path ids are dense and stay the same on every
     graph the walk is carried to (:meth:`TrackGraph._carry`), and a flag is one byte read
-    where a set of a late game's paths is a table of thousands of entries probed by hash."""
+    where a set of a late game's followed paths is a hash table of a thousand slots or
+    more, probed by each id's hash."""
 
     graph: TrackGraph
     corp: str
