@@ -13,7 +13,7 @@ from eighteen import Game, load_title
 from eighteen.engine import network, phases, privates, shares, trains
 from eighteen.engine.actions import ExchangePrivate, LayTile, Pass
 from eighteen.engine.bots import pointless
-from eighteen.engine.map import GRAPH_TABLES, MapState, TrackGraph
+from eighteen.engine.map import GRAPH_TABLES, MapState, Reach, TrackGraph
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
 from eighteen.engine.rounds.stock import BuySellPar, over_limits
 from eighteen.engine.state import IPO, POOL
@@ -168,8 +168,12 @@ def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
 ) -> None:
     """``Board.reach`` walks a corporation's network on from its last reach where the board
     changed (``TrackGraph.extend``); asked at random moments, so that some lays and tokens
-    and some none lie between two questions, it finds what a walk from its stations finds."""
+    and some none lie between two questions, it finds what a walk from its stations finds;
+    its sorted hexes too, which it takes from the last reach when it reaches the same
+    hexes."""
     rng = random.Random(seed)
+    last: dict[str, Reach] = {}
+    shared = 0  # (reaches walked on that took the last one's sorted hexes)
     for g in random_positions(title, seed, 0.7, rng=rng):
         b, m = network.board(g), g.state.map
         for c in g.tables.corporations:
@@ -182,7 +186,13 @@ def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
                     fresh.joined,
                     fresh.own,
                 ), c.id
+                order = got.hex_order()
+                assert order == sorted(fresh.edges), c.id
+                before = last.get(c.id)
+                shared += before is not None and before is not got and order is before._order
+                last[c.id] = got
     assert b.walks["on"] > 100 and b.walks["over"] > 0
+    assert shared > 0
 
 
 @pytest.mark.parametrize("title,seed", [("1830", 35), ("1833ne", 36)])

@@ -494,6 +494,15 @@ class _Walk:
         return [pid for pid, flag in enumerate(self.done) if flag]
 
 
+def _order_kept(r: Reach, prev: Reach) -> Reach:
+    """``r``, with the sorted hexes of ``prev`` (:meth:`Reach.hex_order`) when it has the
+    same hexes: a reach walked on from ``prev`` only adds to its edges, so the same count
+    of hexes is the same hexes."""
+    if len(r.edges) == len(prev.edges):
+        r._order = prev._order
+    return r
+
+
 def _stop_counts(face: Face) -> tuple[int, int, bool]:
     """The stops a face shows: its cities, its towns, an off-board or not."""
     return (len(face.cities), len(face.towns), face.offboard is not None)
@@ -981,11 +990,15 @@ class TrackGraph:
                 todo.append(s)
         new_done, new_joined = self._follow(w, todo) if todo else ([], [])
         if not new_done and not new_joined and not fresh:
-            return Reach(prev.edges, prev.cities, prev.stops, prev.joined, w, prev.own)
+            return _order_kept(
+                Reach(prev.edges, prev.cities, prev.stops, prev.joined, w, prev.own), prev
+            )
         edges = dict(prev.edges)
         self._add_edges(edges, new_done, fresh)
         if not new_joined and not fresh:  # more track only: the stops are the same sets
-            return Reach(edges, prev.cities, prev.stops, prev.joined, w, prev.own)
+            return _order_kept(
+                Reach(edges, prev.cities, prev.stops, prev.joined, w, prev.own), prev
+            )
         found = set(prev.joined)
         found.update([self.stops[s] for s in new_joined])
         stops = set(prev.stops)
@@ -1000,7 +1013,7 @@ class TrackGraph:
             ]
         )  # (lists, not generator expressions: compiled, a typed method holds no closure)
         own = prev.own.union([self.stops[s] for s in fresh]) if fresh else prev.own
-        return Reach(edges, cities, stops, found, w, own)
+        return _order_kept(Reach(edges, cities, stops, found, w, own), prev)
 
     def keeps(self, prev: Reach, corp: str, stations: frozenset[str], kept: _KeptTokens) -> bool:
         """Is every stop ``prev`` joined still joined on this graph's position, ``prev``
