@@ -8,3 +8,5 @@ cimport eighteen.engine.privates as privates
 from eighteen.engine.bank cimport pay
 
 cpdef object choice_due(GameData g)
+# (registered by a call after it, not by the decorator: see capabilities.implements)
+cpdef list _unbound(GameData g)

@@ -74,7 +74,6 @@ def buy(g: Context, corp: str, port: str) -> None:
     bind_boosts(g)
 
 
-@implements("ability", "ferry_multiplier")
 def _unbound(g: Context) -> list[tuple[str, list[str]]]:
     """(private, its owner's ferries) for each open ferry_multiplier private not bound yet
     whose owner holds a ferry."""
@@ -88,6 +87,9 @@ def _unbound(g: Context) -> list[tuple[str, list[str]]]:
         if mine:
             out.append((pid, mine))
     return out
+
+
+implements("ability", "ferry_multiplier")(_unbound)  # (typed: a call, not a decorator)
 
 
 def bind_boosts(g: Context) -> None:
@@ -106,8 +108,6 @@ def bind(g: Context, pid: str, port: str) -> None:
 def choice_due(g: Context) -> tuple[str, str, list[str]] | None:
     """(private, owner, ferries) of a ferry_multiplier private whose owner must choose
     among several ferries now (it bought the private holding two or more)."""
-    if not g.state.ferries:
-        return None  # no one holds a ferry (the usual case; asked before every step)
     for pid, mine in _unbound(g):
         if len(mine) > 1:
             return pid, g.state.privates[pid].owner or "", mine
