@@ -482,13 +482,12 @@ def _make_route(
     )
     toks = [g.has_token(s, corp) or h in stations for s, h in zip(stop_ids, hexes, strict=True)]
     total, counted, earned = route_value(rule, revs, toks, hexes, bonuses)
-    stops = tuple(
-        [
-            Stop(g.stops[s][0], g.stops[s][1], g.stops[s][2], r, c)
-            for s, r, c in zip(stop_ids, revs, counted, strict=True)
-        ]
-    )  # (lists, not generator expressions: compiled, this function is typed, no closure)
-    return Route(train, stops, tuple([g.paths[p] for p in paths]), total, earned)
+    stops = []
+    for s, r, c in zip(stop_ids, revs, counted, strict=True):
+        h, kind, i = g.stops[s]
+        stops.append(Stop(h, kind, i, r, c))
+    # (lists, not generator expressions: compiled, this function is typed, no closure)
+    return Route(train, tuple(stops), tuple([g.paths[p] for p in paths]), total, earned)
 
 
 def _check(
