@@ -12,7 +12,7 @@ import pytest
 from scenario import run, second_stock_round
 
 from eighteen import Game, IllegalAction, load_title
-from eighteen.engine import market, network, shares, trains
+from eighteen.engine import market, network, phases, shares, trains
 from eighteen.engine.actions import (
     Bid,
     BuyShares,
@@ -289,3 +289,22 @@ def test_a_player_who_could_buy_a_private_is_not_passed_for_him() -> None:
     g = setup(0)
     assert g.acting() == "A"
     assert "D can do nothing" in [m for _, m in g.events]
+
+
+def test_each_phase_allows_its_tile_colours() -> None:
+    """Phase 2 lays yellow tiles, phases 3 and 4 green too, phases 5, 6 and D brown too
+    (seed 002, game phases; no phase allows gray): ``phases.tile_colors``, read from the
+    colours the tables keep per phase."""
+    g = Game.new(load_title("1830"), ["A", "B", "C", "D"], seed=1)
+    got = {}
+    for i, phase in enumerate(g.tables.phases):
+        g.state.phase = i
+        got[phase.id] = phases.tile_colors(g)
+    assert got == {
+        "2": {"yellow"},
+        "3": {"yellow", "green"},
+        "4": {"yellow", "green"},
+        "5": {"yellow", "green", "brown"},
+        "6": {"yellow", "green", "brown"},
+        "D": {"yellow", "green", "brown"},
+    }
