@@ -17,6 +17,7 @@ import pytest
 
 from eighteen.compiled import CompiledHex, CompiledTile
 from eighteen.engine import network, tables
+from eighteen.engine.game import Game
 from eighteen.engine.map import (
     GRAPH_TABLES,
     Board,
@@ -641,6 +642,50 @@ def test_the_tiles_count_every_change_and_the_track_key_follows_them() -> None:
     assert type(c.tiles) is Tiles and c.tiles == s.tiles and c.tiles is not s.tiles
     c.tiles["F6"] = ("7", 1)
     assert c.track_key() != s.track_key() == frozenset({("F6", ("9", 0))})
+
+
+def test_after_one_lay_the_track_key_is_the_one_before_with_that_hex_changed() -> None:
+    """One tile set on one hex (a lay) makes the new track key from the kept one, and the
+    state tells the step (the key before, the hex, its tile before and now); any other
+    change, or two changes since the key was kept, gives no step and a key made afresh."""
+    s = MapState(tiles={"A1": ("7", 0)})
+    first = s.track_key()
+    assert s.track_step() is None  # made from every tile
+    s.tiles["B2"] = ("8", 1)  # a first tile on B2
+    key = s.track_key()
+    assert key == frozenset({("A1", ("7", 0)), ("B2", ("8", 1))})
+    assert s.track_step() == (first, "B2", None, ("8", 1))
+    s.tiles["A1"] = ("14", 2)  # an upgrade
+    upgraded = s.track_key()
+    assert upgraded == frozenset({("A1", ("14", 2)), ("B2", ("8", 1))})
+    assert s.track_step() == (key, "A1", ("7", 0), ("14", 2))
+    s.tiles["A1"] = ("14", 2)  # the same tile again: the same key
+    assert s.track_key() is upgraded and s.track_step() == (upgraded, "A1", ("14", 2), ("14", 2))
+    s.tiles["C3"] = ("9", 0)
+    s.tiles["C3"] = ("9", 3)  # two changes since the key was kept
+    assert s.track_key() == frozenset(s.tiles.items()) and s.track_step() is None
+    s.tiles.update({"D4": ("57", 1)})  # not one hex set
+    assert s.track_key() == frozenset(s.tiles.items()) and s.track_step() is None
+
+
+def test_the_tile_supply_after_a_lay_follows_from_the_one_before() -> None:
+    """The tile supply of a layout one lay after a kept one is that supply with the tile
+    laid taken out and the tile it replaced put back: the same as counted afresh."""
+    g = Game.new(tables.load_title("1830"), players=["Ann", "Bob", "Cy"])
+    b = network.board(g)
+    b.clear_caches()
+    m = g.state.map
+    m.tiles["F20"] = ("7", 0)
+    m.tiles["E19"] = ("8", 1)
+    before = network.tile_supply(g)  # counted from the manifest: two changes since
+    assert (before["7"], before["8"], before["14"]) == (3, 7, 3)
+    m.tiles["F20"] = ("14", 0)  # an upgrade: a 7 back, a 14 out
+    after = network.tile_supply(g)
+    assert m.track_step() is not None
+    assert (after["7"], after["8"], after["14"]) == (4, 7, 2)
+    assert before["7"] == 3  # the kept supply is not changed
+    b.clear_caches()
+    assert network.tile_supply(g) == after  # the same counted afresh
 
 
 def test_tiles_pickle_and_copy_as_tiles() -> None:

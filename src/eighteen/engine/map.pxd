@@ -89,6 +89,7 @@ cdef class MapState:
     cdef public object _token_key
 
     cpdef object track_key(self)
+    cpdef object track_step(self)
     cpdef object token_key(self)
     cpdef dict token_snapshot(self)
     cpdef list station_cities(self, object corp, object kept=*)

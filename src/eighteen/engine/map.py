@@ -60,13 +60,19 @@ class Tiles(dict[str, tuple[str, int]]):
     """:attr:`MapState.tiles`: a dict that counts the changes made to it
     (:attr:`changes`), so that the track's fingerprint (:meth:`MapState.track_key`) is
     known to hold while the count stands, without comparing the tiles again.  Every
-    method of a dict that changes it counts; reading is a dict's."""
+    method of a dict that changes it counts; reading is a dict's.
 
-    __slots__ = ("changes",)
+    :attr:`last` says what the last change was when it set one hex (a lay): (the count it
+    made, the hex, the tile there before or None); None after any other change.
+    From it the fingerprint of the new tiles is the old one with that hex's entry changed
+    (:meth:`MapState.track_step`), not made again from every tile."""
+
+    __slots__ = ("changes", "last")
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.changes = 0
+        self.last: tuple[int, str, tuple[str, int] | None] | None = None
 
     def __reduce__(
         self,
@@ -78,42 +84,55 @@ class Tiles(dict[str, tuple[str, int]]):
 
     def __setitem__(self, key: str, value: tuple[str, int]) -> None:
         self.changes += 1
+        self.last = (self.changes, key, dict.get(self, key))
         dict.__setitem__(self, key, value)
 
     def __delitem__(self, key: str) -> None:
         self.changes += 1
+        self.last = None
         dict.__delitem__(self, key)
 
     def __ior__(self, other: Any) -> Tiles:  # type: ignore[override,misc]
         self.changes += 1
+        self.last = None
         dict.update(self, other)
         return self
 
     def pop(self, *args: Any) -> Any:
         self.changes += 1
+        self.last = None
         return dict.pop(self, *args)
 
     def popitem(self) -> tuple[str, tuple[str, int]]:
         self.changes += 1
+        self.last = None
         return dict.popitem(self)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
         self.changes += 1
+        self.last = None
         return dict.setdefault(self, key, default)
 
     def update(self, *args: Any, **kw: Any) -> None:
         self.changes += 1
+        self.last = None
         dict.update(self, *args, **kw)
 
     def clear(self) -> None:
         self.changes += 1
+        self.last = None
         dict.clear(self)
 
 
+#: A track fingerprint: the set of (hex, (tile, rotation)) of the laid tiles.
+TrackKey = frozenset[tuple[str, tuple[str, int]]]
+#: How a fingerprint follows from the one before it when one hex changed (a lay): (the
+#: fingerprint before, the hex, its tile before or None, its tile now).
+TrackStep = tuple[TrackKey, str, tuple[str, int] | None, tuple[str, int]]
 #: A map state's kept track fingerprint: (what it was made of: the state's :class:`Tiles`,
 #: or a copy of a plain dict put in their place; the count of changes of those tiles
-#: then; the fingerprint).
-_KeptTrack = tuple[dict[str, tuple[str, int]], int, frozenset[tuple[str, tuple[str, int]]]]
+#: then; the fingerprint; the step it followed from, or None).
+_KeptTrack = tuple[dict[str, tuple[str, int]], int, TrackKey, TrackStep | None]
 #: Its kept token fingerprints: (a copy of the tokens, their fingerprint, their snapshot,
 #: the station cities of each corporation found so far).
 _KeptTokens = tuple[
@@ -166,26 +185,49 @@ class MapState:
             tokens={h: [list(c) for c in cs] for h, cs in d.get("tokens", {}).items()},
         )
 
-    def track_key(self) -> frozenset[tuple[str, tuple[str, int]]]:
+    def track_key(self) -> TrackKey:
         """Fingerprint of the laid tiles: equal keys mean equal track (cache key).
 
         Kept with the tiles it was made of and their count of changes (:class:`Tiles`):
-        it holds while those tiles are still the state's and the count stands.  A plain
-        dict put in place of the tiles by hand counts nothing: the key is kept with a copy
-        of it, and holds while the two are equal (a kept key's hash is kept too)."""
+        it holds while those tiles are still the state's and the count stands.  After one
+        change that set one hex (a lay, :attr:`Tiles.last`), the new key is the kept one
+        with that hex's entry changed (a copy of a set whose entries keep their hashes,
+        not every tile's entry made and hashed again), and the step is kept with it
+        (:meth:`track_step`).  A plain dict put in place of the tiles by hand counts
+        nothing: the key is kept with a copy of it, and holds while the two are equal (a
+        kept key's hash is kept too)."""
         kept = self._track_key
         tiles = self.tiles
         if isinstance(tiles, Tiles):
-            if kept is not None and kept[0] is tiles and kept[1] == tiles.changes:
-                return kept[2]
+            n = tiles.changes
+            if kept is not None and kept[0] is tiles:
+                if kept[1] == n:
+                    return kept[2]
+                last = tiles.last
+                if last is not None and last[0] == n and kept[1] == n - 1:
+                    h, before = last[1], last[2]
+                    now = dict.__getitem__(tiles, h)
+                    step = (kept[2], h, before, now)
+                    key = _stepped_key(kept[2], h, before, now)
+                    self._track_key = (tiles, n, key, step)
+                    return key
             key = frozenset(tiles.items())
-            self._track_key = (tiles, tiles.changes, key)
+            self._track_key = (tiles, n, key, None)
             return key
         if kept is not None and type(kept[0]) is dict and kept[0] == tiles:
             return kept[2]
         key = frozenset(tiles.items())
-        self._track_key = (dict(tiles), 0, key)
+        self._track_key = (dict(tiles), 0, key, None)
         return key
+
+    def track_step(self) -> TrackStep | None:
+        """How :meth:`track_key` followed from the key before it, when the tiles changed
+        by one lay since that key was made: (that key, the hex, its tile before or None,
+        its tile now); None otherwise.  A cache keyed by the fingerprint may make its
+        value for the new key from the one kept for the old (the tile supply does)."""
+        key = self.track_key()
+        kept = self._track_key
+        return kept[3] if kept is not None and kept[2] is key else None
 
     def token_key(self) -> frozenset[tuple[str, tuple[tuple[str, ...], ...]]]:
         """Fingerprint of the station tokens: equal keys mean equal tokens (cache key);
@@ -238,6 +280,21 @@ class MapState:
         return sorted(  # (a list, not a generator expression: compiled, this method is typed)
             [(h, i) for h, cities in self.tokens.items() for i, c in enumerate(cities) if corp in c]
         )
+
+
+def _stepped_key(
+    key: TrackKey, h: str, before: tuple[str, int] | None, now: tuple[str, int]
+) -> TrackKey:
+    """``key`` with the entry of hex ``h`` changed from ``before`` (None: it had none) to
+    ``now`` (:meth:`MapState.track_key`)."""
+    if before == now:
+        return key
+    if before is None:
+        return key.union([(h, now)])
+    entries = set(key)
+    entries.discard((h, before))
+    entries.add((h, now))
+    return frozenset(entries)
 
 
 # ---------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 # adapter between the rules and the board reads the game typed as its native base class
 # (context.pxd) and calls the board's typed methods (map.pxd) as C functions.
 from eighteen.engine.context cimport GameData
-from eighteen.engine.map cimport Board
+from eighteen.engine.map cimport Board, MapState
 # (the other modules' typed functions cimported: a call to one is a C call, not a read
 # of the module's attribute and a call through its Python wrapper)
 cimport eighteen.engine.ferries as ferries
@@ -13,7 +13,7 @@ cimport eighteen.engine.trains as trains
 cpdef Board board(GameData g)
 cpdef Board board_of(object tables)
 cpdef dict tile_supply(GameData g)
-cpdef dict _tile_supply(GameData g)
+cpdef dict _tile_supply(GameData g, Board b, MapState m)
 cpdef dict reserved(GameData g)
 cpdef list corp_trains(GameData g, object corp)
 cpdef list bonuses(GameData g)

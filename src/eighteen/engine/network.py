@@ -52,16 +52,34 @@ def tile_supply(g: Context) -> dict[str, int | None]:
     """Tiles left in the supply (None = unlimited): the manifest minus tiles on the map
     (counted once per tile layout: do not mutate the result)."""
     b = board(g)
-    key = g.state.map.track_key()
+    m = g.state.map
+    key = m.track_key()
     found = b._kept("tile_supply", key)
     if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
-        found = b._keep("tile_supply", key, _tile_supply(g))
+        found = b._keep("tile_supply", key, _tile_supply(g, b, m))
     return found  # type: ignore[no-any-return]
 
 
-def _tile_supply(g: Context) -> dict[str, int | None]:
+def _tile_supply(g: Context, b: Board, m: MapState) -> dict[str, int | None]:
+    """:func:`tile_supply` counted: from the supply kept for the layout before the last
+    lay when there is one (:meth:`MapState.track_step`: the tile taken up goes back, the
+    tile laid leaves), else from the manifest and every laid tile."""
+    step = m.track_step()
+    if step is not None:
+        before = b._kept("tile_supply", step[0])
+        if before is not NOT_KEPT:
+            out: dict[str, int | None] = dict(before)
+            old, new = step[2], step[3]
+            if old is not None:
+                n = out.get(old[0])
+                if n is not None:
+                    out[old[0]] = n + 1
+            n = out.get(new[0])
+            if n is not None:
+                out[new[0]] = n - 1
+            return out
     out = dict(g.tables.tile_counts)
-    for t, _ in g.state.map.tiles.values():
+    for t, _ in m.tiles.values():
         n = out.get(t)
         if n is not None:
             out[t] = n - 1
