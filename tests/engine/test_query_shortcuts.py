@@ -321,21 +321,25 @@ def test_the_hexes_changed_between_two_layouts_are_read_off_the_patches(
 def test_a_patched_graph_has_the_tables_of_a_graph_built_afresh(title: str, seed: int) -> None:
     """``TrackGraph.patched``: the graph of each new layout of a random game, made from
     the last one by replacing the changed hexes' paths, has the very tables a graph built
-    from every hex has (path ids and their texts included)."""
-    patched = 0
+    from every hex has (path ids and their texts included); most are one lay on from the
+    last graph, the hex known from the state's track key (``MapState.track_step``)."""
+    patched = stepped = 0
     seen: dict[str, tuple[str, int]] | None = None
     for g in random_positions(title, seed, 0.7, lays_first=True):
         b, m = network.board(g), g.state.map
         if m.tiles != seen:
             seen = dict(m.tiles)
+            step = m.track_step()
             got, fresh = b.graph(m), TrackGraph(b, m)
             patched += bool(got.lineage)
+            stepped += step is not None and bool(got.lineage) and got.lineage[0][1] == (step[1],)
             for name in GRAPH_TABLES:
                 assert getattr(got, name) == getattr(fresh, name), name
             # every path is found by its text, and only the paths of the graph are
             assert {got.paths[pid].text: pid for pid in got.text_id.values()} == got.text_id
             assert sorted(got.text_id.values()) == [i for i, p in enumerate(got.paths) if p.hex]
     assert patched > 15
+    assert stepped == patched  # (each layout here is one lay on from the last)
 
 
 def test_a_hex_showing_other_stops_is_numbered_afresh_and_its_reach_walked_afresh() -> None:

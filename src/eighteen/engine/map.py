@@ -1562,15 +1562,21 @@ class Board:
         self, state: MapState, key: frozenset[tuple[str, tuple[str, int]]]
     ) -> TrackGraph:
         """A graph of the layout of ``state`` (whose :meth:`MapState.track_key` is ``key``:
-        the graph keeps that very key, so that keys made of it compare at once)."""
+        the graph keeps that very key, so that keys made of it compare at once): the last
+        graph made, patched where the layouts differ (one hex when the state's key is one
+        lay on from the last graph's, :meth:`MapState.track_step`), or made afresh."""
         last = self._last_graph
         g = None
         if last is not None:
-            old, new = last.tiles, state.tiles
-            # (a hex whose tile was not laid again holds the very tuple the last graph
-            # copied: compared by identity first, by value only when it is another)
-            changed = [h for h, v in new.items() if old.get(h) is not v and old.get(h) != v]
-            changed += [h for h in old if h not in new]  # a laid tile gone (test setups)
+            step = state.track_step()
+            if step is not None and last._track_key is step[0]:
+                changed = [step[1]]  # one lay on the last graph's layout
+            else:
+                old, new = last.tiles, state.tiles
+                # (a hex whose tile was not laid again holds the very tuple the last graph
+                # copied: compared by identity first, by value only when it is another)
+                changed = [h for h, v in new.items() if old.get(h) is not v and old.get(h) != v]
+                changed += [h for h in old if h not in new]  # a laid tile gone (test setups)
             if len(changed) <= self.PATCH_LIMIT:
                 g = last.patched(state, changed)
         if g is None:
