@@ -308,3 +308,50 @@ def test_each_phase_allows_its_tile_colours() -> None:
         "6": {"yellow", "green", "brown"},
         "D": {"yellow", "green", "brown"},
     }
+
+
+def test_each_phase_has_its_train_limit_and_off_board_revenue() -> None:
+    """Four trains a corporation in phases 2 and 3, three in phase 4, two from phase 5 on;
+    off-boards pay their yellow value until phase 5 and their brown one from it; privates
+    may be sold to corporations from phase 3 (seed 002, game phases): ``phases``' questions,
+    read from the lists the tables keep per phase."""
+    g = Game.new(load_title("1830"), ["A", "B", "C", "D"], seed=1)
+    got = {}
+    for i, phase in enumerate(g.tables.phases):
+        g.state.phase = i
+        got[phase.id] = (
+            phases.train_limit(g),
+            phases.revenue_key(g),
+            phases.privates_buyable(g),
+        )
+    assert got == {
+        "2": (4, "yellow", False),
+        "3": (4, "yellow", True),
+        "4": (3, "yellow", True),
+        "5": (2, "brown", True),
+        "6": (2, "brown", True),
+        "D": (2, "brown", True),
+    }
+
+
+def test_every_home_is_held_until_its_station_is_placed() -> None:
+    """Home cities are reserved from the start of the game, each until its owner places
+    its home station (facts, corporations; ``network.reserved``, read from the tables'
+    homes): the eight homes of 1830 at the start, the PRR's no longer once its station is
+    there; 1830 has no joint stations and no ferries."""
+    g = Game.new(load_title("1830"), ["A", "B", "C", "D"], seed=1)
+    assert g.tables.joint_tokens == [] and g.tables.ferries is None
+    homes = {
+        "H12": ["PRR"],
+        "E19": ["NYC"],
+        "A19": ["CPR"],
+        "I15": ["B&O"],
+        "F6": ["C&O"],
+        "E11": ["ERIE"],
+        "G19": ["NYNH"],
+        "E23": ["B&M"],
+    }
+    assert network.reserved(g) == homes
+    g.state.corporations["PRR"].home_placed = True
+    del homes["H12"]
+    assert network.reserved(g) == homes

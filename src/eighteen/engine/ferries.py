@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 def table(g: Context) -> Ferries | None:
-    return g.tables.doc.ferries
+    return g.tables.ferries
 
 
 def _phase_id(g: Context) -> str:

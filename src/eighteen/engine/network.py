@@ -92,19 +92,20 @@ def reserved(g: Context) -> dict[str, list[str]]:
     once a tile of that colour lies there) until their ``ends_on`` phase or until the holder has
     a station there."""
     out: dict[str, list[str]] = {}
-    for c in g.tables.corporations:
-        cs = g.state.corporations[c.id]
+    homes_held = g.rules.home_token_reserved
+    for cid, home, reservations in g.tables.homes:
+        cs = g.state.corporations[cid]
         if cs.closed:
             continue
-        if g.rules.home_token_reserved and not cs.home_placed and c.home:
-            out.setdefault(c.home, []).append(c.id)
-        for res in c.reservations or []:
+        if homes_held and not cs.home_placed and home:
+            out.setdefault(home, []).append(cid)
+        for res in reservations:
             h = res.hex
-            if phases.reached(g, res.ends_on) or _has_station(g, c.id, h):
+            if phases.reached(g, res.ends_on) or _has_station(g, cid, h):
                 continue
             if res.from_color and not _color_at_least(g, h, res.from_color):
                 continue
-            out.setdefault(h, []).append(c.id)
+            out.setdefault(h, []).append(cid)
     return out
 
 
@@ -133,11 +134,10 @@ def place_joint_tokens(g: Context, hex_id: str) -> None:
     """The first tile on a hex places the joint stations set there (corporations'
     ``joint_token``, seed 003): one station of both
     corporations in the first city."""
-    for c in g.tables.corporations:
-        jt = c.joint_token
-        if not jt or jt.hex != hex_id or jt.when != "first_tile":
+    for corp, jt in g.tables.joint_tokens:
+        if jt.hex != hex_id or jt.when != "first_tile":
             continue
-        owners = [cid for cid in (c.id, jt.partner) if not g.state.corporations[cid].closed]
+        owners = [cid for cid in (corp, jt.partner) if not g.state.corporations[cid].closed]
         face = board(g).face(g.state.map, hex_id)
         if not owners or not face.cities:
             continue
@@ -203,13 +203,12 @@ def lay_tile(g: Context, hex_id: str, tile: str, rotation: int) -> None:
 def _joint_pairs(g: Context, hex_id: str) -> list[tuple[int, str, str]]:
     """(city, owner, partner) of the joint stations on the hex."""
     out = []
-    for c in g.tables.corporations:
-        jt = c.joint_token
-        if not jt or jt.hex != hex_id:
+    for corp, jt in g.tables.joint_tokens:
+        if jt.hex != hex_id:
             continue
         for i, toks in enumerate(g.state.map.tokens.get(hex_id, [])):
-            if c.id in toks and jt.partner in toks:
-                out.append((i, str(c.id), str(jt.partner)))
+            if corp in toks and jt.partner in toks:
+                out.append((i, str(corp), str(jt.partner)))
     return out
 
 

@@ -26,15 +26,15 @@ def tile_colors(g: Context) -> frozenset[str]:
 
 
 def train_limit(g: Context) -> int:
-    return current(g).train_limit
+    return g.tables.phase_train_limits[g.state.phase]
 
 
 def revenue_key(g: Context) -> str:
-    return current(g).offboard_revenue
+    return g.tables.phase_revenue_keys[g.state.phase]
 
 
 def privates_buyable(g: Context) -> bool:
-    return current(g).privates_buyable
+    return g.tables.phase_privates_buyable[g.state.phase]
 
 
 def reached(g: Context, phase_id: str | None) -> bool:

@@ -56,10 +56,10 @@ def open_privates(g: Context) -> list[str]:
     """Owned, not closed privates, in table order."""
     states = g.state.privates
     out = []
-    for p in g.tables.privates:
-        ps = states[p.id]
+    for pid in g.tables.private_ids:
+        ps = states[pid]
         if not ps.closed and ps.owner is not None:  # is_open
-            out.append(p.id)
+            out.append(pid)
     return out
 
 

@@ -23,11 +23,17 @@ cdef class Tables:
     cdef public list trains
     cdef public list phases
     cdef public list phase_colors
+    cdef public list phase_train_limits
+    cdef public list phase_revenue_keys
+    cdef public list phase_privates_buyable
     cdef public dict _private
     cdef public tuple private_ids
     cdef public dict _abilities
     cdef public dict _holders
     cdef public dict _corporation
+    cdef public list homes
+    cdef public list joint_tokens
+    cdef public object ferries
     cdef public dict _train
     cdef public dict _cells
     cdef public list par_cells

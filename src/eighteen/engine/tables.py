@@ -29,7 +29,8 @@ from eighteen.compiled import (
 )
 from eighteen.engine import capabilities
 from eighteen.locations import generated_dirs, known_titles
-from eighteen.title.model import Phase, Private, Rules, TradeIn
+from eighteen.title.model import Ferries, Phase, Private, Rules, TradeIn
+from eighteen.title.model.corporations import JointToken, Reservation
 
 
 class TitleNotFound(FileNotFoundError):
@@ -170,6 +171,11 @@ class Tables:
         self.phase_colors: list[frozenset[str]] = [
             frozenset([c.value for c in ph.tiles]) for ph in self.phases
         ]
+        #: each phase's train limit, off-board revenue and whether privates may be sold to
+        #: corporations (read every action: list items, not the phase model's attributes)
+        self.phase_train_limits: list[int] = [ph.train_limit for ph in self.phases]
+        self.phase_revenue_keys: list[str] = [ph.offboard_revenue for ph in self.phases]
+        self.phase_privates_buyable: list[bool] = [ph.privates_buyable for ph in self.phases]
         self._private = {p.id: p for p in self.privates}
         self.private_ids: tuple[str, ...] = tuple(self._private)
         #: (private, ability class) -> its abilities of that class (:meth:`abilities`)
@@ -177,6 +183,17 @@ class Tables:
         #: ability class -> the privates holding one (:meth:`holders`)
         self._holders: dict[type, tuple[str, ...]] = {}
         self._corporation = {c.id: c for c in self.corporations}
+        #: each corporation's id, home and reservations, in table order (the slots held,
+        #: network.reserved, asked every lay and token question)
+        self.homes: list[tuple[str, str | None, tuple[Reservation, ...]]] = [
+            (c.id, c.home, tuple(c.reservations or ())) for c in self.corporations
+        ]
+        #: the corporations with a joint station (seed 003), with it, in table order
+        self.joint_tokens: list[tuple[str, JointToken]] = [
+            (c.id, c.joint_token) for c in self.corporations if c.joint_token
+        ]
+        #: the ferries' table (seed 003), or None
+        self.ferries: Ferries | None = doc.ferries
         self._train: dict[str, TrainType] = {}
         for t in self.trains:
             sides = (t.id, *(v.id for v in t.variants))
