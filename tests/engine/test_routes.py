@@ -413,3 +413,28 @@ def test_1830_fixture_routes(b1830: Board, doc1830: CompiledTitle) -> None:
         assert optimize(b1830, s, corp, p.trains, key) == result
         seen.append(p.action)
     assert seen == list(FIXTURE_OPTIMA)
+
+
+def test_the_hexes_of_a_route_key_are_read_off_the_path_ids() -> None:
+    """The route check's key names the hexes its track lies on, each read off the piece's
+    id on the graph (a hex owns the ids from its number times the stride), a text the
+    graph does not have split at its ``:``: the hex each text names, every time."""
+    from eighteen.engine.routes import _track_hexes
+
+    board, s = line()
+    g = board.graph(s)
+    texts = [g.paths[pid].text for pid in sorted(g.text_id.values())]
+    assert texts == [
+        "B10:e1-o0",
+        "B2:c0-e4",
+        "B4:c0-e1",
+        "B4:c0-e4",
+        "B6:e1-t0",
+        "B6:e4-t0",
+        "B8:c0-e1",
+        "B8:c0-e4",
+    ]
+    for t in texts:
+        assert _track_hexes(g, (t,)) == {t.split(":")[0]}
+    assert _track_hexes(g, tuple(texts)) == {"B2", "B4", "B6", "B8", "B10"}
+    assert _track_hexes(g, ("B4:c0-e1", "C3:e0-e3")) == {"B4", "C3"}  # C3: no such piece

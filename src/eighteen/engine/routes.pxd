@@ -19,6 +19,8 @@ cdef class Route:
     cdef readonly tuple extension
 
 
+import cython
+
 # The route check and the chain walks read the graph's tables many times a route: typed
 # as the graph's native class (map.pxd), each read is a struct field's.
 from eighteen.engine.map cimport TrackGraph
@@ -35,6 +37,9 @@ cpdef tuple _check(
     object excluded=*,
     object pids=*,
 )
+
+@cython.locals(stride=cython.long)
+cpdef set _track_hexes(TrackGraph g, tuple track)
 
 cpdef list _chains(TrackGraph g, object hexes)
 

@@ -514,7 +514,7 @@ def _check(
     rule = TrainRule.of(distance)
     track = tuple([p if isinstance(p, str) else p.text for p in paths])
     tiles, tokens = g.tiles, g.state.token_snapshot()
-    hexes = sorted({t.split(":", 1)[0] for t in track})
+    hexes = sorted(_track_hexes(g, track))
     try:
         bonus_key = tuple(bonuses)
         hash(bonus_key)  # (the other parts of the key are text, numbers and their sets)
@@ -543,6 +543,18 @@ def _check(
         )
         board._keep("check", key, found)
     return found  # type: ignore[no-any-return]
+
+
+def _track_hexes(g: TrackGraph, track: tuple[str, ...]) -> set[str]:
+    """The hexes of the pieces of track ``track`` (their texts): each one's hex read off
+    its id on ``g`` (a hex owns the ids from its number times the stride), a text the
+    graph has not split at its ``:``."""
+    text_id, hex_ids, stride = g.text_id, g.board.hex_ids, g.board.path_stride
+    out = set()
+    for t in track:
+        pid = text_id.get(t)
+        out.add(hex_ids[pid // stride] if pid is not None else t.split(":", 1)[0])
+    return out
 
 
 def _check_route(
