@@ -43,7 +43,12 @@ cpdef set _track_hexes(TrackGraph g, tuple track)
 
 cpdef list _chains(TrackGraph g, object hexes)
 
+@cython.locals(g=TrackGraph)
 cpdef object first_reading(object board, object state, object connections, object nodes=*)
+@cython.locals(found=list, ends=list)
+cpdef object _first_reading(TrackGraph g, object connections, object nodes)
+cpdef tuple _reading_options(TrackGraph g, object connections, object nodes)
+cpdef object _node_stop(TrackGraph g, object node)
 
 cpdef tuple _check_route(
     TrackGraph g,
