@@ -11,7 +11,7 @@ import pytest
 from readings_18xx import OLD_READINGS_18XX, READINGS_18XX
 
 from eighteen.engine import bank, network
-from eighteen.engine.actions import RouteSpec, RunRoutes
+from eighteen.engine.actions import IllegalAction, LayTile, RouteSpec, RunRoutes
 from eighteen.engine.routes import first_reading
 from eighteen.io import games18xx_actions
 from eighteen.io.games18xx import (
@@ -293,3 +293,23 @@ def test_the_bankruptcy_reading_follows_the_export_date(game_29133: dict[str, An
 )
 def test_export_creation_day(created: Any, day: str | None) -> None:
     assert _created_day(created) == day
+
+
+def test_an_action_refused_after_another_corporations_turn_says_why_it_was_refused_first(
+    game_29133: dict[str, Any],
+) -> None:
+    """PRR's lay of action 47 comes while B&O, whose turn 18xx.games ended with a pass
+    our engine does not need, still acts: the importer passes B&O's optional steps before
+    trying the lay.  A lay refused even then is a divergence whose reason is the one the
+    lay was refused for where it came (B&O acting), and the passes are undone."""
+    before = import_game(game_29133, stop_at=45).game  # (its pass 46: held by the importer)
+    assert before.acting() == "B&O"
+    with pytest.raises(IllegalAction) as first:
+        before.apply(LayTile("PRR", "H14", "63", 1))
+    assert str(first.value).startswith("lay_tile is not possible now: the ")
+    data = copy.deepcopy(game_29133)
+    action(data, 47)["tile"] = "63-0"  # a gray tile: no phase of 1830 lays one
+    res = import_game(data)
+    d = res.divergence
+    assert d is not None and d.action_id == 47 and d.reason == str(first.value)
+    assert res.game.state_hash() == before.state_hash() and res.game.acting() == "B&O"

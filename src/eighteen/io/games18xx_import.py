@@ -397,13 +397,28 @@ class Importer:
 
     def apply(self, aid: int | str, a: dict[str, Any], build: Callable[[], Action]) -> None:
         """Apply ``build()``; if it does not fit, pass optional operating steps of the
-        acting corporation until it does (see the module doc).  Divergence otherwise."""
+        acting corporation until it does (see the module doc).  Divergence otherwise.
+
+        A corporation's action while another corporation acts in an operating round
+        cannot fit (no step takes a corporation's action outside its own turn, a
+        discard of trains being served as that corporation's): the acting corporation's
+        optional steps are passed before the action is tried, not after it is refused
+        (a refusal asks every step of the round what it expects, for its message).  Were
+        the action refused in the end, the passes are undone and it is tried once more,
+        for the reason it was refused at first."""
         g = self.game
         first: str | None = None  # the first refusal's reason (not the exception: its
         # traceback would hold this frame, a reference cycle per refusal)
         passes = 0
+        action = build()
+        while passes < MAX_PASSES and self._other_corporation_acts(action):
+            if not self.pass_step():
+                break
+            passes += 1
+        ahead = passes  # (passed before a refusal: its reason is not known yet)
+        if ahead:
+            action = build()  # (made for the position it is tried in)
         while True:
-            action = build()
             try:
                 g.apply(action)
                 return
@@ -413,8 +428,38 @@ class Importer:
             if passes >= MAX_PASSES or not self.pass_step():
                 for _ in range(passes):
                     g.undo()
+                if ahead:
+                    first = self._refusal(build)
                 raise Divergence(aid, a, str(first))
             passes += 1
+            action = build()
+
+    def _other_corporation_acts(self, action: Action) -> bool:
+        """Is ``action`` a corporation's, in an operating round where another corporation
+        is to act?"""
+        g = self.game
+        r = g.state.round
+        if r.kind != "operating":
+            return False
+        actor = action.actor
+        if r.index < len(r.order) and r.order[r.index] == actor:
+            return False  # the operating corporation's (the usual case: asked at once)
+        acting = g.acting()
+        return (
+            acting is not None
+            and actor != acting
+            and g.tables.is_corporation(actor)
+            and g.tables.is_corporation(acting)
+        )
+
+    def _refusal(self, build: Callable[[], Action]) -> str:
+        """Why our engine refuses ``build()`` now (the state is left as it was)."""
+        try:
+            self.game.apply(build())
+        except (IllegalAction, MapError, RouteError) as exc:
+            return str(exc)
+        self.game.undo()  # (taken now: it was refused after passes that are undone)
+        return "refused after passing the acting corporation's steps"
 
     def pass_step(self) -> bool:
         """Pass the acting corporation's current optional step (False when it has none)."""
