@@ -359,6 +359,7 @@ def test_a_native_class_declares_every_attribute_its_source_makes() -> None:
         "eighteen.engine.game.Game",
         "eighteen.engine.map.Board",
         "eighteen.engine.map.MapState",
+        "eighteen.engine.map.Reach",
         "eighteen.engine.map.TileLay",
         "eighteen.engine.map.TrackGraph",
         "eighteen.engine.map._Tables",

@@ -71,6 +71,21 @@ cdef class TileLay:
     cdef readonly object upgrade
 
 
+# What a corporation's network reaches: made a few times a turn, read by the lay, token
+# and run questions (native: made by C code, its fields read as struct fields).
+cdef class Reach:
+    cdef public dict edges
+    cdef public object cities
+    cdef public object stops
+    cdef public object joined
+    cdef public object walk
+    cdef public object own
+    cdef public object _order
+
+    cpdef bint joins_other(self, object excluded=*)
+    cpdef list hex_order(self)
+
+
 cdef class _Tables:
     cdef public list paths
     cdef public list ends
@@ -146,9 +161,9 @@ cdef class TrackGraph:
         pid=cython.long,
         s=cython.long,
     )
-    cpdef object extend(self, object prev, object corp, object stations, object kept=*)
+    cpdef object extend(self, Reach prev, object corp, object stations, object kept=*)
     cpdef list changed_since(self, TrackGraph old)
-    cpdef bint keeps(self, object prev, object corp, object stations, object kept)
+    cpdef bint keeps(self, Reach prev, object corp, object stations, object kept)
     @cython.locals(
         w=_Walk,
         old=TrackGraph,
@@ -159,7 +174,7 @@ cdef class TrackGraph:
         k=cython.long,
         pid=cython.long,
     )
-    cpdef object _carry(self, object prev)
+    cpdef object _carry(self, Reach prev)
     @cython.locals(queued=bytearray, joined=bytearray, opened=list, k=cython.long, s=cython.long)
     cpdef object _reopened(self, _Walk w, object hexes, object starts)
     cpdef tuple _follow(self, object w, list todo, object until=*)

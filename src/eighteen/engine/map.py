@@ -516,7 +516,9 @@ class Reach:
     def joins_other(self, excluded: Collection[str] = ()) -> bool:
         """Does it join a station to a stop that is not a station nor on an ``excluded``
         hex (the far end of a route)?"""
-        return any(s not in self.own and s[0] not in excluded for s in self.joined)
+        own = self.own
+        # (a list, not a generator expression: compiled, this method is typed)
+        return any([s not in own and s[0] not in excluded for s in self.joined])
 
     def hex_order(self) -> list[str]:
         """The hexes of ``edges``, sorted (made once: a reach is never changed)."""
