@@ -337,20 +337,13 @@ def test_each_phase_has_its_train_limit_and_off_board_revenue() -> None:
 def test_every_home_is_held_until_its_station_is_placed() -> None:
     """Home cities are reserved from the start of the game, each until its owner places
     its home station (facts, corporations; ``network.reserved``, read from the tables'
-    homes): the eight homes of 1830 at the start, the PRR's no longer once its station is
-    there; 1830 has no joint stations and no ferries."""
+    homes): the eight homes of 1830 at the start (the compiled map's, which
+    tests/title/test_1830_facts.py gives), the PRR's no longer once its station is there;
+    1830 has no joint stations and no ferries."""
     g = Game.new(load_title("1830"), ["A", "B", "C", "D"], seed=1)
     assert g.tables.joint_tokens == [] and g.tables.ferries is None
-    homes = {
-        "H12": ["PRR"],
-        "E19": ["NYC"],
-        "A19": ["CPR"],
-        "I15": ["B&O"],
-        "F6": ["C&O"],
-        "E11": ["ERIE"],
-        "G19": ["NYNH"],
-        "E23": ["B&M"],
-    }
+    homes = {h: list(x.homes) for h, x in g.tables.doc.hexes.items() if x.homes}
+    assert len(homes) == 8 and homes["H12"] == ["PRR"] and homes["E11"] == ["ERIE"]
     assert network.reserved(g) == homes
     g.state.corporations["PRR"].home_placed = True
     del homes["H12"]
