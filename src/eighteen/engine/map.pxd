@@ -141,6 +141,21 @@ cdef class TrackGraph:
     cpdef bint has_token(self, long stop, object corp)
     cpdef bint passable(self, long stop, object corp)
     cpdef tuple other_end(self, long pid, tuple node)
+    # (the graph's making, called by one another when a layout is patched)
+    cpdef _keep(self, _Tables t)
+    @cython.locals(
+        offset=cython.long,
+        pid=cython.long,
+        paths=list,
+        all_ends=list,
+        stop_paths=list,
+        side_paths=dict,
+        path_sides=list,
+        touch=list,
+        text_id=dict,
+    )
+    cpdef _add(self, long k, object frag, _Tables t)
+    cpdef TrackGraph _copy(self)
     # (the reach's own steps, called by one another and by the board)
     @cython.locals(g=TrackGraph, stride=cython.long, k=cython.long, pid=cython.long)
     cpdef object patched(self, MapState state, object changed)
@@ -220,6 +235,7 @@ cdef class Board:
     cpdef object cached(self, object cache, object key, object compute)
     cpdef object _kept(self, object cache, object key)
     cpdef object _keep(self, object cache, object key, object value)
+    cpdef object fragment(self, object face)
     cpdef TrackGraph graph(self, MapState state)
     @cython.locals(last=TrackGraph, g=TrackGraph, old=dict, changed=list)
     cpdef object _new_graph(self, MapState state, object key)
