@@ -36,6 +36,7 @@ cpdef tuple _check(
     object stations=*,
     object excluded=*,
     object pids=*,
+    object tokens=*,
 )
 
 @cython.locals(stride=cython.long)

@@ -501,9 +501,11 @@ def _check(
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
     pids: Sequence[int] | None = None,
+    tokens: Mapping[str, tuple[tuple[str, ...], ...]] | None = None,
 ) -> tuple[Route, int]:
     """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses
-    (``pids``: the ids of ``paths`` on ``g`` when the caller has them).
+    (``pids``: the ids of ``paths`` on ``g`` when the caller has them; ``tokens``: the
+    position's token snapshot, when the caller checks several routes of one position).
 
     The answer is kept by the board for what it follows from: the arguments, the tiles and
     station tokens of the hexes the route's track lies on (a piece of track, and the
@@ -513,7 +515,9 @@ def _check(
     over hexes where no tile or token changed since is known at once."""
     rule = TrainRule.of(distance)
     track = tuple([p if isinstance(p, str) else p.text for p in paths])
-    tiles, tokens = g.tiles, g.state.token_snapshot()
+    tiles = g.tiles
+    if tokens is None:
+        tokens = g.state.token_snapshot()
     hexes = sorted(_track_hexes(g, track))
     try:
         bonus_key = tuple(bonuses)
@@ -713,6 +717,7 @@ def check_routes(
     extending its route for interconnection bonuses (see :func:`check_extension`); an
     extension must earn one. Raises :class:`RouteError`."""
     g = board.graph(state)
+    tokens = g.state.token_snapshot()  # (once: every route is checked on this position)
     used = 0
     trains: set[str] = set()
     out = []
@@ -721,7 +726,17 @@ def check_routes(
             raise RouteError(f"train {train} runs twice")
         trains.add(train)
         route, sides = _check(
-            g, corp, train, distance, paths, revenue_key, bonuses, stations, excluded
+            g,
+            corp,
+            train,
+            distance,
+            paths,
+            revenue_key,
+            bonuses,
+            stations,
+            excluded,
+            None,
+            tokens,
         )
         if used & sides:
             raise RouteError(f"the route of train {train} shares track with another route")
