@@ -319,6 +319,7 @@ def test_each_phase_has_its_train_limit_and_off_board_revenue() -> None:
     got = {}
     for i, phase in enumerate(g.tables.phases):
         g.state.phase = i
+        assert phases.current_id(g) == phase.id
         got[phase.id] = (
             phases.train_limit(g),
             phases.revenue_key(g),

@@ -38,10 +38,6 @@ def table(g: Context) -> Ferries | None:
     return g.tables.ferries
 
 
-def _phase_id(g: Context) -> str:
-    return str(phases.current(g).id)
-
-
 def gone(g: Context) -> bool:
     """Have the ferries left the game (their ``leave_on`` phase has begun)?"""
     t = table(g)
@@ -136,7 +132,7 @@ def value(g: Context, port: str) -> int:
     t = table(g)
     if t is None or gone(g) or not g.state.ferries.get(port):
         return 0
-    ph = _phase_id(g)
+    ph = phases.current_id(g)
     row = next(p for p in t.ports if p.hex == port)
     base = int(row.values.get(ph, 0))
     bonus = 0
@@ -224,7 +220,7 @@ def route_bonuses(g: Context, corp: str, base: list[Bonus]) -> list[Bonus]:
     """The corporation's route bonuses: ``base`` (the phase's connection and
     interconnection bonuses; the latter with its ferries' sea links) with its
     bonus_multiplier privates applied, plus its ferries."""
-    ph = _phase_id(g)
+    ph = phases.current_id(g)
     factors: dict[str, int] = {}
     for pid in privates.owned_by(g, corp, BonusMultiplier):
         for ab in g.tables.abilities(pid, BonusMultiplier):

@@ -271,7 +271,7 @@ def corp_trains(g: Context, corp: str) -> list[tuple[str, TrainRule]]:
 def bonuses(g: Context) -> list[Bonus]:
     """The route bonuses of the current phase (compiled ``bonuses``: connection and
     interconnection)."""
-    phase = phases.current(g).id
+    phase = phases.current_id(g)
     # (the answer's function and its arguments, not a closure: this function is typed)
     found: list[Bonus] = g.memo(("bonuses", phase), table_bonuses, g.tables.doc.bonuses, phase)
     return found

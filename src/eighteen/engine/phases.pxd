@@ -3,6 +3,7 @@
 from eighteen.engine.context cimport GameData
 
 cpdef object current(GameData g)
+cpdef object current_id(GameData g)
 cpdef frozenset tile_colors(GameData g)
 cpdef object train_limit(GameData g)
 cpdef object revenue_key(GameData g)

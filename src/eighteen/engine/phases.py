@@ -20,6 +20,11 @@ def current(g: Context) -> Phase:
     return g.tables.phases[g.state.phase]
 
 
+def current_id(g: Context) -> str:
+    """The current phase's id."""
+    return g.tables.phase_ids[g.state.phase]
+
+
 def tile_colors(g: Context) -> frozenset[str]:
     """The tile colours the current phase allows, by name."""
     return g.tables.phase_colors[g.state.phase]

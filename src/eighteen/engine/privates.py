@@ -281,7 +281,7 @@ def _restrictions(g: Context, corp: str) -> list[RestrictCorporation]:
 
 def track_restricted(g: Context, corp: str) -> bool:
     """May the corporation lay no track now (a no_track_phases restriction)?"""
-    ph = phases.current(g).id
+    ph = phases.current_id(g)
     # (a list, not a generator expression: compiled, this function is typed)
     return any([ph in ab.no_track_phases for ab in _restrictions(g, corp)])
 

@@ -23,6 +23,7 @@ cdef class Tables:
     cdef public list trains
     cdef public list phases
     cdef public list phase_colors
+    cdef public list phase_ids
     cdef public list phase_train_limits
     cdef public list phase_revenue_keys
     cdef public list phase_privates_buyable

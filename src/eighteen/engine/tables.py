@@ -171,8 +171,9 @@ class Tables:
         self.phase_colors: list[frozenset[str]] = [
             frozenset([c.value for c in ph.tiles]) for ph in self.phases
         ]
-        #: each phase's train limit, off-board revenue and whether privates may be sold to
-        #: corporations (read every action: list items, not the phase model's attributes)
+        #: each phase's id, train limit, off-board revenue and whether privates may be sold
+        #: to corporations (read every action: list items, not the phase model's attributes)
+        self.phase_ids: list[str] = [ph.id for ph in self.phases]
         self.phase_train_limits: list[int] = [ph.train_limit for ph in self.phases]
         self.phase_revenue_keys: list[str] = [ph.offboard_revenue for ph in self.phases]
         self.phase_privates_buyable: list[bool] = [ph.privates_buyable for ph in self.phases]

@@ -28,7 +28,7 @@ def round_name(g: Game) -> str:
 
 
 def phase_name(g: Game) -> str:
-    return str(phases.current(g).id)
+    return phases.current_id(g)
 
 
 def player_value(g: Game, name: str) -> int:
