@@ -404,8 +404,8 @@ class Importer:
         discard of trains being served as that corporation's): the acting corporation's
         optional steps are passed before the action is tried, not after it is refused
         (a refusal asks every step of the round what it expects, for its message).  Were
-        the action refused in the end, the passes are undone and it is tried once more,
-        for the reason it was refused at first."""
+        the action refused in the end, the passes are undone and it is tried where it came,
+        for the reason it is refused there (as it was tried first before)."""
         g = self.game
         first: str | None = None  # the first refusal's reason (not the exception: its
         # traceback would hold this frame, a reference cycle per refusal)
@@ -428,8 +428,12 @@ class Importer:
             if passes >= MAX_PASSES or not self.pass_step():
                 for _ in range(passes):
                     g.undo()
-                if ahead:
-                    first = self._refusal(build)
+                if ahead:  # tried where it came, as if no pass had been made first
+                    try:
+                        g.apply(build())
+                        return
+                    except (IllegalAction, MapError, RouteError) as exc:
+                        first = str(exc)
                 raise Divergence(aid, a, str(first))
             passes += 1
             action = build()
@@ -451,15 +455,6 @@ class Importer:
             and g.tables.is_corporation(actor)
             and g.tables.is_corporation(acting)
         )
-
-    def _refusal(self, build: Callable[[], Action]) -> str:
-        """Why our engine refuses ``build()`` now (the state is left as it was)."""
-        try:
-            self.game.apply(build())
-        except (IllegalAction, MapError, RouteError) as exc:
-            return str(exc)
-        self.game.undo()  # (taken now: it was refused after passes that are undone)
-        return "refused after passing the acting corporation's steps"
 
     def pass_step(self) -> bool:
         """Pass the acting corporation's current optional step (False when it has none)."""
