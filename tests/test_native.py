@@ -385,3 +385,115 @@ def test_a_native_class_declares_every_attribute_its_source_makes() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == declared
+
+
+#: A training run for the package of :func:`_package`: loads its module from the folder
+#: the build names (``EIGHTEEN_NATIVE_DIR``), says whether it counts (GCC's counters are
+#: in it) and what it answers.
+TOY_TRAINING = """
+import os, sys
+from pathlib import Path
+from eighteen import native
+sys.path.insert(0, sys.argv[1])
+sys.meta_path.insert(0, native.NativeFinder(Path(sys.argv[1]), Path(os.environ["EIGHTEEN_NATIVE_DIR"])))
+import nativecheck.answer as a
+counting = b"__gcov_" in Path(a.__file__).read_bytes()
+print(f"{'counting' if counting else 'plain'} module, value {a.value(10)}")
+"""
+
+
+def _loaded_value(tmp_path: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
+    """(file, value(10)) of the module compiled in ``out``, imported through its finder."""
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    monkeypatch.setattr(
+        sys, "meta_path", [native.NativeFinder(tmp_path / "src", out), *sys.meta_path]
+    )
+    try:
+        import nativecheck.answer as compiled
+
+        return str(compiled.__file__), int(compiled.value(10))
+    finally:
+        for name in [n for n in sys.modules if n.startswith("nativecheck")]:
+            del sys.modules[name]
+
+
+def test_a_build_guided_by_a_profile_trains_with_counting_modules_then_compiles_them_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mod = _package(
+        tmp_path, "def value(n: int) -> int:\n    return sum(i * i for i in range(n) if i % 3)\n"
+    )
+    out = tmp_path / "native"
+    train = [sys.executable, "-c", TOY_TRAINING, str(tmp_path / "src")]
+    notes: list[str] = []
+    assert native.build({"nativecheck.answer": mod}, out, jobs=1, train=train, notes=notes) == [
+        "nativecheck.answer"
+    ]
+    so = out / f"nativecheck.answer{native.SUFFIX}"
+    if native._gcc(native._toolchain()[0]):
+        # the training ran the module with its counters; the module kept has none
+        assert notes == ["guided by a profile (counting module, value 159)"]
+    else:
+        assert notes == ["without a profile: the C compiler is not GCC"]
+    assert b"__gcov_" not in so.read_bytes()
+    assert _loaded_value(tmp_path, out, monkeypatch) == (str(so), 159)
+    assert sorted(p.name for p in out.iterdir()) == [native.MANIFEST, so.name]
+
+
+def test_a_failed_training_run_leaves_the_modules_compiled_without_a_profile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not native._gcc(native._toolchain()[0]):
+        monkeypatch.setattr(native, "_gcc", lambda _: True)  # (the run is reached all the same)
+    mod = _package(tmp_path, "def value(n: int) -> int:\n    return n + 1\n")
+    out = tmp_path / "native"
+    notes: list[str] = []
+    train = [sys.executable, "-c", "raise SystemExit('no training today')"]
+    assert native.build({"nativecheck.answer": mod}, out, jobs=1, train=train, notes=notes) == [
+        "nativecheck.answer"
+    ]
+    assert notes == ["without a profile: the training run failed: no training today"]
+    so = out / f"nativecheck.answer{native.SUFFIX}"
+    assert b"__gcov_" not in so.read_bytes()
+    assert _loaded_value(tmp_path, out, monkeypatch) == (str(so), 11)
+    # a run that never loads the modules compiled with counters measures nothing
+    notes.clear()
+    train = [sys.executable, "-c", "pass"]
+    assert native.build(
+        {"nativecheck.answer": mod}, out, jobs=1, force=True, train=train, notes=notes
+    ) == ["nativecheck.answer"]
+    assert notes == ["without a profile: the training run left no profile"]
+    assert _loaded_value(tmp_path, out, monkeypatch) == (str(so), 11)
+
+
+def test_the_engines_training_run_plays_every_title_and_imports_what_the_importer_reads() -> None:
+    from eighteen.locations import known_titles
+
+    assert known_titles() == ["1830", "1830-example", "1833ne", "1833ne-takeover"]
+    # two bot games of each title; the two of 1830 and of its example are imported again
+    played = native.train()
+    assert played == f"trained on 8 bot games, 4 of them imported; {native.describe()}"
+
+
+def test_the_command_builds_guided_by_a_profile_unless_told_not_to(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[object] = []
+
+    def build(**kw: object) -> list[str]:
+        asked.append(kw["train"])
+        notes = kw["notes"]
+        assert isinstance(notes, list)
+        notes.append("guided by a profile (trained)")
+        return ["eighteen.engine.map"]
+
+    monkeypatch.setattr(native, "build", build)
+    assert main(["native", "--build"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "compiled 1 modules, guided by a profile (trained)"
+    )
+    assert main(["native", "--build", "--no-profile", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["built"] == ["eighteen.engine.map"]
+    assert doc["notes"] == ["guided by a profile (trained)"]
+    assert asked == [native.TRAINING, None]

@@ -229,6 +229,12 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--force", action="store_true", help="compile every module again")
     what.add_argument("--clean", action="store_true", help="remove the compiled modules")
     na.add_argument("--jobs", type=_count, default=2, help="modules compiled at once")
+    na.add_argument(
+        "--no-profile",
+        action="store_true",
+        help="compile without the training run that guides the compiler (GCC only; faster "
+        "to build, the engine about a fifth slower)",
+    )
     _format(na)
 
     from eighteen.commands.simulate import add_parser as add_simulate
@@ -310,7 +316,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         from eighteen.commands.native import cmd_native
 
         return cmd_native(
-            build=args.build, force=args.force, clean=args.clean, jobs=args.jobs, fmt=args.format
+            build=args.build,
+            force=args.force,
+            clean=args.clean,
+            jobs=args.jobs,
+            fmt=args.format,
+            profile=not args.no_profile,
         )
     if args.command == "simulate":
         from eighteen.commands.simulate import cmd_simulate

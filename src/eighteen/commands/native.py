@@ -6,21 +6,27 @@ from eighteen import native
 from eighteen.commands.output import emit_json, fail, say
 
 
-def cmd_native(*, build: bool, force: bool, clean: bool, jobs: int, fmt: str) -> int:
-    """Build (``build``, every module with ``force``) or remove (``clean``) the compiled
-    modules, then report each module's state."""
+def cmd_native(
+    *, build: bool, force: bool, clean: bool, jobs: int, fmt: str, profile: bool = True
+) -> int:
+    """Build (``build``, every module with ``force``; guided by the profile of a training
+    run with ``profile``, :func:`eighteen.native.build`) or remove (``clean``) the
+    compiled modules, then report each module's state."""
     built: list[str] = []
+    notes: list[str] = []
     if clean:
         removed = native.clean()
         if fmt == "text":
             say("removed the compiled modules" if removed else "no compiled modules")
     elif build or force:
         try:
-            built = native.build(jobs=jobs, force=force)
+            train = native.TRAINING if profile else None
+            built = native.build(jobs=jobs, force=force, train=train, notes=notes)
         except (native.NativeError, OSError) as exc:
             return fail("native", f"{exc}; the engine runs from its sources")
         if fmt == "text":
-            say(f"compiled {len(built)} modules" if built else "up to date")
+            how = "".join(f", {n}" for n in notes)
+            say(f"compiled {len(built)} modules{how}" if built else "up to date")
     states = native.status()
     counts = {k: sum(s.state == k for s in states) for k in ("native", "stale", "missing")}
     if fmt == "json":
@@ -28,6 +34,7 @@ def cmd_native(*, build: bool, force: bool, clean: bool, jobs: int, fmt: str) ->
             {
                 "enabled": native.enabled(),
                 "built": built,
+                "notes": notes,
                 "counts": counts,
                 "modules": [{"name": s.name, "state": s.state} for s in states],
             }
