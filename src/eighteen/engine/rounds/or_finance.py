@@ -61,7 +61,10 @@ class Ferry(ORStep):
     actions: ClassVar = (BuyFerry, Pass)
 
     def active(self, g: Context) -> bool:
-        return self.is_current(g) and not _r(g).ferry_bought and bool(self.legal(g)[:-1])
+        # (the ports asked alone: legal's list, made with its pass, was read for them)
+        return (
+            self.is_current(g) and not _r(g).ferry_bought and bool(ferries.options(g, operating(g)))
+        )
 
     def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
