@@ -17,7 +17,8 @@ $(STAMP): $(BIN)/python pyproject.toml
 install: native
 
 # The compiled engine (src/eighteen/native.py): the modules changed since the last build are
-# compiled with Cython; where that cannot be done the engine runs from its sources.
+# compiled with Cython (with GCC, guided by the profile of a training run); where that cannot
+# be done the engine runs from its sources.
 native: $(STAMP)
 	@$(BIN)/eighteen native --build || echo "make: the engine runs from its sources"
 

@@ -179,7 +179,7 @@ def test_instructions_counts_each_import_under_callgrind() -> None:
         assert row is not None and 100 < float(row.group(1)) < 10_000  # thousands per action
     assert re.fullmatch(
         r"this checkout \(engine: (pure Python( \(EIGHTEEN_NATIVE=0\))?|compiled, \d+ of the \d+ modules "
-        r"imported)\): "
+        r"imported(, \d+ of them guided by a profile)?)\): "
         r"2 games, 538 actions, \d+\.\dk instructions per action",
         lines[-1],
     )

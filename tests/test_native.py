@@ -284,6 +284,10 @@ def test_the_command_reports_each_module_and_a_failed_build_in_one_line(
     assert main(["native", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [m["name"] for m in doc["modules"]] == list(native.modules())
+    profiled = native.read_profiled()
+    assert [m["profiled"] for m in doc["modules"]] == [
+        m["state"] == "native" and m["name"] in profiled for m in doc["modules"]
+    ]
     assert sum(doc["counts"].values()) == len(native.modules())
     assert doc["enabled"] is True and doc["built"] == []
 
@@ -430,7 +434,8 @@ def test_a_build_guided_by_a_profile_trains_with_counting_modules_then_compiles_
         "nativecheck.answer"
     ]
     so = out / f"nativecheck.answer{native.SUFFIX}"
-    if native._gcc(native._toolchain()[0]):
+    gcc = native._gcc(native._toolchain()[0])
+    if gcc:
         # the training ran the module with its counters; the module kept has none
         assert notes == ["guided by a profile (counting module, value 159)"]
     else:
@@ -438,6 +443,16 @@ def test_a_build_guided_by_a_profile_trains_with_counting_modules_then_compiles_
     assert b"__gcov_" not in so.read_bytes()
     assert _loaded_value(tmp_path, out, monkeypatch) == (str(so), 159)
     assert sorted(p.name for p in out.iterdir()) == [native.MANIFEST, so.name]
+    # the manifest says which modules a profile guided
+    assert native.read_profiled(out) == ({"nativecheck.answer"} if gcc else set())
+    # a module kept from the build keeps its mark; one compiled again without loses it
+    other = mod.with_name("other.py")
+    other.write_text("X = 1\n")
+    sources = {"nativecheck.answer": mod, "nativecheck.other": other}
+    assert native.build(sources, out, jobs=1) == ["nativecheck.other"]
+    assert native.read_profiled(out) == ({"nativecheck.answer"} if gcc else set())
+    assert native.build(sources, out, jobs=1, force=True) == sorted(sources)
+    assert native.read_profiled(out) == set()
 
 
 def test_a_failed_training_run_leaves_the_modules_compiled_without_a_profile(
@@ -453,6 +468,7 @@ def test_a_failed_training_run_leaves_the_modules_compiled_without_a_profile(
         "nativecheck.answer"
     ]
     assert notes == ["without a profile: the training run failed: no training today"]
+    assert native.read_profiled(out) == set()
     so = out / f"nativecheck.answer{native.SUFFIX}"
     assert b"__gcov_" not in so.read_bytes()
     assert _loaded_value(tmp_path, out, monkeypatch) == (str(so), 11)
@@ -497,3 +513,22 @@ def test_the_command_builds_guided_by_a_profile_unless_told_not_to(
     assert doc["built"] == ["eighteen.engine.map"]
     assert doc["notes"] == ["guided by a profile (trained)"]
     assert asked == [native.TRAINING, None]
+
+
+def test_the_engine_line_counts_the_modules_a_profile_guided(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import eighteen.engine.game
+    import eighteen.engine.map  # noqa: F401 (imported: the line counts imported modules)
+
+    states = [
+        native.ModuleState("eighteen.engine.game", "native", True, False),
+        native.ModuleState("eighteen.engine.map", "native", True, True),
+        native.ModuleState("eighteen.not.imported", "native", False, True),
+    ]
+    monkeypatch.setattr(native, "status", lambda: states)
+    assert native.describe() == (
+        "engine: compiled, 2 of the 2 modules imported, 1 of them guided by a profile"
+    )
+    states[1] = native.ModuleState("eighteen.engine.map", "native", True, False)
+    assert native.describe() == "engine: compiled, 2 of the 2 modules imported"

@@ -21,15 +21,15 @@ types from is loaded compiled as well (:func:`uses`).  A class the ``.pxd`` decl
 as struct fields, an attribute not declared cannot be set (tests/test_native.py checks
 the declarations against the source), and its methods cannot be replaced on the class
 (tests count through subclasses or counters).  tests/test_native.py replays a corpus game
-and plays bot games both ways and compares the state hashes.  It does it in about four
-fifths of the time (docs/design.md, eighth pass).  ``EIGHTEEN_NATIVE=0`` turns the
-compiled modules off (the finder is not put).
+and plays bot games both ways and compares the state hashes.  It does it in about half
+the time (four fifths when first compiled, docs/design.md, eighth pass).
+``EIGHTEEN_NATIVE=0`` turns the compiled modules off (the finder is not put).
 Building needs Cython (the dev extra) and a C compiler with the Python headers; without
 them the engine stays pure Python.  With GCC, ``--build`` is guided by a profile
 (:func:`build`): the modules are compiled with counters, a training run plays bot games of
 every title with them (:func:`train`), and they are compiled again with what it measured,
-which makes the engine about a fifth faster (docs/design.md, twenty-second pass);
-``--no-profile`` skips that (a build about a third as long).
+which takes about a sixth off the time of an action (docs/design.md, twenty-second pass);
+``--no-profile`` skips that (one compile instead of two, and no training run).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -191,6 +191,20 @@ def read_manifest(native_dir: Path | None = None) -> dict[str, str]:
     return {k: v for k, v in mods.items() if isinstance(k, str) and isinstance(v, str)}
 
 
+def read_profiled(native_dir: Path | None = None) -> set[str]:
+    """The modules of ``native_dir``'s manifest whose build a profile guided
+    (:func:`build`); an empty set when there is none (or none was)."""
+    try:
+        data = json.loads((native_dir or NATIVE_DIR).joinpath(MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return set()
+    names = data.get("profiled") if isinstance(data, dict) else None
+    listed = read_manifest(native_dir)
+    if not isinstance(names, list):
+        return set()
+    return {n for n in names if isinstance(n, str) and n in listed}
+
+
 def _source(root: Path, name: str) -> Path:
     return root.joinpath(*name.split(".")).with_suffix(".py")
 
@@ -261,10 +275,16 @@ def enabled() -> bool:
     return os.environ.get("EIGHTEEN_NATIVE", "").strip().lower() not in OFF
 
 
+def native_dir_now() -> Path:
+    """The folder of the compiled modules: ``EIGHTEEN_NATIVE_DIR`` when it is set (a
+    profile-guided build's training run sets it), else the package's :data:`NATIVE_DIR`."""
+    return Path(os.environ.get("EIGHTEEN_NATIVE_DIR") or NATIVE_DIR)
+
+
 def install() -> None:
     """Put the finder of this package's compiled modules first on ``sys.meta_path`` (once;
     not when they are turned off, or none was built)."""
-    native_dir = Path(os.environ.get("EIGHTEEN_NATIVE_DIR") or NATIVE_DIR)
+    native_dir = native_dir_now()
     if not enabled() or not (native_dir / MANIFEST).is_file():
         return
     if any(isinstance(f, NativeFinder) for f in sys.meta_path):
@@ -281,18 +301,22 @@ class ModuleState:
     name: str
     state: str
     loaded: bool
+    #: its build was guided by a profile (:func:`build`)
+    profiled: bool = False
 
 
 def status(package: Path = PACKAGE, native_dir: Path | None = None) -> list[ModuleState]:
-    """The state of every module of :func:`modules`."""
-    native_dir = native_dir or NATIVE_DIR
+    """The state of every module of :func:`modules` (``native_dir``: default
+    :func:`native_dir_now`)."""
+    native_dir = native_dir or native_dir_now()
     recorded = read_manifest(native_dir)
+    profiled = read_profiled(native_dir)
     out = []
     for name in modules(package):
         state = _loaded_state(package.parent, native_dir, recorded, name)
         mod = sys.modules.get(name)
         loaded = mod is not None and str(getattr(mod, "__file__", "")).endswith(SUFFIX)
-        out.append(ModuleState(name, state, loaded))
+        out.append(ModuleState(name, state, loaded, state == "native" and name in profiled))
     return out
 
 
@@ -304,7 +328,9 @@ def describe() -> str:
     if not loaded:
         why = "" if enabled() else " (EIGHTEEN_NATIVE=0)"
         return f"engine: pure Python{why}"
-    return f"engine: compiled, {loaded} of the {len(imported)} modules imported"
+    guided = sum(s.loaded and s.profiled for s in imported)
+    them = f", {guided} of them guided by a profile" if guided else ""
+    return f"engine: compiled, {loaded} of the {len(imported)} modules imported{them}"
 
 
 def build(
@@ -328,9 +354,10 @@ def build(
     a profile when the C compiler is GCC: the modules are compiled with counters, the
     command runs with them loaded (``EIGHTEEN_NATIVE_DIR`` names their folder), and they
     are compiled again with what the counters measured (the hot paths laid out together
-    and their branches ordered; about a fifth faster, docs/design.md).  When that cannot
-    be done (another compiler, the training run failed) they are compiled without; what
-    happened is added to ``notes``."""
+    and their branches ordered; about a sixth off an action's time, docs/design.md).
+    When that cannot be done (another compiler, the training run failed or left no
+    profile) they are compiled without; what happened is added to ``notes``, and the
+    manifest lists the modules a profile guided (:func:`read_profiled`)."""
     sources = dict(modules() if sources is None else sources)
     native_dir = native_dir or NATIVE_DIR
     recorded = read_manifest(native_dir)
@@ -346,8 +373,9 @@ def build(
     scratch = Path(tempfile.mkdtemp(prefix="eighteen-native-"))
     try:
         made = _translate(todo, jobs, scratch) if todo else {}
+        guided = False
         if made and train is not None:
-            how = _profiled(made, jobs, scratch, train, native_dir, kept)
+            how, guided = _profiled(made, jobs, scratch, train, native_dir, kept)
             if notes is not None:
                 notes.append(how)
         elif made:
@@ -359,7 +387,8 @@ def build(
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     entries = {**kept, **{name: source_hash for name, (_, source_hash) in made.items()}}
-    _write_manifest(native_dir, entries)
+    profiled = {n for n in read_profiled(native_dir) if n in kept}
+    _write_manifest(native_dir, entries, profiled | (set(made) if guided else set()))
     keep = {MANIFEST, *(f"{name}{SUFFIX}" for name in entries)}
     for f in native_dir.iterdir():  # a module no longer compiled, a build for another ABI
         if f.is_file() and not f.name.startswith(".") and f.name not in keep:
@@ -476,14 +505,15 @@ def _profiled(
     train: Sequence[str],
     native_dir: Path,
     kept: Mapping[str, str],
-) -> str:
+) -> tuple[str, bool]:
     """Compile the modules of ``made`` (their C files written) guided by the profile of
     the training command ``train`` (:func:`build`), the modules kept from the last build
     loaded beside them in the training run; without a profile when that cannot be done.
-    Returns what was done (NativeError: they cannot be compiled at all)."""
+    Returns what was done, and whether a profile guided it (NativeError: they cannot be
+    compiled at all)."""
     if not _gcc(_toolchain()[0]):
         _cc(made, jobs, scratch, ())
-        return "without a profile: the C compiler is not GCC"
+        return "without a profile: the C compiler is not GCC", False
     profile = scratch / "profile"
     counting = ["-fprofile-generate", "-fprofile-update=single", f"-fprofile-dir={profile}"]
     guided = [
@@ -517,13 +547,12 @@ def _profiled(
         _cc(made, jobs, scratch, guided)
     except (NativeError, OSError, subprocess.TimeoutExpired) as exc:
         _cc(made, jobs, scratch, ())
-        return f"without a profile: {exc}"
-    return f"guided by a profile ({done.stdout.strip() or 'trained'})"
+        return f"without a profile: {exc}", False
+    return f"guided by a profile ({done.stdout.strip() or 'trained'})", True
 
 
 def train() -> str:
-    """The training run of the engine's profile-guided build (``python -m
-    eighteen.native``): two greedy four-player bot games of every title found, each
+    """The training run of the engine's profile-guided build (:data:`TRAINING`): two greedy four-player bot games of every title found, each
     written as an 18xx.games export and imported again where the importer reads the
     title's actions (the engine's whole path: the rounds, the track, the routes, the
     importer).  Returns what it played, and how the engine ran (:func:`describe`)."""
@@ -566,8 +595,14 @@ def _place(scratch: Path, name: str) -> Path:
     return scratch.joinpath(*parts)
 
 
-def _write_manifest(native_dir: Path, entries: Mapping[str, str]) -> None:
-    data = {"suffix": SUFFIX, "modules": dict(sorted(entries.items()))}
+def _write_manifest(
+    native_dir: Path, entries: Mapping[str, str], profiled: Collection[str] = ()
+) -> None:
+    data = {
+        "suffix": SUFFIX,
+        "modules": dict(sorted(entries.items())),
+        "profiled": sorted(profiled),
+    }
     part = native_dir / f".{MANIFEST}.{os.getpid()}.part"
     part.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     os.replace(part, native_dir / MANIFEST)

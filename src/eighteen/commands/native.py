@@ -36,12 +36,18 @@ def cmd_native(
                 "built": built,
                 "notes": notes,
                 "counts": counts,
-                "modules": [{"name": s.name, "state": s.state} for s in states],
+                "modules": [
+                    {"name": s.name, "state": s.state, "profiled": s.profiled} for s in states
+                ],
             }
         )
         return 0
     off = "" if native.enabled() else " (turned off: EIGHTEEN_NATIVE=0)"
-    say(f"{counts['native']} of {len(states)} modules compiled from their present source{off}")
+    guided = sum(s.profiled for s in states)
+    them = f", {guided} of them guided by a profile" if guided else ""
+    say(
+        f"{counts['native']} of {len(states)} modules compiled from their present source{them}{off}"
+    )
     if counts["missing"] == len(states):
         say("  none built: eighteen native --build compiles them")
         return 0
