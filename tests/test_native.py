@@ -532,3 +532,20 @@ def test_the_engine_line_counts_the_modules_a_profile_guided(
     )
     states[1] = native.ModuleState("eighteen.engine.map", "native", True, False)
     assert native.describe() == "engine: compiled, 2 of the 2 modules imported"
+
+
+def test_eighteen_native_dir_names_the_folder_of_the_compiled_modules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mod = _package(tmp_path, "def value(n: int) -> int:\n    return n * 2\n")
+    elsewhere = tmp_path / "elsewhere"
+    monkeypatch.setenv("EIGHTEEN_NATIVE_DIR", str(elsewhere))
+    assert native.native_dir_now() == elsewhere
+    assert native.read_manifest() == {} and native.read_profiled() == set()
+    assert {s.state for s in native.status()} == {"missing"}  # (nothing built there)
+    assert native.build({"nativecheck.answer": mod}, jobs=1) == ["nativecheck.answer"]
+    assert sorted(native.read_manifest()) == ["nativecheck.answer"]
+    assert (elsewhere / f"nativecheck.answer{native.SUFFIX}").is_file()
+    assert native.clean() is True and not elsewhere.exists()
+    monkeypatch.delenv("EIGHTEEN_NATIVE_DIR")
+    assert native.native_dir_now() == native.NATIVE_DIR

@@ -180,7 +180,7 @@ def read_manifest(native_dir: Path | None = None) -> dict[str, str]:
     the source each was made from ({} when there is none, or it was made for another
     interpreter, or it cannot be read)."""
     try:
-        data = json.loads((native_dir or NATIVE_DIR).joinpath(MANIFEST).read_text("utf-8"))
+        data = json.loads((native_dir or native_dir_now()).joinpath(MANIFEST).read_text("utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("suffix") != SUFFIX:
@@ -195,7 +195,7 @@ def read_profiled(native_dir: Path | None = None) -> set[str]:
     """The modules of ``native_dir``'s manifest whose build a profile guided
     (:func:`build`); an empty set when there is none (or none was)."""
     try:
-        data = json.loads((native_dir or NATIVE_DIR).joinpath(MANIFEST).read_text("utf-8"))
+        data = json.loads((native_dir or native_dir_now()).joinpath(MANIFEST).read_text("utf-8"))
     except (OSError, ValueError):
         return set()
     names = data.get("profiled") if isinstance(data, dict) else None
@@ -276,7 +276,8 @@ def enabled() -> bool:
 
 
 def native_dir_now() -> Path:
-    """The folder of the compiled modules: ``EIGHTEEN_NATIVE_DIR`` when it is set (a
+    """The folder of the compiled modules, which the finder loads, the status reads and a
+    build or a clean changes when given none: ``EIGHTEEN_NATIVE_DIR`` when it is set (a
     profile-guided build's training run sets it), else the package's :data:`NATIVE_DIR`."""
     return Path(os.environ.get("EIGHTEEN_NATIVE_DIR") or NATIVE_DIR)
 
@@ -359,7 +360,7 @@ def build(
     profile) they are compiled without; what happened is added to ``notes``, and the
     manifest lists the modules a profile guided (:func:`read_profiled`)."""
     sources = dict(modules() if sources is None else sources)
-    native_dir = native_dir or NATIVE_DIR
+    native_dir = native_dir or native_dir_now()
     recorded = read_manifest(native_dir)
     todo = {
         name: src
@@ -610,7 +611,7 @@ def _write_manifest(
 
 def clean(native_dir: Path | None = None) -> bool:
     """Remove the compiled modules (the engine runs from its sources); False: none."""
-    native_dir = native_dir or NATIVE_DIR
+    native_dir = native_dir or native_dir_now()
     if not native_dir.exists():
         return False
     shutil.rmtree(native_dir)
