@@ -265,6 +265,21 @@ def test_a_manifest_for_another_interpreter_or_unreadable_lists_nothing(tmp_path
     )
     assert native.read_manifest(tmp_path) == {}
     assert native.NativeFinder(ROOT / "src", tmp_path).find_spec("eighteen.engine.map") is None
+    # the modules a profile guided: listed ones of this interpreter's manifest only
+    mods = {"eighteen.engine.map": "0" * 64, "eighteen.engine.game": "1" * 64}
+    for suffix, profiled, expected in (
+        (".other-abi.so", ["eighteen.engine.map"], set()),
+        (native.SUFFIX, "eighteen.engine.map", set()),
+        (
+            native.SUFFIX,
+            ["eighteen.engine.map", "eighteen.engine.gone", 7],
+            {"eighteen.engine.map"},
+        ),
+    ):
+        doc = {"suffix": suffix, "modules": mods, "profiled": profiled}
+        (tmp_path / native.MANIFEST).write_text(json.dumps(doc))
+        assert native.read_profiled(tmp_path) == expected
+    assert native.read_manifest(tmp_path) == mods
 
 
 def test_the_engine_and_the_importer_are_compiled_and_nothing_else() -> None:

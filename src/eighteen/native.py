@@ -175,17 +175,22 @@ def uses(source: Path, root: Path | None = None) -> list[str]:
         return []
 
 
-def read_manifest(native_dir: Path | None = None) -> dict[str, str]:
-    """The compiled modules of ``native_dir`` for this interpreter: dotted name -> hash of
-    the source each was made from ({} when there is none, or it was made for another
-    interpreter, or it cannot be read)."""
+def _manifest(native_dir: Path | None) -> dict:
+    """The manifest of ``native_dir`` (default :func:`native_dir_now`) as read, when it is
+    one for this interpreter ({} when there is none, it was made for another interpreter,
+    or it cannot be read)."""
     try:
         data = json.loads((native_dir or native_dir_now()).joinpath(MANIFEST).read_text("utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict) or data.get("suffix") != SUFFIX:
-        return {}
-    mods = data.get("modules")
+    return data if isinstance(data, dict) and data.get("suffix") == SUFFIX else {}
+
+
+def read_manifest(native_dir: Path | None = None) -> dict[str, str]:
+    """The compiled modules of ``native_dir`` for this interpreter: dotted name -> hash of
+    the source each was made from ({} when there is none, or it was made for another
+    interpreter, or it cannot be read)."""
+    mods = _manifest(native_dir).get("modules")
     if not isinstance(mods, dict):
         return {}
     return {k: v for k, v in mods.items() if isinstance(k, str) and isinstance(v, str)}
@@ -194,15 +199,11 @@ def read_manifest(native_dir: Path | None = None) -> dict[str, str]:
 def read_profiled(native_dir: Path | None = None) -> set[str]:
     """The modules of ``native_dir``'s manifest whose build a profile guided
     (:func:`build`); an empty set when there is none (or none was)."""
-    try:
-        data = json.loads((native_dir or native_dir_now()).joinpath(MANIFEST).read_text("utf-8"))
-    except (OSError, ValueError):
+    data = _manifest(native_dir)
+    names, mods = data.get("profiled"), data.get("modules")
+    if not isinstance(names, list) or not isinstance(mods, dict):
         return set()
-    names = data.get("profiled") if isinstance(data, dict) else None
-    listed = read_manifest(native_dir)
-    if not isinstance(names, list):
-        return set()
-    return {n for n in names if isinstance(n, str) and n in listed}
+    return {n for n in names if isinstance(n, str) and n in mods}
 
 
 def _source(root: Path, name: str) -> Path:
