@@ -564,3 +564,16 @@ def test_eighteen_native_dir_names_the_folder_of_the_compiled_modules(
     assert native.clean() is True and not elsewhere.exists()
     monkeypatch.delenv("EIGHTEEN_NATIVE_DIR")
     assert native.native_dir_now() == native.NATIVE_DIR
+
+
+def test_gcc_is_told_from_other_compilers_by_its_version_line(tmp_path: Path) -> None:
+    def compiler(name: str, first_line: str) -> str:
+        path = tmp_path / name
+        path.write_text(f"#!/bin/sh\necho '{first_line}'\n")
+        path.chmod(0o755)
+        return str(path)
+
+    assert native._gcc([compiler("cc1", "gcc (Debian 12.2.0-14) 12.2.0"), "-pthread"]) is True
+    assert native._gcc([compiler("cc2", "Debian clang version 14.0.6")]) is False
+    assert native._gcc([compiler("cc3", "tcc version 0.9.27")]) is False
+    assert native._gcc([str(tmp_path / "no-such-compiler")]) is False

@@ -34,6 +34,7 @@ which takes about a sixth off the time of an action (docs/design.md, twenty-seco
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -485,10 +486,14 @@ def _cc(
 
 def _gcc(compile_cmd: Sequence[str]) -> bool:
     """Is the C compiler GCC (whose profiles :func:`_profiled` knows)?"""
+    return _is_gcc(compile_cmd[0])
+
+
+@functools.cache
+def _is_gcc(compiler: str) -> bool:
+    """:func:`_gcc` of a compiler, asked once a process (each compile of a build asks)."""
     try:
-        done = subprocess.run(
-            [compile_cmd[0], "--version"], capture_output=True, text=True, check=False
-        )
+        done = subprocess.run([compiler, "--version"], capture_output=True, text=True, check=False)
     except OSError:
         return False
     first = (done.stdout or "").splitlines()[:1]
