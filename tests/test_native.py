@@ -521,13 +521,18 @@ def test_the_command_builds_guided_by_a_profile_unless_told_not_to(
     monkeypatch.setattr(native, "build", build)
     assert main(["native", "--build"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == (
-        "compiled 1 modules, guided by a profile (trained)"
+        "compiled 1 module, guided by a profile (trained)"
     )
     assert main(["native", "--build", "--no-profile", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["built"] == ["eighteen.engine.map"]
     assert doc["notes"] == ["guided by a profile (trained)"]
     assert asked == [native.TRAINING, None]
+    monkeypatch.setattr(
+        native, "build", lambda **kw: ["eighteen.engine.map", "eighteen.engine.bank"]
+    )
+    assert main(["native", "--build", "--no-profile"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "compiled 2 modules"
 
 
 def test_the_engine_line_counts_the_modules_a_profile_guided(

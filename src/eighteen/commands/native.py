@@ -26,7 +26,8 @@ def cmd_native(
             return fail("native", f"{exc}; the engine runs from its sources")
         if fmt == "text":
             how = "".join(f", {n}" for n in notes)
-            say(f"compiled {len(built)} modules{how}" if built else "up to date")
+            n = len(built)
+            say(f"compiled {n} module{'' if n == 1 else 's'}{how}" if built else "up to date")
     states = native.status()
     counts = {k: sum(s.state == k for s in states) for k in ("native", "stale", "missing")}
     if fmt == "json":

@@ -2,6 +2,13 @@
 # route's stops and the route itself are native classes, made by C code (a frozen
 # dataclass's __init__ sets each field through object.__setattr__).
 
+import cython
+
+# The route check and the chain walks read the graph's tables many times a route: typed
+# as the graph's native class (map.pxd), each read is a struct field's.
+from eighteen.engine.map cimport TrackGraph
+
+
 cdef class Stop:
     cdef readonly object hex
     cdef readonly object kind
@@ -18,12 +25,6 @@ cdef class Route:
     cdef readonly tuple bonuses
     cdef readonly tuple extension
 
-
-import cython
-
-# The route check and the chain walks read the graph's tables many times a route: typed
-# as the graph's native class (map.pxd), each read is a struct field's.
-from eighteen.engine.map cimport TrackGraph
 
 cpdef tuple _check(
     TrackGraph g,

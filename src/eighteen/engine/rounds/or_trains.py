@@ -255,7 +255,8 @@ class BuyTrains(ORStep):
         pres_cash = president_funds(g, corp) if em else 0
         budget = cs.cash + pres_cash
         offers = trains.bank_offers(g, corp)
-        low = cheapest_bank_price(g, corp, offers)
+        # (the cheapest price matters to an emergency purchase only: not looked for else)
+        low = cheapest_bank_price(g, corp, offers) if em else None
         room = _room(g, corp, None)  # (asked once: the offers without a trade-in share it)
         for o in offers:
             if not (room if o.exchange is None else _room(g, corp, o.exchange)):
