@@ -128,3 +128,37 @@ def test_the_canonical_form_holds_every_field_of_the_state() -> None:
     assert g.state_hash() != before
     g.state.home_waiting.remove(corp)
     assert g.state_hash() == before
+
+
+def test_a_copier_copies_a_field_of_its_own_by_its_function_with_or_without_slots() -> None:
+    """A field given its own copier (the state's map: ``MapState.copy``, which leaves the
+    map's kept keys behind) is copied by it in both of the copier's forms: field by field
+    (a class with slots, the state's classes compiled) and by the instance's dict (a plain
+    dataclass, the state's classes run from their source)."""
+    from dataclasses import dataclass, field
+
+    from eighteen.engine.state import _make_copier
+
+    class Part:
+        def __init__(self, items: list[int]) -> None:
+            self.items = items
+
+    def own_copy(p: Part) -> Part:
+        return Part(["own", *p.items])  # type: ignore[list-item]
+
+    @dataclass
+    class Plain:
+        part: Any
+        rest: list[list[int]] = field(default_factory=list)
+
+    @dataclass(slots=True)
+    class Slotted:
+        part: Any
+        rest: list[list[int]] = field(default_factory=list)
+
+    for cls in (Plain, Slotted):
+        copier = _make_copier(cls, {"part": own_copy})
+        obj = cls(Part([1, 2]), [[3]])
+        new = copier(obj)
+        assert new.part.items == ["own", 1, 2]
+        assert new.rest == [[3]] and new.rest[0] is not obj.rest[0]

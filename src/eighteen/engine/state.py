@@ -275,6 +275,10 @@ def _make_copier(
             f"    if len(d) != {n}:",
             "        return _clone_all(obj)",
         ]
+        # (a field of ``own`` by its function, as the branch above does; not deeply)
+        lines += [f"    d[{k!r}] = _own[{k!r}](d[{k!r}])" for k in own]
+        flat = tuple(k for k in flat if k not in own)
+        deep = tuple(k for k in deep if k not in own)
         for k in flat:
             lines += [
                 f"    v = d[{k!r}]",
