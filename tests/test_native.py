@@ -582,3 +582,19 @@ def test_gcc_is_told_from_other_compilers_by_its_version_line(tmp_path: Path) ->
     assert native._gcc([compiler("cc2", "Debian clang version 14.0.6")]) is False
     assert native._gcc([compiler("cc3", "tcc version 0.9.27")]) is False
     assert native._gcc([str(tmp_path / "no-such-compiler")]) is False
+
+
+def test_the_state_copy_keeps_its_contract_run_from_the_sources() -> None:
+    """The suite runs compiled (`make test` builds first); the state's copy has a second
+    form for its classes run from their sources (a plain dataclass, copied by its dict),
+    which an engine without a C compiler runs.  Its tests pass in that form too."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist"]
+        + [str(Path(__file__).parent / "engine" / "test_state_copy.py")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "EIGHTEEN_NATIVE": "0"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert done.stdout.strip().splitlines()[-1].startswith("7 passed")

@@ -276,7 +276,11 @@ def _make_copier(
             "        return _clone_all(obj)",
         ]
         # (a field of ``own`` by its function, as the branch above does; not deeply)
-        lines += [f"    d[{k!r}] = _own[{k!r}](d[{k!r}])" for k in own]
+        lines += [
+            f"    d[{f.name!r}] = _own[{f.name!r}](d[{f.name!r}])"
+            for f in fields(cls)
+            if f.name in own
+        ]
         flat = tuple(k for k in flat if k not in own)
         deep = tuple(k for k in deep if k not in own)
         for k in flat:
