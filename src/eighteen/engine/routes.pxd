@@ -45,7 +45,7 @@ cpdef set _track_hexes(TrackGraph g, tuple track)
 
 cpdef list _chains(TrackGraph g, object hexes)
 
-@cython.locals(g=TrackGraph)
+@cython.locals(g=TrackGraph, tiles=dict, laid=list)
 cpdef object first_reading(object board, object state, object connections, object nodes=*)
 @cython.locals(found=list, ends=list)
 cpdef object _first_reading(TrackGraph g, object connections, object nodes)

@@ -979,16 +979,19 @@ def first_reading(
     The reading follows from the faces of the hexes the connections and nodes name, and
     the graph's numbering of the stops (which way round a route is read compares stop
     ids): the board keeps it by those, so a route run again over hexes no tile changed
-    since is read at once."""
+    since is read at once.  (The key holds the tiles in the order the connections and the
+    nodes name their hexes: those are in the key too, so one route's key always has them
+    in one order, and no set of the hexes is made and sorted.)"""
     g = board.graph(state)
+    tiles = g.tiles
     try:
         conns = tuple([tuple(c) for c in connections])
         names = tuple(nodes) if nodes is not None else None
-        hexes = {h for c in conns for h in c}
+        # (each hex id hashed on the way, by the look-up: a key made is a key that hashes)
+        laid = [tiles.get(h) for c in conns for h in c]
         if names:
-            hexes.update([n.rpartition("-")[0] for n in names])
-        # (its parts hashed and sorted on the way: a key made is a key that hashes)
-        key = (g.numbering, conns, names, tuple([(h, g.tiles.get(h)) for h in sorted(hexes)]))
+            laid += [tiles.get(n.rpartition("-")[0]) for n in names]
+        key = (g.numbering, conns, names, tuple(laid))
     except TypeError:  # (not names and hex ids: read, not kept)
         return _first_reading(g, connections, nodes)
     board = g.board
