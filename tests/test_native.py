@@ -449,7 +449,7 @@ def test_a_build_guided_by_a_profile_trains_with_counting_modules_then_compiles_
         "nativecheck.answer"
     ]
     so = out / f"nativecheck.answer{native.SUFFIX}"
-    gcc = native._gcc(native._toolchain()[0])
+    gcc = native._is_gcc(native._toolchain()[0][0])
     if gcc:
         # the training ran the module with its counters; the module kept has none
         assert notes == ["guided by a profile (counting module, value 159)"]
@@ -474,7 +474,7 @@ def test_a_failed_training_run_leaves_the_modules_compiled_without_a_profile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # (with another compiler no training runs: the build says so, and compiles without)
-    other = None if native._gcc(native._toolchain()[0]) else "the C compiler is not GCC"
+    other = None if native._is_gcc(native._toolchain()[0][0]) else "the C compiler is not GCC"
     mod = _package(tmp_path, "def value(n: int) -> int:\n    return n + 1\n")
     out = tmp_path / "native"
     notes: list[str] = []
@@ -578,10 +578,10 @@ def test_gcc_is_told_from_other_compilers_by_its_version_line(tmp_path: Path) ->
         path.chmod(0o755)
         return str(path)
 
-    assert native._gcc([compiler("cc1", "gcc (Debian 12.2.0-14) 12.2.0"), "-pthread"]) is True
-    assert native._gcc([compiler("cc2", "Debian clang version 14.0.6")]) is False
-    assert native._gcc([compiler("cc3", "tcc version 0.9.27")]) is False
-    assert native._gcc([str(tmp_path / "no-such-compiler")]) is False
+    assert native._is_gcc(compiler("cc1", "gcc (Debian 12.2.0-14) 12.2.0")) is True
+    assert native._is_gcc(compiler("cc2", "Debian clang version 14.0.6")) is False
+    assert native._is_gcc(compiler("cc3", "tcc version 0.9.27")) is False
+    assert native._is_gcc(str(tmp_path / "no-such-compiler")) is False
 
 
 def test_the_state_copy_keeps_its_contract_run_from_the_sources() -> None:

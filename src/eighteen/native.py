@@ -381,7 +381,7 @@ def build(
             how, guided = _profiled(made, jobs, scratch, train, native_dir, kept)
             if notes is not None:
                 notes.append(how)
-        elif made:
+        if made and not guided:
             _cc(made, jobs, scratch, ())
         for name, (built, _) in made.items():
             part = native_dir / f".{name}{SUFFIX}.{os.getpid()}.part"  # (one per build)
@@ -425,8 +425,7 @@ def _translate(todo: Mapping[str, Path], jobs: int, scratch: Path) -> dict[str, 
     cmd += [str(c.relative_to(scratch)) for c, _ in copies.values()]
     done = subprocess.run(cmd, cwd=scratch, capture_output=True, text=True, check=False)
     if done.returncode != 0 or not all(c.with_suffix(".c").is_file() for c, _ in copies.values()):
-        lines = (done.stderr or done.stdout).strip().splitlines()
-        raise NativeError("the compile failed: " + " | ".join(lines[-4:]))
+        raise NativeError("the compile failed: " + _tail(done, 4))
     return {name: (copy.with_name(copy.stem + SUFFIX), h) for name, (copy, h) in copies.items()}
 
 
@@ -449,7 +448,7 @@ def _toolchain() -> tuple[list[str], list[str]]:
     # (no debug information: it makes a compile half as long again and the files eight
     # times larger, and the modules are debugged from their sources, EIGHTEEN_NATIVE=0)
     flags.append("-g0")
-    if _gcc(cc):  # (the interpreter's functions called through its table, not a stub)
+    if _is_gcc(cc[0]):  # (the interpreter's functions called through its table, not a stub)
         flags.append("-fno-plt")
     include = [f"-I{sysconfig.get_paths()['include']}"]
     link = shlex.split(env["LDSHARED"]) if env.get("LDSHARED") else words("LDSHARED")
@@ -474,8 +473,7 @@ def _cc(
         for cmd in (compile_it, [*link_cmd, *extra, str(obj), "-o", str(built)]):
             done = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if done.returncode != 0:
-                lines = (done.stderr or done.stdout).strip().splitlines()
-                return f"{name}: " + " | ".join(lines[-4:])
+                return f"{name}: " + _tail(done, 4)
         return None
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -484,14 +482,16 @@ def _cc(
         raise NativeError("the compile failed: " + failed[0])
 
 
-def _gcc(compile_cmd: Sequence[str]) -> bool:
-    """Is the C compiler GCC (whose profiles :func:`_profiled` knows)?"""
-    return _is_gcc(compile_cmd[0])
+def _tail(done: subprocess.CompletedProcess[str], n: int) -> str:
+    """The last ``n`` lines a failed command printed (its errors, else its output), on one
+    line."""
+    return " | ".join((done.stderr or done.stdout).strip().splitlines()[-n:])
 
 
 @functools.cache
 def _is_gcc(compiler: str) -> bool:
-    """:func:`_gcc` of a compiler, asked once a process (each compile of a build asks)."""
+    """Is the C compiler (a command's first word) GCC, whose profiles :func:`_profiled`
+    knows?  Asked once a process (each compile of a build asks)."""
     try:
         done = subprocess.run([compiler, "--version"], capture_output=True, text=True, check=False)
     except OSError:
@@ -515,11 +515,10 @@ def _profiled(
 ) -> tuple[str, bool]:
     """Compile the modules of ``made`` (their C files written) guided by the profile of
     the training command ``train`` (:func:`build`), the modules kept from the last build
-    loaded beside them in the training run; without a profile when that cannot be done.
-    Returns what was done, and whether a profile guided it (NativeError: they cannot be
-    compiled at all)."""
-    if not _gcc(_toolchain()[0]):
-        _cc(made, jobs, scratch, ())
+    loaded beside them in the training run.  Returns what was done, and whether a profile
+    guided it; when it did not (another compiler, a failed training run), the caller
+    compiles them without one."""
+    if not _is_gcc(_toolchain()[0][0]):
         return "without a profile: the C compiler is not GCC", False
     profile = scratch / "profile"
     counting = ["-fprofile-generate", "-fprofile-update=single", f"-fprofile-dir={profile}"]
@@ -547,22 +546,21 @@ def _profiled(
             list(train), env=env, capture_output=True, text=True, check=False, timeout=900
         )
         if done.returncode != 0:
-            lines = (done.stderr or done.stdout).strip().splitlines()
-            raise NativeError("the training run failed: " + " | ".join(lines[-3:]))
+            raise NativeError("the training run failed: " + _tail(done, 3))
         if not any(profile.rglob("*.gcda")):  # (it ran none of them compiled)
             raise NativeError("the training run left no profile")
         _cc(made, jobs, scratch, guided)
     except (NativeError, OSError, subprocess.TimeoutExpired) as exc:
-        _cc(made, jobs, scratch, ())
         return f"without a profile: {exc}", False
     return f"guided by a profile ({done.stdout.strip() or 'trained'})", True
 
 
 def train() -> str:
-    """The training run of the engine's profile-guided build (:data:`TRAINING`): two greedy four-player bot games of every title found, each
-    written as an 18xx.games export and imported again where the importer reads the
-    title's actions (the engine's whole path: the rounds, the track, the routes, the
-    importer).  Returns what it played, and how the engine ran (:func:`describe`)."""
+    """The training run of the engine's profile-guided build (:data:`TRAINING`): two
+    greedy four-player bot games of every title found, each written as an 18xx.games
+    export and imported again where the importer reads the title's actions (the engine's
+    whole path: the rounds, the track, the routes, the importer).  Returns what it played,
+    and how the engine ran (:func:`describe`)."""
     from eighteen.engine.bots import make_bots, play
     from eighteen.engine.game import Game
     from eighteen.engine.tables import load_title
