@@ -321,6 +321,10 @@ class Network:
         except _OutOfBudget:
             found.sort()
             return _Enumeration(found, False, budget)
+        finally:
+            # (recursive closures refer to themselves and each other: reference cycles,
+            # broken here, not left for the cyclic collector)
+            record = right = left = None  # type: ignore[assignment]
         found.sort()
         return _Enumeration(found, True, explored)
 
@@ -642,6 +646,30 @@ class _Cands:
         return out
 
 
+class _RouteSides:
+    """Route ``i``'s (stop ids in order, hex-side bits) for an :class:`Extender`, the
+    bits made once per route.  A callable of its own, not a method of :class:`_Exact`:
+    the extender keeps it, and a bound method of the object keeping the extender would
+    make a reference cycle (the extender and its tables, thousands of objects a route
+    search, left for the cyclic collector)."""
+
+    def __init__(
+        self, routes: list[tuple[tuple[int, ...], tuple[int, ...], int]], gsides: list[int]
+    ) -> None:
+        self.masks: dict[int, int] = {}
+        self.routes = routes
+        self.gsides = gsides
+
+    def __call__(self, i: int) -> tuple[tuple[int, ...], int]:
+        m = self.masks.get(i)
+        if m is None:
+            m = 0
+            for sid in self.routes[i][1]:
+                m |= self.gsides[sid]
+            self.masks[i] = m
+        return self.routes[i][0], m
+
+
 class _Exact:
     """Exact values of chosen routes with interconnection bonuses: the candidates count
     the most an extension may add to each (:meth:`Extender.optimistic`); ``deficit``
@@ -655,19 +683,8 @@ class _Exact:
         bonuses: Sequence[Bonus],
         excluded: frozenset[str] = frozenset(),
     ) -> None:
-        self.masks: dict[int, int] = {}
-        self.routes = routes
-        self.gsides = net.gsides
+        self._route = _RouteSides(routes, net.gsides)
         self.ext = Extender(net.g, bonuses, self._route, excluded=excluded)
-
-    def _route(self, i: int) -> tuple[tuple[int, ...], int]:
-        m = self.masks.get(i)
-        if m is None:
-            m = 0
-            for sid in self.routes[i][1]:
-                m |= self.gsides[sid]
-            self.masks[i] = m
-        return self.routes[i][0], m
 
     def _used(self, idxs: Sequence[int]) -> int:
         used = 0
@@ -776,6 +793,11 @@ def _greedy(
     return picks, total, sum(items[0][0] for items in lists if items), explored
 
 
+def _lowest(x: int) -> int:
+    """The position of the lowest bit set in ``x`` (a candidate's position in a bitset)."""
+    return (x & -x).bit_length() - 1
+
+
 def _search(
     cand: list[_Cands], rules: list[TrainRule], budget: int, exact: _Exact | None = None
 ) -> tuple[list[int | None], int, int, int, bool]:
@@ -809,9 +831,6 @@ def _search(
     open_bound = -1  # bound of the subtrees left unexplored when the budget ran out
     out = False
 
-    def lowest(x: int) -> int:
-        return (x & -x).bit_length() - 1
-
     def rec(k: int, blocked: list[int], total: int, start: int, earned: dict[int, int]) -> None:
         nonlocal best_total, best, open_bound, out, explored
         explored += 1
@@ -844,7 +863,7 @@ def _search(
             return
         if k == n - 1:  # the last train takes its best unblocked route
             if avail:
-                j = lowest(avail)
+                j = _lowest(avail)
                 v = c.vals[j]
                 if c.once is not None:  # values are upper bounds: scan while they may win
                     v -= _gain(c.once[j], earned)[0]
@@ -868,10 +887,10 @@ def _search(
                 best = list(chosen)
             return
         # bound: every train left takes its best unblocked candidate
-        bound = total + (c.vals[lowest(avail)] if avail else 0)
+        bound = total + (c.vals[_lowest(avail)] if avail else 0)
         for m in range(k + 1, n):
             free = cand[m].all & ~blocked[m]
-            bound += cand[m].vals[lowest(free)] if free else 0
+            bound += cand[m].vals[_lowest(free)] if free else 0
         if bound <= best_total:
             return
         tw = twins[k]
@@ -909,7 +928,11 @@ def _search(
                 return
         rec(k + 1, blocked, total, c.n, earned)  # train k runs nothing (nor do its twins)
 
-    rec(0, [0] * n, 0, 0, {})
+    try:
+        rec(0, [0] * n, 0, 0, {})
+    finally:
+        # (a recursive closure refers to itself: a reference cycle, broken here)
+        rec = None  # type: ignore[assignment]
     bound = max(best_total, open_bound) if out else best_total
     return best, max(best_total, 0), bound, explored, not out
 

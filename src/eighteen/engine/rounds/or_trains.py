@@ -340,14 +340,19 @@ class BuyTrains(ORStep):
         low = cheapest_bank_price(g, corp)
         pool = g.state.train_pool
 
-        def matches(o: trains.Offer) -> bool:
+        # (a loop, not a closure read by a generator: compiled, the two would refer to
+        # each other, a reference cycle per purchase)
+        offer = None
+        for o in trains.bank_offers(g, corp):
             if o.exchange != a.exchange:
-                return False
+                continue
             if a.train in pool:  # any discarded train of the offered type
-                return o.train in pool and trains.train_type(o.train) == trains.train_type(a.train)
-            return o.train == a.train
-
-        offer = next((o for o in trains.bank_offers(g, corp) if matches(o)), None)
+                if o.train in pool and trains.train_type(o.train) == trains.train_type(a.train):
+                    offer = o
+                    break
+            elif o.train == a.train:
+                offer = o
+                break
         if offer is not None:
             if a.price != offer.price:
                 raise IllegalAction(f"train {a.train} costs ${offer.price} from the bank")
