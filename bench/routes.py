@@ -93,8 +93,12 @@ def report(name: str, board: Board, cases: list[Case], verbose: bool) -> list[fl
             )
     print(f"{name}: {len(cases)} positions, ms per call (median of {REPEAT} runs each)")
     print(f"  {'':<8} {'median':>8} {'max':>8}")
-    for i, label in enumerate(("cold", "track", "warm")):
-        xs = [row[i] for row in rows]
+    columns = {
+        "cold": [row[0] for row in rows],
+        "track": [row[1] for row in rows],
+        "warm": [row[2] for row in rows],
+    }
+    for label, xs in columns.items():
         print(f"  {label:<8} {statistics.median(xs):>8.3f} {max(xs):>8.3f}")
     proven = sum(1 for row in rows if row[3].optimal)
     explored = [row[3].explored for row in rows]
@@ -148,6 +152,13 @@ def game_cases(seed: int = 1) -> tuple[Board, list[Case]]:
     return network.board(g), cases
 
 
+def _count(supply: dict[str, int | None], tile: str, change: int) -> None:
+    """Add ``change`` to the supply of ``tile`` if it is counted (None: unlimited)."""
+    n = supply.get(tile)
+    if n is not None:
+        supply[tile] = n + change
+
+
 def grown_board(board: Board, seed: int, rounds: int = 40) -> MapState:
     """Seeded random connected tile lays by every corporation (yellow, then green, then
     brown), a few extra tokens: a busy late-game board."""
@@ -156,9 +167,10 @@ def grown_board(board: Board, seed: int, rounds: int = 40) -> MapState:
     supply = {t: d.count for t, d in board.tiles.items()}
     corps = sorted(board.corporations)
     for c in corps:
-        opts = board.home_city_options(s, c)
-        if opts:
-            board.place_token(s, c, board.corporations[c].home, opts[0])
+        cities = board.home_city_options(s, c)
+        home = board.corporations[c].home
+        if cities and home:
+            board.place_token(s, c, home, cities[0])
     for r in range(rounds):
         colors = {"yellow"} if r < 8 else {"yellow", "green"} if r < 20 else {"green", "brown"}
         for c in corps:
@@ -167,11 +179,11 @@ def grown_board(board: Board, seed: int, rounds: int = 40) -> MapState:
                 continue
             lay = rng.choice(opts)
             old = board.lay_tile(s, lay.hex, lay.tile, lay.rotation)
-            supply[lay.tile] -= 1
-            if old in supply:
-                supply[old] += 1
+            _count(supply, lay.tile, -1)
+            if old is not None:
+                _count(supply, old, +1)
             if r % 6 == 5 and sum(c in x for cs in s.tokens.values() for x in cs) < 4:
-                spots = board.token_options(s, c, reserved={})
+                spots = list(board.token_options(s, c, reserved={}))
                 if spots:
                     board.place_token(s, c, *rng.choice(spots))
     return s
