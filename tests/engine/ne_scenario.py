@@ -3,6 +3,8 @@ snapshots of the numbers the worked example tabulates."""
 
 from __future__ import annotations
 
+from scenario import actor
+
 from eighteen import Game, load_title
 from eighteen.engine import market, network
 from eighteen.engine.actions import Action, Bid, LayTile, Pass
@@ -96,7 +98,7 @@ def opening(g: Game | None = None) -> Game:
 def all_pass(g: Game) -> None:
     """Every player passes until the stock round ends."""
     while g.state.round.kind == "stock":
-        act(g, Pass(g.acting()))
+        act(g, Pass(actor(g)))
 
 
 def to_stock_round(g: Game) -> None:

@@ -44,6 +44,12 @@ def fixture_actions() -> list[dict[str, Any]]:
     return [a for a in game["actions"] if not a.get("skip") and a["type"] not in ("undo", "redo")]
 
 
+def _counted(n: int | None) -> int:
+    """A tile's supply, known to be counted (every 1830 tile has a count)."""
+    assert n is not None
+    return n
+
+
 def replay(board: Board, phases: Sequence[Phase], *, check_lays: bool = True) -> Iterator[Position]:
     """Replay the fixture's map actions on the 1830 board (``phases``: the title's);
     yield a Position at every ``run_routes``.
@@ -62,6 +68,7 @@ def replay(board: Board, phases: Sequence[Phase], *, check_lays: bool = True) ->
         if corp and corp not in homed and not board.home_waits(s, corp):
             homed.add(corp)  # (a home that waits for track is a logged place_token)
             home = board.corporations[corp].home
+            assert home is not None, corp  # (every 1830 corporation has a home)
             board.place_token(s, corp, home, board.home_city_options(s, corp)[0])
         if a["type"] == "buy_train" and a.get("variant") in phase_colors:
             name = a["train"].split("-")[0]
@@ -85,11 +92,12 @@ def replay(board: Board, phases: Sequence[Phase], *, check_lays: bool = True) ->
                 lays = {(o.hex, o.tile, o.rotation) for o in opts}
                 assert (a["hex"], tile, a["rotation"]) in lays, a
             old = board.lay_tile(s, a["hex"], tile, a["rotation"])
-            supply[tile] -= 1  # type: ignore[operator]
+            supply[tile] = _counted(supply[tile]) - 1
             if old in supply:
-                supply[old] += 1  # type: ignore[operator]
+                supply[old] = _counted(supply[old]) + 1
             copies[a["tile"]] = a["hex"]
         elif a["type"] == "place_token":
+            assert corp is not None, a  # (only corporations place tokens)
             copy, _, city = a["city"].rpartition("-")
             hex_id = copies[copy]
             if corp in s.city_tokens(hex_id, int(city)):
@@ -99,7 +107,7 @@ def replay(board: Board, phases: Sequence[Phase], *, check_lays: bool = True) ->
                 assert int(city) in board.home_city_options(s, corp), a
             elif check_lays:
                 assert (hex_id, int(city)) in list(board.token_options(s, corp, reserved={})), a
-            board.place_token(s, corp, hex_id, int(city))  # type: ignore[arg-type]
+            board.place_token(s, corp, hex_id, int(city))
         elif a["type"] == "run_routes":
             trains: list[tuple[str, int | None]] = []
             for r in a["routes"]:

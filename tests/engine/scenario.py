@@ -10,6 +10,13 @@ from eighteen.engine.tables import Tables
 PLAYERS = ["A", "B", "C", "D"]
 
 
+def actor(g: Game) -> str:
+    """The player or corporation to act now (the game is neither over nor stuck)."""
+    who = g.acting()
+    assert who is not None, "nobody is to act"
+    return who
+
+
 def run(g: Game, *actions: Action) -> None:
     """Apply actions in order, checking each actor is the one due to act."""
     for a in actions:

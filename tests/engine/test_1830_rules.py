@@ -35,7 +35,9 @@ def erie_floated(g: Game) -> None:
         g.state.certs[cert] = "D"
     cs = g.state.corporations["ERIE"]
     cs.par, cs.president, cs.floated, cs.cash = 67, "D", True, 670
-    market.place(g, "ERIE", g.tables.par_cell(67))
+    cell = g.tables.par_cell(67)
+    assert cell is not None
+    market.place(g, "ERIE", cell)
     g.state.phase = g.tables.phase_index("3")
     g.invalidate_caches()
 

@@ -14,6 +14,7 @@ Worcester-Springfield for $40 (step 12: "$60 and $40").
 from __future__ import annotations
 
 from ne_scenario import PLAYERS, act, auction, finish, lay, new_game, numbers, pass_to
+from scenario import actor
 
 from eighteen import Game
 from eighteen.engine import ferries
@@ -124,7 +125,7 @@ def play_to_step_16(g: Game) -> None:
         passes = [a for a in acts if isinstance(a, Pass)]
         g.apply(passes[0] if passes else next(a for a in acts if isinstance(a, RunRoutes)))
         if g.acting() not in ("B&W",) and g.state.round.step == "dividend":
-            g.apply(Dividend(g.acting(), "withhold"))
+            g.apply(Dividend(actor(g), "withhold"))
     assert g.state.round.step == "issue"
     pass_to(g, "B&W", "token")  # no issue, no track
     act(g, PlaceToken("B&W", "E22", 0))

@@ -5,6 +5,8 @@ tiles, and ferries with the moving new-ferry bonus, P5's doubling and their depa
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 from ne_scenario import act, all_pass, auction, lay, new_game, opening, pass_to
 
@@ -18,6 +20,7 @@ from eighteen.engine.actions import (
     Par,
     Pass,
 )
+from eighteen.engine.ferries import FerryBonus
 from eighteen.engine.rounds.or_trains import company_options
 
 
@@ -191,7 +194,8 @@ def test_ferries_new_bonus_moves_and_luxury_doubles() -> None:
     ferries.bind_boosts(g)
     assert g.state.ferry_boost == {"P5": "C26"}
     assert ferries.value(g, "C26") == 80
-    bonuses = ferries.route_bonuses(g, "RR", [])
+    # (no base bonuses: only the ferries')
+    bonuses = cast(list[FerryBonus], ferries.route_bonuses(g, "RR", []))
     assert [(b.port, b.value) for b in bonuses] == [("C26", 80)]
     # all five sold: the last one keeps its bonus for good; phase IV: they leave
     for port in ("B27", "E26", "G26"):

@@ -58,18 +58,19 @@ def test_boston_reservation_holds_one_slot_of_the_hex() -> None:
     b = network.board(g)
     bw_city = next(i for i, t in enumerate(g.state.map.tokens["G22"]) if "B&W" in t)
     other = 1 - bw_city
-    anywhere = {"hexes": {"G22"}, "connected": False}
+    g22 = {"G22"}
     # B&L's home (not placed yet) holds a slot of its city and B&P one slot of the hex:
     # nothing is left for the others
     g.invalidate_caches()
-    assert list(network.token_options(g, "FRR", **anywhere)) == []
+    assert list(network.token_options(g, "FRR", hexes=g22, connected=False)) == []
     g.state.map.tokens["G22"][other].append("B&L")
     g.state.corporations["B&L"].home_placed = True
     g.invalidate_caches()
     cities = b.face(g.state.map, "G22").cities
     assert sum(b.free_slots(g.state.map, "G22", k) for k in range(len(cities))) == 1
-    assert list(network.token_options(g, "FRR", **anywhere)) == []  # the last slot is B&P's
-    assert list(network.token_options(g, "B&P", **anywhere)) == [("G22", other)]
+    # the last slot is B&P's
+    assert list(network.token_options(g, "FRR", hexes=g22, connected=False)) == []
+    assert list(network.token_options(g, "B&P", hexes=g22, connected=False)) == [("G22", other)]
 
 
 def test_a_lay_pays_for_the_pass_it_completes() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from ne_scenario import act, all_pass, auction, new_game, opening, to_stock_round
+from scenario import actor
 
 from eighteen.engine import finance, market, shares
 from eighteen.engine.actions import BuyShares, IllegalAction, Par, Pass, SellShares
@@ -30,7 +31,7 @@ def test_treasury_share_costs_the_current_price_and_pays_the_corporation() -> No
     to_stock_round(g)  # no revenue in two rounds: $80 -> $70 -> $60
     assert market.price(g, "B&W") == 60
     treasury = g.state.corporations["B&W"].cash
-    who = g.acting()
+    who = actor(g)
     cash = g.state.player(who).cash
     act(g, BuyShares(who, "B&W", "ipo"))
     assert g.state.player(who).cash == cash - 60
@@ -77,7 +78,7 @@ def test_a_sale_by_another_player_does_not_move_the_price() -> None:
     to_stock_round(g)
     before = market.price(g, "B&W")
     while g.acting() != "B":
-        act(g, Pass(g.acting()))
+        act(g, Pass(actor(g)))
     act(g, SellShares("B", "B&W", 10))
     assert market.price(g, "B&W") == before
 

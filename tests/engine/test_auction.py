@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from scenario import actor
 
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine.actions import Bid, Par, Pass
@@ -46,7 +47,7 @@ def test_seed_worked_example() -> None:
         "BO": None,
     }
     # C&A: RT, Skr and Kevin auction it, from the left of the best bidder (Kevin)
-    for a in [
+    for action in [
         Bid("Skr", "CA", 190),
         Bid("RT", "CA", 195),
         Pass("Kevin"),
@@ -57,8 +58,8 @@ def test_seed_worked_example() -> None:
         Pass("RT"),
         Pass("Kevin"),
     ]:
-        assert g.acting() == a.actor
-        g.apply(a)
+        assert g.acting() == action.actor
+        g.apply(action)
     assert owners(g)["CA"] == "Skr"
     # B&O: Kathy and RT
     assert g.acting() == "Kathy"
@@ -111,9 +112,9 @@ def test_minimum_bid_and_cheapest_at_face() -> None:
 def test_all_pass_lowers_the_first_private_to_zero() -> None:
     g = Game.new(load_title("1830"), ["A", "B"])
     for price in (15, 10, 5, 0):
-        g.apply(Pass(g.acting()))  # type: ignore[arg-type]
-        g.apply(Pass(g.acting()))  # type: ignore[arg-type]
-        assert g.legal_actions()[0] == Bid(g.acting(), "SV", price)  # type: ignore[arg-type]
+        g.apply(Pass(actor(g)))
+        g.apply(Pass(actor(g)))
+        assert g.legal_actions()[0] == Bid(actor(g), "SV", price)
     # at $0 the next player must take it
     assert g.legal_actions() == [Bid("A", "SV", 0)]
     with pytest.raises(IllegalAction, match="must take it"):
@@ -131,7 +132,7 @@ def test_a_player_who_cannot_pay_the_forced_price_may_pass() -> None:
     tables = Tables({**data, "rules": {**data["rules"], "auction_forced_price": 10}})
     g = Game.new(tables, ["A", "B"])
     for _ in range(4):  # $20 -> $15 -> $10
-        g.apply(Pass(g.acting()))  # type: ignore[arg-type]
+        g.apply(Pass(actor(g)))
     assert g.acting() == "A" and g.legal_actions() == [Bid("A", "SV", 10)]
     g.state.player("A").cash = 7
     g.invalidate_caches()
@@ -145,7 +146,7 @@ def test_a_player_who_cannot_pay_the_forced_price_may_pass() -> None:
     # if no one can pay the forced price, the price goes on dropping
     g = Game.new(tables, ["A", "B"])
     for _ in range(4):
-        g.apply(Pass(g.acting()))  # type: ignore[arg-type]
+        g.apply(Pass(actor(g)))
     for p in g.state.players:
         p.cash = 7
     g.invalidate_caches()

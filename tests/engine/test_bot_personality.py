@@ -8,7 +8,7 @@ import pytest
 
 import eighteen
 from eighteen.engine.actions import BuyShares, Par
-from eighteen.engine.bots import PERSONALITIES, GreedyBot, Personality, play
+from eighteen.engine.bots import PERSONALITIES, Bot, GreedyBot, Personality, play
 from eighteen.engine.game import Game
 
 PLAYERS = ["Player1", "Player2", "Player3", "Player4"]
@@ -17,7 +17,7 @@ PLAYERS = ["Player1", "Player2", "Player3", "Player4"]
 def first_decision(wanted: Callable[[Game], bool]) -> Game:
     """1830 played by greedy bots up to the first position where ``wanted`` holds."""
     game = Game.new(eighteen.load_title("1830"), players=PLAYERS, seed=1)
-    bots = {p: GreedyBot(i) for i, p in enumerate(PLAYERS)}
+    bots: dict[str, Bot] = {p: GreedyBot(i) for i, p in enumerate(PLAYERS)}
     for _ in play(game, bots):
         if wanted(game):
             return game

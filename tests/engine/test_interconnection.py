@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from test_map import grid, tables_for, typed_board
 from test_routefinder import DISTANCES, brute_routes, random_board
 
-from eighteen.engine.map import Board, MapState
+from eighteen.engine.map import Board, MapState, Path
 from eighteen.engine.routefinder import optimize
 from eighteen.engine.routes import (
     ConnectionBonus,
@@ -35,11 +35,11 @@ from eighteen.title.model import Distance
 # brute force
 
 
-def path_bits(board: Board, state: MapState, route: Route | tuple) -> int:
+def path_bits(board: Board, state: MapState, paths: tuple[Path, ...]) -> int:
     g = board.graph(state)
     free = len(board.sides)
     out = 0
-    for p in route:
+    for p in paths:
         pid = g.text_id[p.text]
         out |= g.path_sides[pid] or 1 << (free + pid)
     return out
@@ -67,11 +67,11 @@ def brute_extensions(
                     out[paths] = (longer, used | sides)
         nxt = g.stop_paths[node[1]] if node[0] else [p for _, p in g.side_paths.get(node[1], [])]
         for pid in nxt:
-            end = g.other_end(pid, node)
+            other = g.other_end(pid, node)
             # a walk meeting a node (stop or hex side) twice is no extension, nor is any
             # longer one: the checker would refuse them all
-            if end not in nodes:
-                walk(end, [*pids, pid], nodes | {end})
+            if other not in nodes:
+                walk(other, [*pids, pid], nodes | {other})
 
     for s in {stops[0], stops[-1]}:
         walk((True, s), [], {(True, s)})
@@ -208,7 +208,7 @@ def test_an_extension_search_cut_short_is_not_called_optimal() -> None:
 def line() -> tuple[Board, MapState]:
     """B2 city 10 - B4 city 20 (X) - B6 city 30 (filled by Y) - B8 town 10 - B10 city 40,
     and B12 off-board 50 east of B10; track joins them in a row."""
-    hexes = {
+    hexes: dict[str, dict[str, Any]] = {
         "B2": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [4]}]},
         "B4": {"color": "gray", "cities": [{"revenue": 20, "slots": 1, "exits": [1, 4]}]},
         "B6": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
@@ -471,13 +471,13 @@ def test_1833ne_bots_run_extended_routes_and_saves_replay_them() -> None:
 
     from eighteen import Game
     from eighteen.engine.actions import RunRoutes
-    from eighteen.engine.bots import GreedyBot, play
+    from eighteen.engine.bots import Bot, GreedyBot, play
 
     # the first of these bot seeds whose corporations reach an interconnection (seeds 1-5
     # reach none: the search starts at 6, not to play five games for nothing)
     for seed in range(6, 14):
         g = new_game()
-        bots = {p: GreedyBot(seed + i) for i, p in enumerate(PLAYERS)}
+        bots: dict[str, Bot] = {p: GreedyBot(seed + i) for i, p in enumerate(PLAYERS)}
         runs = [a for a in play(g, bots) if isinstance(a, RunRoutes)]
         extended = [r for a in runs for r in a.routes if r.extension]
         if extended:

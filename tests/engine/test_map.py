@@ -11,7 +11,9 @@ import copy
 import json
 import os
 import pickle
+from functools import partial
 from pathlib import Path as FsPath
+from typing import Any
 
 import pytest
 
@@ -104,7 +106,7 @@ def tables_for(
     out: dict[str, dict] = {}
     for h, d in hexes.items():
         x, y = xy(h)
-        full = {
+        full: dict[str, Any] = {
             "name": None,
             "color": "white",
             "terrain": None,
@@ -555,11 +557,11 @@ def test_1830_erie_home_and_reservation(b1830: Board) -> None:
     b1830.lay_tile(s, "E11", "59", 4)
     assert b1830.home_city_options(s, "ERIE") == [0, 1]
     b1830.place_token(s, "ERIE", "E11", 1)
-    opts = b1830.lay_options(
+    lays = b1830.lay_options(
         s, "ERIE", {"brown"}, blocked=set(), tile_supply=supply_of(b1830), distinct=True
     )
-    assert {o.tile for o in opts} == {"64", "65", "66", "67"}  # 68 would need edge 1 (blocked)
-    assert all(o.hex == "E11" and o.cost == 0 for o in opts)
+    assert {o.tile for o in lays} == {"64", "65", "66", "67"}  # 68 would need edge 1 (blocked)
+    assert all(o.hex == "E11" and o.cost == 0 for o in lays)
 
 
 def test_1830_new_york_upgrade_costs_water(b1830: Board) -> None:
@@ -709,8 +711,10 @@ def test_a_copied_state_changed_before_its_key_is_asked_gets_a_new_key() -> None
     s = MapState(tiles={"A1": ("7", 0)})
     s.tiles["B2"] = ("8", 1)
     key = s.track_key()
+    assert isinstance(s.tiles, Tiles)  # (MapState makes its tiles a Tiles)
     assert s.tiles.changes == 1
     for made in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert isinstance(made.tiles, Tiles)
         assert made.tiles.changes == 1
         made.tiles["C3"] = ("9", 2)
         assert made.track_key() == frozenset({("A1", ("7", 0)), ("B2", ("8", 1)), ("C3", ("9", 2))})
@@ -731,7 +735,7 @@ def test_a_board_cache_drops_its_oldest_entry_and_a_hit_moves_none() -> None:
         return k * 10
 
     for k in range(64):
-        assert b.cached("test", k, lambda k=k: compute(k)) == k * 10
+        assert b.cached("test", k, partial(compute, k)) == k * 10
     assert b.cached("test", 0, lambda: compute(-1)) == 0  # found: not made again
     assert b.cached("test", 64, lambda: compute(64)) == 640
     assert list(b._caches["test"]) == list(range(1, 65))  # the oldest, 0, dropped

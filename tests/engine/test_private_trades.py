@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from scenario import actor
 
 import eighteen
 from eighteen.engine.actions import Bid, IllegalAction, Pass, TradePrivate
@@ -32,7 +33,7 @@ def test_no_trades_in_the_first_stock_round() -> None:
     assert not [a for a in g.legal_actions() if isinstance(a, TradePrivate)]
     before = g.state_hash()
     with pytest.raises(IllegalAction):
-        g.apply(TradePrivate(g.acting(), "SV", "Bob", 30))
+        g.apply(TradePrivate(actor(g), "SV", "Bob", 30))
     assert g.state_hash() == before
 
 
@@ -40,9 +41,9 @@ def second_stock_round() -> Game:
     g = Game.new(TITLE, players=["Ann", "Bob", "Cy"])
     auction_done(g)
     while g.state.round.kind == "stock" and g.state.round.number == 1:
-        g.apply(Pass(g.acting()))
+        g.apply(Pass(actor(g)))
     while g.state.round.kind != "stock":
-        g.apply(Pass(g.acting()))
+        g.apply(Pass(actor(g)))
     return g
 
 

@@ -245,16 +245,14 @@ def test_virtual_stations_and_excluded_hexes_equal_brute_force(
     corporation may not run to."""
     board, state = random_board(rng)
     hexes = sorted(board.hexes)
-    access = {
-        "stations": frozenset(data.draw(st.lists(st.sampled_from(hexes), max_size=2))),
-        "excluded": frozenset(data.draw(st.lists(st.sampled_from(hexes), max_size=2))),
-    }
+    stations = frozenset(data.draw(st.lists(st.sampled_from(hexes), max_size=2)))
+    excluded = frozenset(data.draw(st.lists(st.sampled_from(hexes), max_size=2)))
     trains = [("a", data.draw(st.sampled_from(DISTANCES))), ("b", 2)]
     corp = data.draw(st.sampled_from(["X", "W"]))  # W has no token: virtual stations only
-    res = optimize(board, state, corp, trains, "yellow", **access)
+    res = optimize(board, state, corp, trains, "yellow", stations=stations, excluded=excluded)
     assert res.optimal
-    assert_legal(board, state, corp, trains, res, **access)
-    assert res.total == brute_best(board, state, corp, trains, **access)
+    assert_legal(board, state, corp, trains, res, stations=stations, excluded=excluded)
+    assert res.total == brute_best(board, state, corp, trains, stations=stations, excluded=excluded)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -278,7 +276,9 @@ def test_optimum_with_once_per_run_ferries_equals_brute_force(rng: random.Random
     board, state = random_board(rng)
     stops = sorted({h for h, _, _ in board.graph(state).stops})
     ports = rng.sample(stops, min(2, len(stops)))
-    bonuses = tuple(FerryBonus(f"ferry {p}", p, rng.choice([10, 40, 90])) for p in ports)
+    bonuses: tuple[FerryBonus | ConnectionBonus, ...] = tuple(
+        FerryBonus(f"ferry {p}", p, rng.choice([10, 40, 90])) for p in ports
+    )
     bonuses += (ConnectionBonus("AB", (frozenset([ports[0]]), frozenset([stops[-1]])), 30),)
     n = rng.randint(2, 3)
     trains = [(f"t{i}", rng.choice(DISTANCES)) for i in range(n)]
@@ -434,7 +434,7 @@ def test_a_ferry_pays_once_per_run() -> None:
 
 def test_offboard_paid_only_via_a_required_hex() -> None:
     """B2 off-board (pays only with B8 on the route) - B4 (X) - B6 - B8."""
-    hexes = {
+    hexes: dict[str, dict[str, Any]] = {
         "B2": {
             "color": "red",
             "offboard": {
@@ -461,7 +461,7 @@ def test_offboard_paid_only_via_a_required_hex() -> None:
 
 def test_off_board_station_is_only_an_end() -> None:
     """B2 city - B4 off-board (two exits; a virtual station) - B6 city, B6 excluded."""
-    hexes = {
+    hexes: dict[str, dict[str, Any]] = {
         "B2": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [4]}]},
         "B4": {
             "color": "red",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields, is_dataclass
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -16,7 +16,8 @@ from eighteen.engine.state import CorporationState, State
 def mutable_ids(x: Any, out: dict[int, Any]) -> dict[int, Any]:
     """id -> object of every mutable object reachable from ``x``."""
     if isinstance(x, list | dict | set) or (
-        is_dataclass(x) and not type(x).__dataclass_params__.frozen
+        # (__dataclass_params__ is not in the type stubs)
+        is_dataclass(x) and not cast(Any, type(x)).__dataclass_params__.frozen
     ):
         if id(x) in out:
             return out

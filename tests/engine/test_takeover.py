@@ -209,7 +209,9 @@ def test_a_joint_station_stays_with_the_partner_when_one_owner_is_taken_over() -
     laid in Sherbrooke."""
     g = example_takeover_round()
     stla = g.state.corporations["StL&A"]
-    market.place(g, "StL&A", g.tables.par_cell(60))
+    cell = g.tables.par_cell(60)
+    assert cell is not None
+    market.place(g, "StL&A", cell)
     stla.par, stla.floated, stla.president = 60, True, "D"
     stla.home_placed, stla.tokens_placed = True, 2
     g.state.certs["StL&A_0"] = "D"

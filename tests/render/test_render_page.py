@@ -15,7 +15,7 @@ import pytest
 
 from eighteen.commands.render import cmd_render
 from eighteen.compiled import CompiledTitle
-from eighteen.engine.actions import action_from_json
+from eighteen.engine.actions import LayTile, action_from_json
 from eighteen.engine.game import Game
 from eighteen.engine.tables import Tables, typed_document
 from eighteen.render import game_snapshot, render_page, render_save, render_title
@@ -52,6 +52,20 @@ def with_class(page: Collect, tag: str, klass: str) -> list[dict[str, str | None
     return [a for t, a in page.tags if t == tag and klass in (a.get("class") or "").split()]
 
 
+def value(attrs: dict[str, str | None], name: str) -> str:
+    """The value of the HTML attribute ``name`` (it must be there, with a value)."""
+    v = attrs[name]
+    assert v is not None, name
+    return v
+
+
+def attr(el: ET.Element, name: str) -> str:
+    """The attribute ``name`` of an SVG element (it must have it)."""
+    v = el.get(name)
+    assert v is not None, (el.tag, name)
+    return v
+
+
 def map_svg_of(html: str) -> ET.Element:
     """The page's map SVG, parsed as XML."""
     m = re.search(r'<svg [^>]*class="map".*?</svg>', html, re.S)
@@ -78,7 +92,7 @@ def test_title_page_sections_and_counts(title_page: str, c1830: dict[str, Any]) 
     cells = with_class(page, "td", "cell")
     assert len(cells) == sum(1 for row in c1830["market"]["cells"] for c in row if c)
     par = with_class(page, "td", "par")
-    assert sorted(int(a["data-price"]) for a in par) == [67, 71, 76, 82, 90, 100]
+    assert sorted(int(value(a, "data-price")) for a in par) == [67, 71, 76, 82, 90, 100]
     assert {a["data-col"] for a in par} == {"6"}
     top_left = [a for a in cells if a["data-row"] == "0" and a["data-col"] == "0"][0]
     assert (top_left["data-price"], top_left["data-zones"]) == ("60", "y")
@@ -145,7 +159,7 @@ def test_save_at_the_end(save1830: dict[str, Any], c1830: dict[str, Any]) -> Non
     html = render_page(compiled, snap)
     root = map_svg_of(html)
     laid = {
-        el.get("data-hex"): (el.get("data-tile"), int(el.get("data-rotation")))
+        el.get("data-hex"): (el.get("data-tile"), int(attr(el, "data-rotation")))
         for el in root.iter()
         if el.get("class") == "hex" and el.get("data-tile")
     }
@@ -163,7 +177,7 @@ def test_save_at_the_end(save1830: dict[str, Any], c1830: dict[str, Any]) -> Non
     )
     assert tokens == want and tokens
     page = collect(html)
-    priced = sorted(a["data-corp"] for a in with_class(page, "span", "price-token"))
+    priced = sorted(value(a, "data-corp") for a in with_class(page, "span", "price-token"))
     started = sorted(cid for cid, cs in game.state.corporations.items() if cs.cell is not None)
     assert priced == started and priced
     players = {a["data-player"] for t, a in page.tags if t == "tr" and "data-player" in a}
@@ -184,11 +198,13 @@ def test_save_at_n_actions(save1830: dict[str, Any], c1830: dict[str, Any]) -> N
     _, before = game_snapshot(save1830, at=lay, tables=tables)
     _, after = game_snapshot(save1830, at=lay + 1, tables=tables)
     assert len(after.map.tiles) == len(before.map.tiles) + 1
-    hx = action_from_json(save1830["actions"][lay]).hex
+    action = action_from_json(save1830["actions"][lay])
+    assert isinstance(action, LayTile)
+    hx = action.hex
     html = render_page(tables.doc, after)
     root = map_svg_of(html)
     g = [el for el in root.iter() if el.get("data-hex") == hx][0]
-    assert (g.get("data-tile"), int(g.get("data-rotation"))) == after.map.tiles[hx]
+    assert (g.get("data-tile"), int(attr(g, "data-rotation"))) == after.map.tiles[hx]
     with pytest.raises(ValueError):
         game_snapshot(save1830, at=len(save1830["actions"]) + 1, tables=tables)
 

@@ -27,6 +27,13 @@ def cls(el: ET.Element) -> set[str]:
     return set((el.get("class") or "").split())
 
 
+def attr(el: ET.Element, name: str) -> str:
+    """The attribute ``name`` of ``el`` (it must have it)."""
+    value = el.get(name)
+    assert value is not None, (el.tag, name)
+    return value
+
+
 def find_all(root: ET.Element, klass: str) -> list[ET.Element]:
     return [el for el in root.iter() if klass in cls(el)]
 
@@ -49,10 +56,8 @@ def stop_edges(g: ET.Element) -> dict[str, set[int]]:
     """Edges of the track drawn for each stop ("city 0", "town 1") inside ``g``."""
     out: dict[str, set[int]] = {}
     for el in find_all(g, "track"):
-        if el.get("data-stop"):
-            out.setdefault(el.get("data-stop"), set()).update(
-                int(e) for e in el.get("data-edges", "").split()
-            )
+        if stop := el.get("data-stop"):
+            out.setdefault(stop, set()).update(int(e) for e in el.get("data-edges", "").split())
     return out
 
 
@@ -70,7 +75,7 @@ def title_map(doc1830: CompiledTitle) -> ET.Element:
 def test_map_has_every_hex_once(title_map: ET.Element, c1830: dict[str, Any]) -> None:
     hexes = find_all(title_map, "hex")
     assert len(hexes) == 93 == len(c1830["hexes"])
-    assert sorted(h.get("data-hex") for h in hexes) == sorted(c1830["hexes"])
+    assert sorted(attr(h, "data-hex") for h in hexes) == sorted(c1830["hexes"])
     assert title_map.get("data-layout") == "pointy"
     assert title_map.get("data-hexes") == "93"
     colors = [h.get("data-color") for h in hexes]
@@ -136,7 +141,7 @@ def test_h12_city_beside_through_track(title_map: ET.Element) -> None:
 
 
 def test_homes_blocks_terrain_borders(title_map: ET.Element, c1830: dict[str, Any]) -> None:
-    homes = {h.get("data-corp"): h for h in find_all(title_map, "home")}
+    homes = {attr(h, "data-corp"): h for h in find_all(title_map, "home")}
     assert sorted(homes) == sorted(c["id"] for c in c1830["corporations"])
     blocked = sorted(
         (b.get("data-private"), h.get("data-hex"))
@@ -178,7 +183,7 @@ def test_tile_57_rotation_1_on_map(doc1830: CompiledTitle) -> None:
     (city,) = find_all(g, "city")
     assert city.get("data-revenue") == "20"
     # the track really starts on the W (1) and E (4) edge midpoints
-    starts = sorted(start_point(t.get("d")) for t in find_all(g, "track"))
+    starts = sorted(start_point(attr(t, "d")) for t in find_all(g, "track"))
     expected = sorted(edge_mid(e, "pointy", 40.0) for e in (1, 4))
     for (x, y), (ex, ey) in zip(starts, expected, strict=True):
         assert math.isclose(x, ex, abs_tol=0.01) and math.isclose(y, ey, abs_tol=0.01)
@@ -198,14 +203,14 @@ def test_every_tile_every_rotation_matches_engine(
             want |= {f"town {i}": set(t.exits) for i, t in enumerate(face.towns) if t.exits}
             assert stop_edges(root) == want, (tid, rot)
             plain = sorted(
-                tuple(sorted(int(e) for e in t.get("data-edges").split()))
+                tuple(sorted(int(e) for e in attr(t, "data-edges").split()))
                 for t in find_all(root, "track")
                 if t.get("data-kind") == "plain"
             )
             assert plain == sorted(tuple(sorted(p)) for p in face.track), (tid, rot)
             for track in find_all(root, "track"):
-                edge = int(track.get("data-edges").split()[0])
-                x, y = start_point(track.get("d"))
+                edge = int(attr(track, "data-edges").split()[0])
+                x, y = start_point(attr(track, "d"))
                 ex, ey = edge_mid(edge, "pointy", 36.0)
                 assert math.isclose(x, ex, abs_tol=0.01) and math.isclose(y, ey, abs_tol=0.01)
 
@@ -249,7 +254,7 @@ def test_flat_layout_renders(c1830: dict[str, Any]) -> None:
     assert len(find_all(root, "hex")) == 93
     root = parse(tile_svg(flat, "57", 1))
     assert track_edges(root) == {1, 4}
-    starts = sorted(start_point(t.get("d")) for t in find_all(root, "track"))
+    starts = sorted(start_point(attr(t, "d")) for t in find_all(root, "track"))
     expected = sorted(edge_mid(e, "flat", 36.0) for e in (1, 4))
     for (x, y), (ex, ey) in zip(starts, expected, strict=True):
         assert math.isclose(x, ex, abs_tol=0.01) and math.isclose(y, ey, abs_tol=0.01)
@@ -306,7 +311,7 @@ def test_printed_stubs_on_the_map(c1833ne: dict[str, Any], doc1833ne: CompiledTi
     """Every printed stub of 1833NE is drawn on its hex: Boston's (G22) runs from edge 0."""
     root = parse(map_svg(doc1833ne))
     drawn = {
-        (hid, int(t.get("data-edges")))
+        (hid, int(attr(t, "data-edges")))
         for hid in c1833ne["hexes"]
         for t in find_all(hex_el(root, hid), "track")
         if t.get("data-kind") == "stub"
