@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from typing import Any
 
 import eighteen
 from eighteen.engine import network
@@ -32,7 +33,7 @@ class RouteTimer:
         self.original = network.best
 
     def __enter__(self) -> RouteTimer:
-        def timed(*args: object, **kwargs: object) -> object:
+        def timed(*args: Any, **kwargs: Any) -> Any:
             t0 = CLOCK()
             try:
                 return self.original(*args, **kwargs)

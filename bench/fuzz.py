@@ -21,6 +21,7 @@ import random
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -79,8 +80,9 @@ def action_campaign(args: tuple[int, int]) -> dict[str, int]:
             if game.is_over or game.stuck:  # stuck: no one can act (1833NE has no end for it)
                 break
             actor = game.acting()
+            assert actor is not None  # (the game is neither over nor stuck)
             owner = actor
-            if actor is not None and not game.state.is_player(actor):
+            if not game.state.is_player(actor):
                 corp = game.state.corporations.get(actor)
                 owner = corp.president if corp is not None and corp.president else actor
             game.apply((bots.get(owner) or bots["A"]).choose(game))
@@ -104,12 +106,14 @@ def action_campaign(args: tuple[int, int]) -> dict[str, int]:
     return counts
 
 
-def run(campaign: object, n: int, workers: int) -> dict[str, int]:
+def run(
+    campaign: Callable[[tuple[int, int]], dict[str, int]], n: int, workers: int
+) -> dict[str, int]:
     chunk = max(1, n // (workers * 4))
     jobs = [(s, min(chunk, n - s)) for s in range(0, n, chunk)]
     total: dict[str, int] = {}
     with ProcessPoolExecutor(workers) as pool:
-        for counts in pool.map(campaign, jobs):  # type: ignore[arg-type]
+        for counts in pool.map(campaign, jobs):
             for k, v in counts.items():
                 total[k] = total.get(k, 0) + v
     return total

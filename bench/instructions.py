@@ -166,10 +166,10 @@ def count(tree: Path, paths: list[Path], tenths: bool = False) -> tuple[dict[str
                 totals[game.group(1)] = int(total.group(1))
     if tenths:
         parts: dict[str, dict[int, int]] = {}
-        for name, total in totals.items():
+        for name, count in totals.items():
             m = _TENTH.match(name)
             if m is not None:
-                parts.setdefault(m.group(1), {})[int(m.group(2))] = total
+                parts.setdefault(m.group(1), {})[int(m.group(2))] = count
         lost = [k for k in actions if len(parts.get(k, {})) != 10]
         if lost:
             print(f"callgrind wrote no count for a tenth of {', '.join(lost)}")

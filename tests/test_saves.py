@@ -41,7 +41,7 @@ def test_the_checked_format_is_the_written_one() -> None:
     assert CHECKED_FORMAT == SAVE_FORMAT == 1
 
 
-BAD_SAVES = [
+BAD_SAVES: list[tuple[str, dict[str, object] | None, str]] = [
     ("deep", None, "cannot read the save: nested deeper than 64 levels"),
     ("actions", {"actions": {}}, "not a valid save: actions: should be a valid list"),
     ("format", {"format": 2}, "save format 2 is not one this version reads (format 1)"),

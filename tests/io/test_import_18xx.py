@@ -249,7 +249,7 @@ def test_hotseat_export_with_chat(game_29133: dict[str, Any]) -> None:
     game_29133["players"] = [{"name": n} for n in names.values()]
     game_29133["result"] = {names[int(k)]: v for k, v in game_29133["result"].items()}
     game_29133["settings"] = {"optional_rules": []}
-    actions = []
+    actions: list[dict[str, Any]] = []
     for a in game_29133["actions"]:
         a.pop("skip", None)
         a.pop("user", None)
