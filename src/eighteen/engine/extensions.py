@@ -234,9 +234,13 @@ class Extender:
                     yield from step(end, g.paths[pid].hex, s2)
                 pids.pop()
 
-        for a in starts:
-            if dist[a] >= 0:
-                yield from step((True, a), None, used)
+        try:
+            for a in starts:
+                if dist[a] >= 0:
+                    yield from step((True, a), None, used)
+        finally:  # (also when the caller stops early: the generator is closed)
+            # (a recursive closure refers to itself: a reference cycle, broken here)
+            step = None  # type: ignore[assignment]
 
     def _solo(self, i: int, used: int) -> tuple[int, Walk | None]:
         """The most route ``i`` alone earns from an extension given ``used``, and one."""
@@ -325,5 +329,9 @@ class Extender:
                 return solve(k + 1, used, total)
             return False
 
-        solve(0, used, 0)
+        try:
+            solve(0, used, 0)
+        finally:
+            # (a recursive closure refers to itself: a reference cycle, broken here)
+            solve = None  # type: ignore[assignment]
         return best_total, best_walks
