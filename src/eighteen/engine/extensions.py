@@ -87,6 +87,8 @@ class Extender:
         # nodes: stops 0..n_stops-1, then hex sides; adjacency (path, other node)
         self.adj: list[list[tuple[int, int]]] = [[] for _ in range(n_stops + len(g.board.sides))]
         for pid, (a, b) in enumerate(g.ends):
+            if a[1] < 0:
+                continue  # an id no path holds (TrackGraph: each hex's range of ids)
             na, nb = self._node(a), self._node(b)
             self.adj[na].append((pid, nb))
             self.adj[nb].append((pid, na))
