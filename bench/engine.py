@@ -41,11 +41,11 @@ class RouteTimer:
                 self.seconds += CLOCK() - t0
                 self.calls += 1
 
-        network.best = timed  # type: ignore[assignment]
+        network.best = timed
         return self
 
     def __exit__(self, *exc: object) -> None:
-        network.best = self.original  # type: ignore[assignment]
+        network.best = self.original
 
 
 def one_game(title: eighteen.Tables, seed: int, bots: str, players: int) -> dict[str, float]:

@@ -91,7 +91,7 @@ def tenth_profile(data: dict, title: Any, lo: int, hi: int) -> Entries:
         games18xx.Importer.step = original  # type: ignore[method-assign]
     if res.mismatches():
         raise SystemExit(f"the replay is not exact: {res.mismatches()[0]}")
-    return pstats.Stats(prof).stats  # type: ignore[attr-defined,no-any-return]
+    return pstats.Stats(prof).stats  # type: ignore[attr-defined]
 
 
 def steps(data: dict, title: Any) -> int:

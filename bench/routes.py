@@ -148,7 +148,7 @@ def game_cases(seed: int = 1) -> tuple[Board, list[Case]]:
         for _ in play(g, {p: GreedyBot(seed + i) for i, p in enumerate(players)}):
             pass
     finally:
-        network.optimal = original  # type: ignore[assignment]
+        network.optimal = original
     return network.board(g), cases
 
 

@@ -167,6 +167,6 @@ def play_to_step_16(g: Game) -> None:
     assert numbers(g) == (126, 40, 80, 30)
 
 
-def _next_cards(g, n: int) -> list[str]:  # type: ignore[no-untyped-def]
+def _next_cards(g: Game, n: int) -> list[str]:
     """The next ``n`` phase-I cards of the depot, bought on their "2" side."""
     return [t for t in g.state.depot if t.startswith("2-")][:n]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from ne_scenario import act, lay, opening, pass_to
 
+from eighteen import Game
 from eighteen.engine import finance, market, shares, trains
 from eighteen.engine.actions import (
     Bankrupt,
@@ -22,7 +23,7 @@ from eighteen.engine.actions import (
 from eighteen.engine.state import POOL
 
 
-def _set_price(g, corp: str, price: int) -> None:  # type: ignore[no-untyped-def]
+def _set_price(g: Game, corp: str, price: int) -> None:
     cell = next(p for p in g.tables._cells if g.tables.cell(p).price == price)
     market.place(g, corp, cell)
     g.invalidate_caches()
@@ -84,7 +85,7 @@ def test_issue_limit_price_and_redeem() -> None:
     assert shares.percent_of(g, "B&W", POOL) == 0
 
 
-def _set_cash(g, corp: str, cash: int) -> None:  # type: ignore[no-untyped-def]
+def _set_cash(g: Game, corp: str, cash: int) -> None:
     """Put ``cash`` in the treasury (the bank gives or takes the difference)."""
     cs = g.state.corporations[corp]
     g.state.bank += cs.cash - cash
@@ -92,7 +93,7 @@ def _set_cash(g, corp: str, cash: int) -> None:  # type: ignore[no-untyped-def]
     g.invalidate_caches()
 
 
-def _to_forced_purchase(g) -> None:  # type: ignore[no-untyped-def]
+def _to_forced_purchase(g: Game) -> None:
     """B&W lays track to Framingham (a route) and reaches its train step with no train."""
     act(g, Pass("B&W"))
     act(g, lay(g, "B&W", "F23", "58", ["G22", "E22"]))
@@ -136,7 +137,7 @@ def test_emergency_issue_each_share_a_step_lower() -> None:
     assert buys == [BuyTrain("B&W", "2-0", 75), BuyTrain("B&W", "2+1-0", 100)]
 
 
-def _a_holds_rr(g, price: int) -> None:  # type: ignore[no-untyped-def]
+def _a_holds_rr(g: Game, price: int) -> None:
     """A holds 10% of RR (operated, at ``price``) and nothing else but B&W's certificate."""
     g.state.certs["RR_1"] = "A"
     g.state.corporations["RR"].operated = True

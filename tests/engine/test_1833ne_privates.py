@@ -10,6 +10,7 @@ from typing import cast
 import pytest
 from ne_scenario import act, all_pass, auction, lay, new_game, opening, pass_to
 
+from eighteen import Game
 from eighteen.engine import ferries, network, phase_change, phases, privates
 from eighteen.engine.actions import (
     BuyCompany,
@@ -24,15 +25,16 @@ from eighteen.engine.ferries import FerryBonus
 from eighteen.engine.rounds.or_trains import company_options
 
 
-def _enter(g, phase: str) -> None:  # type: ignore[no-untyped-def]
+def _enter(g: Game, phase: str) -> None:
     """Start a phase as its first train would (events, closings, ferries)."""
     on = g.tables.phases[g.tables.phase_index(phase)].on
+    assert on is not None, phase  # (a phase a train starts, not the first)
     g.state.bought_types.append(on)
     phase_change.on_train_bought(g, on)
     g.invalidate_caches()
 
 
-def _give(g, pid: str, owner: str) -> None:  # type: ignore[no-untyped-def]
+def _give(g: Game, pid: str, owner: str) -> None:
     g.state.privates[pid].owner = owner
     g.invalidate_caches()
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 from ne_scenario import act, lay, opening
 
+from eighteen import Game
 from eighteen.engine.actions import BuyFerry, IllegalAction, LayTile, Pass, PlaceToken
 
 
-def _cash(g, corp: str) -> int:  # type: ignore[no-untyped-def]
+def _cash(g: Game, corp: str) -> int:
     return g.state.corporations[corp].cash
 
 

@@ -600,7 +600,7 @@ def test_a_graph_bound_to_another_state_shares_its_tables_and_reads_that_states_
     assert g.bind(s) is g and bound is not g
     assert all(getattr(bound, name) is getattr(g, name) for name in GRAPH_TABLES)
     # every attribute of the graph copied (its slots), the position aside
-    copied = [n for n in TrackGraph.__slots__ if n != "state"]  # type: ignore[attr-defined]
+    copied = [n for n in TrackGraph.__slots__ if n != "state"]
     assert sorted(copied) == sorted(
         ["board", "numbering", "layout", "lineage", "_track_key", *GRAPH_TABLES]
     )
