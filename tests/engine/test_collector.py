@@ -7,7 +7,7 @@ import gc
 import json
 import subprocess
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -159,7 +159,7 @@ def test_a_bot_game_left_unfinished_puts_the_pace_back_when_closed() -> None:
     names = ["A", "B", "C", "D"]
     game = Game(t, names, seed=3)
     # (play is a generator: its iterator can be closed)
-    it = cast(Generator[Action, None, None], play(game, make_bots("random", names, 3)))
+    it = play(game, make_bots("random", names, 3))
     next(it)
     assert gc.get_threshold() == (100_000, 10, 10)
     it.close()

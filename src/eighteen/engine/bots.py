@@ -13,7 +13,7 @@ seeded random generator: the same seed gives the same game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -302,10 +302,10 @@ def make_bots(kind: str, players: list[str], seed: int) -> dict[str, Bot]:
 
 def play(
     game: Game,
-    bots: dict[str, Bot],
+    bots: Mapping[str, Bot],
     *,
     max_actions: int = 200_000,
-) -> Iterator[Action]:
+) -> Generator[Action, None, None]:
     """Play the game to the end, yielding each applied action.
 
     Corporations are run by their president's bot. Raises RuntimeError if the game has not
@@ -317,7 +317,7 @@ def play(
         yield from _play(game, bots, max_actions)
 
 
-def _play(game: Game, bots: dict[str, Bot], max_actions: int) -> Iterator[Action]:
+def _play(game: Game, bots: Mapping[str, Bot], max_actions: int) -> Iterator[Action]:
     for _ in range(max_actions):
         if game.is_over:
             return

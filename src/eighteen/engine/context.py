@@ -82,7 +82,7 @@ class GameData:
         value = memo.get(step, _UNKNOWN)
         if value is _UNKNOWN:
             value = memo[step] = bool(step.active(self))
-        return value  # type: ignore[no-any-return]
+        return value
 
     def begin_changes(self) -> None:
         """The state is about to change: cached queries no longer hold, and nothing is

@@ -223,7 +223,7 @@ class Game(GameData):
         value = memo.get(_OVER_LIMIT, _UNKNOWN)
         if value is _UNKNOWN:
             value = memo[_OVER_LIMIT] = bool(trains.over_limit(self))
-        return value  # type: ignore[no-any-return]
+        return value
 
     # -- apply / undo -----------------------------------------------------------------
 

@@ -1451,7 +1451,7 @@ class Board:
         value = self._kept(cache, key)
         if value is NOT_KEPT:  # (a miss raising KeyError cost more than the lookup)
             value = self._keep(cache, key, compute())
-        return value  # type: ignore[no-any-return]
+        return value
 
     def _kept(self, cache: str, key: Hashable) -> Any:
         """What the named cache keeps under ``key`` (``NOT_KEPT``: nothing); the hot
@@ -1552,7 +1552,7 @@ class Board:
         g = self._kept("graph", key)
         if g is NOT_KEPT:
             g = self._keep("graph", key, self._new_graph(state, key))
-        return g.bind(state)  # type: ignore[no-any-return]
+        return g.bind(state)
 
     #: Most hexes a layout may differ by from the last graph made to be patched from it.
     PATCH_LIMIT = 4
@@ -1600,7 +1600,7 @@ class Board:
         r = self._kept("reach", key)
         if r is NOT_KEPT:
             r = self._keep("reach", key, self._new_reach(state, corp, extra, kept))
-        return r  # type: ignore[no-any-return]
+        return r
 
     def _new_reach(
         self, state: MapState, corp: str, stations: frozenset[str], kept: _KeptTokens
@@ -1657,7 +1657,7 @@ class Board:
             if g is None:
                 g = self.graph(state)
             found = self._keep("joins", key, self._stopped_walk(g, corp, extra, excluded, kept))
-        return found  # type: ignore[no-any-return]
+        return found
 
     def _stopped_walk(
         self,

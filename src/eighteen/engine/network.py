@@ -57,7 +57,7 @@ def tile_supply(g: Context) -> dict[str, int | None]:
     found = b._kept("tile_supply", key)
     if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
         found = b._keep("tile_supply", key, _tile_supply(g, b, m))
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _tile_supply(g: Context, b: Board, m: MapState) -> dict[str, int | None]:
@@ -280,7 +280,7 @@ def bonuses(g: Context) -> list[Bonus]:
 def corp_bonuses(g: Context, corp: str) -> list[Bonus]:
     """The bonuses ``corp``'s routes may earn: the phase's connection bonuses with its
     privates' multipliers, plus its ferries (engine.ferries)."""
-    return g.memo(("corp_bonuses", corp), _corp_bonuses, g, corp)  # type: ignore[no-any-return]
+    return g.memo(("corp_bonuses", corp), _corp_bonuses, g, corp)
 
 
 def _corp_bonuses(g: Context, corp: str) -> list[Bonus]:

@@ -546,7 +546,7 @@ def _check(
             g, corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids
         )
         board._keep("check", key, found)
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _track_hexes(g: TrackGraph, track: tuple[str, ...]) -> set[str]:
@@ -855,7 +855,7 @@ def _chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[in
     found = board._kept("chains", key)
     if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
         found = board._keep("chains", key, _walk_chains(g, hexes))
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _walk_chains(g: TrackGraph, hexes: Sequence[str]) -> list[tuple[int, int, list[int]]]:
@@ -998,7 +998,7 @@ def first_reading(
     found = board._kept("reading", key)
     if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
         found = board._keep("reading", key, _first_reading(g, connections, nodes))
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def _first_reading(

@@ -308,7 +308,7 @@ def _make_copier(
         "cls": cls,
     }
     exec("\n".join(lines), scope)  # noqa: S102 - code built above from field names only
-    return scope["copy"]  # type: ignore[no-any-return]
+    return scope["copy"]
 
 
 def _copy_map(m: Any) -> Any:

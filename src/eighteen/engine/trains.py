@@ -103,7 +103,7 @@ def _next_copy(g: Context, t: str) -> str:
         return f"{t}-{g.state.minted[t]}"
     for x in g.state.depot:  # (a loop, not a generator expression: this function is typed)
         if train_type(x) == t:
-            return x  # type: ignore[no-any-return]
+            return x
     raise StopIteration(t)
 
 

@@ -259,7 +259,7 @@ def can_lay(g: Context) -> bool:
     """Is any tile lay possible now?  (``bool(lay_options(g))``, stopping at the first.)"""
     # (the answer's function and its argument given, not a closure: compiled, the
     # functions of this module are typed, and a typed function holds no closure)
-    return g.memo(("can_lay",), _first_lay, g)  # type: ignore[no-any-return]
+    return g.memo(("can_lay",), _first_lay, g)
 
 
 def _first_lay(g: Context) -> bool:
@@ -505,7 +505,7 @@ def _all_tokens(g: Context) -> list[tuple[str, int, int, bool]]:
 def can_token(g: Context) -> bool:
     """May the corporation place a station token now?  (``bool(token_options(g))``,
     stopping at the first.)"""
-    return g.memo(("can_token",), _first_token, g)  # type: ignore[no-any-return]
+    return g.memo(("can_token",), _first_token, g)
 
 
 def _first_token(g: Context) -> bool:

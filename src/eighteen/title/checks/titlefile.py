@@ -75,7 +75,7 @@ def _rule_adapter(key: str) -> TypeAdapter[Any]:
     field = Rules.model_fields[key]
     if not field.metadata:
         return TypeAdapter(field.annotation)  # type: ignore[arg-type]
-    return TypeAdapter(Annotated[field.annotation, *field.metadata])  # type: ignore[name-defined, arg-type]
+    return TypeAdapter(Annotated[field.annotation, *field.metadata])  # type: ignore[arg-type]
 
 
 @check
