@@ -84,6 +84,8 @@ class Extender:
         self.ends = [
             s for s in range(n_stops) if self.hexes[s] in wanted and self.hexes[s] not in excluded
         ]
+        #: per stop, its hex when that is one of ``wanted``, else None
+        self.wanted_hex = [h if h in wanted else None for h in self.hexes]
         # nodes: stops 0..n_stops-1, then hex sides; adjacency (path, other node)
         self.adj: list[list[tuple[int, int]]] = [[] for _ in range(n_stops + len(g.board.sides))]
         for pid, (a, b) in enumerate(g.ends):
@@ -132,8 +134,12 @@ class Extender:
     def targets(self, stops: Sequence[int]) -> list[tuple[int, list[int]]]:
         """(gain, end stops) best first: what ending an extension of a route on ``stops``
         at each stop adds to the route (stops of the route left out; gains > 0 only)."""
-        hs = frozenset(self.hexes[s] for s in stops)
-        if hs.isdisjoint(self.wanted):
+        # What a route earns from an extension depends only on the wanted hexes it visits
+        # (every bonus end and port is one), so the gains are kept under those: routes
+        # differing elsewhere share them.
+        wanted_hex = self.wanted_hex
+        hs = frozenset([h for h in map(wanted_hex.__getitem__, stops) if h is not None])
+        if not hs:
             return []
         got = self._targets.get(hs)
         if got is None:
