@@ -593,7 +593,7 @@ def test_the_state_copy_keeps_its_contract_run_from_the_sources() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout[-2000:]
-    assert done.stdout.strip().splitlines()[-1].startswith("7 passed")
+    assert done.stdout.strip().splitlines()[-1].startswith("8 passed")
 
 
 def test_a_module_counts_as_guided_by_a_profile_only_while_its_compiled_file_is_current(

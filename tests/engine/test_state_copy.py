@@ -174,3 +174,33 @@ def test_a_copier_copies_a_field_of_its_own_by_its_function_with_or_without_slot
         new = copier(obj)
         assert new.part.items == ["own", 1, 2]
         assert new.rest == [[3]] and new.rest[0] is not obj.rest[0]
+
+
+def test_a_plain_dataclass_with_an_attribute_beyond_its_fields_copies_its_own_field_by_its_function() -> (
+    None
+):
+    """With an attribute beyond its fields, a plain dataclass is copied whole (every
+    attribute deeply), a field given its own copier still by that copier."""
+    from dataclasses import dataclass
+
+    from eighteen.engine.state import _make_copier
+
+    class Part:
+        def __init__(self, items: list[int]) -> None:
+            self.items = items
+
+    def own_copy(p: Part) -> Part:
+        return Part([0, *p.items])
+
+    @dataclass
+    class Plain:
+        part: Any
+        rest: list[list[int]]
+
+    obj = Plain(Part([1]), [[2]])
+    extra = {"k": [3]}
+    vars(obj)["extra"] = extra  # (an attribute no field declares)
+    new = _make_copier(Plain, {"part": own_copy})(obj)
+    assert new.part.items == [0, 1]
+    assert new.rest == [[2]] and new.rest[0] is not obj.rest[0]
+    assert new.extra == {"k": [3]} and new.extra["k"] is not extra["k"]

@@ -9,7 +9,7 @@ market positions, the map, the current round).  The static title lives in
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from typing import Any
 
@@ -222,10 +222,11 @@ def _clone(obj: Any) -> Any:
     return copier(obj)
 
 
-def _clone_all(obj: Any) -> Any:
-    """A deep copy of an object with attributes beyond its fields: every one copied."""
+def _clone_all(obj: Any, own: Mapping[str, Callable[[Any], Any]]) -> Any:
+    """A copy of an object with attributes beyond its fields: a field of ``own`` by its
+    function, every other attribute deeply."""
     new = object.__new__(type(obj))
-    new.__dict__ = {k: _deep(v) for k, v in obj.__dict__.items()}
+    new.__dict__ = {k: own[k](v) if k in own else _deep(v) for k, v in obj.__dict__.items()}
     return new
 
 
@@ -273,7 +274,7 @@ def _make_copier(
             "def copy(obj):",
             "    d = obj.__dict__.copy()",
             f"    if len(d) != {n}:",
-            "        return _clone_all(obj)",
+            "        return _clone_all(obj, _own)",
         ]
         # (a field of ``own`` by its function, as the branch above does; not deeply)
         lines += [
