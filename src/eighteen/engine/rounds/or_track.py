@@ -14,7 +14,7 @@ reservation holds.  The first tile on a hex places the joint stations set there.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from eighteen.engine import network, privates
 from eighteen.engine.actions import Action, IllegalAction, LayTile, Pass, PlaceToken
@@ -23,7 +23,7 @@ from eighteen.engine.capabilities import implements
 from eighteen.engine.map import TileLay
 from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.state import OperatingRound
-from eighteen.title.model import FreeTileLay, TileLays, TurnStep
+from eighteen.title.model import FreeTileLay, TileLays
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
@@ -109,8 +109,8 @@ def _opened(step: ORStep, g: Context) -> bool:
     if not turn_any_order:
         return False  # (the usual case: a turn's steps in their order)
     name = r.step
-    for steps in turn_any_order:
-        group = [TurnStep(s).value for s in steps]
+    # (the rules keep the steps' values, plain names: Rules has use_enum_values)
+    for group in cast(list[list[str]], turn_any_order):
         if step.name in group and name in group:
             return group.index(name) < group.index(step.name)
     return False
