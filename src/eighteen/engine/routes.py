@@ -735,8 +735,8 @@ def check_routes(
             bonuses,
             stations,
             excluded,
-            None,
-            tokens,
+            None,  # (every argument by position: compiled, a keyword one would make this
+            tokens,  # a call through Python, not to the C function)
         )
         if used & sides:
             raise RouteError(f"the route of train {train} shares track with another route")
