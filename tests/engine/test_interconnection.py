@@ -485,3 +485,48 @@ def test_1833ne_bots_run_extended_routes_and_saves_replay_them() -> None:
     assert extended and all(r.revenue > 0 for r in extended)
     again = Game.from_json(g.to_json())
     assert again.state_hash() == g.state_hash()
+
+
+def test_extension_gains_follow_the_wanted_hexes_a_route_visits() -> None:
+    """What ending an extension at each stop adds to a route depends only on the bonus
+    ends and ports the route visits: the extender keeps the gains under those, and they
+    equal the gains worked out from all of the route's hexes for every pair and a sample
+    of triples of stops."""
+    from itertools import permutations
+
+    from eighteen.engine import network
+    from eighteen.engine.extensions import Extender
+    from eighteen.engine.routes import extension_value, reaches
+
+    g = hartford_to_new_york()
+    b = network.board(g)
+    bonuses = network.corp_bonuses(g, "HR")
+    tg = b.graph(g.state.map)
+    ext = Extender(tg, bonuses, lambda i: ((), 0))
+    sid = {(h, i): s for s, (h, _, i) in enumerate(tg.stops)}
+    ny, b27, c26, c24 = sid[("A28", 0)], sid[("B27", 0)], sid[("C26", 0)], sid[("C24", 0)]
+    boston = [sid[("E26", 0)], sid[("G22", 0)], sid[("G22", 1)]]
+    # New York visited: $20 more (BOS-NY-I) reaching Norwich's ferry or Boston itself
+    assert ext.targets([ny, b27, c26, c24]) == [(20, boston)]
+    assert ext.targets([c24, c26, ny]) == [(20, boston)]  # other hexes, the same gains...
+    assert len(ext._targets) == 1  # ...kept once
+    assert ext.targets([b27, c26, c24]) == []  # no bonus end visited
+
+    def reference(stops: tuple[int, ...]) -> list[tuple[int, list[int]]]:
+        hexes = frozenset(tg.stops[s][0] for s in stops)
+        ours = [x for x in bonuses if reaches(x)]
+        base = extension_value(ours, hexes, None)
+        by_gain: dict[int, list[int]] = {}
+        for s in ext.ends:
+            h = tg.stops[s][0]
+            v = extension_value(ours, hexes, h) - base
+            if h not in hexes and v > 0 and s not in stops:
+                by_gain.setdefault(v, []).append(s)
+        return sorted(by_gain.items(), key=lambda x: -x[0])
+
+    stops = range(len(tg.stops))
+    sample = list(permutations(stops, 2)) + random.Random(3).sample(
+        list(permutations(stops, 3)), 500
+    )
+    assert [ext.targets(list(s)) for s in sample] == [reference(s) for s in sample]
+    assert sum(1 for s in sample if reference(s)) > 100  # (gains are found, not only [])

@@ -79,7 +79,6 @@ class Extender:
             for port, to in bonus.links:  # type: ignore[attr-defined]
                 wanted.add(port)
                 wanted |= to
-        self.wanted = wanted
         #: stops an extension could usefully end at (on a bonus end or a port)
         self.ends = [
             s for s in range(n_stops) if self.hexes[s] in wanted and self.hexes[s] not in excluded
