@@ -603,12 +603,12 @@ def test_a_module_counts_as_guided_by_a_profile_only_while_its_compiled_file_is_
     listed is not counted, whatever the list says."""
     names = ["eighteen.engine.bank", "eighteen.engine.game", "eighteen.engine.map"]
     monkeypatch.setattr(native, "modules", lambda package=None: dict.fromkeys(names))
-    monkeypatch.setattr(native, "read_manifest", lambda native_dir=None: {})
-    monkeypatch.setattr(
-        native,
-        "read_profiled",
-        lambda native_dir=None: {"eighteen.engine.game", "eighteen.engine.map"},
-    )
+    listed = {
+        "suffix": native.SUFFIX,
+        "modules": dict.fromkeys(names, "h"),
+        "profiled": ["eighteen.engine.game", "eighteen.engine.map"],
+    }
+    monkeypatch.setattr(native, "_manifest", lambda native_dir=None: listed)
     states = {"eighteen.engine.bank": "native", "eighteen.engine.game": "stale"}
     monkeypatch.setattr(
         native, "_loaded_state", lambda root, d, entries, name: states.get(name, "native")

@@ -191,20 +191,34 @@ def read_manifest(native_dir: Path | None = None) -> dict[str, str]:
     """The compiled modules of ``native_dir`` for this interpreter: dotted name -> hash of
     the source each was made from ({} when there is none, or it was made for another
     interpreter, or it cannot be read)."""
-    mods = _manifest(native_dir).get("modules")
-    if not isinstance(mods, dict):
-        return {}
-    return {k: v for k, v in mods.items() if isinstance(k, str) and isinstance(v, str)}
+    return _modules_in(_manifest(native_dir))
 
 
 def read_profiled(native_dir: Path | None = None) -> set[str]:
     """The modules of ``native_dir``'s manifest whose build a profile guided
     (:func:`build`); an empty set when there is none (or none was)."""
-    data = _manifest(native_dir)
+    return _profiled_in(_manifest(native_dir))
+
+
+def _modules_in(data: dict) -> dict[str, str]:
+    """:func:`read_manifest` of a manifest read (:func:`_manifest`)."""
+    mods = data.get("modules")
+    if not isinstance(mods, dict):
+        return {}
+    return {k: v for k, v in mods.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _profiled_in(data: dict) -> set[str]:
+    """:func:`read_profiled` of a manifest read (:func:`_manifest`)."""
     names, mods = data.get("profiled"), data.get("modules")
     if not isinstance(names, list) or not isinstance(mods, dict):
         return set()
     return {n for n in names if isinstance(n, str) and n in mods}
+
+
+def guided_note(n: int) -> str:
+    """How the reports name ``n`` modules a profile guided (nothing when none)."""
+    return f", {n} of them guided by a profile" if n else ""
 
 
 def _source(root: Path, name: str) -> Path:
@@ -312,8 +326,8 @@ def status(package: Path = PACKAGE, native_dir: Path | None = None) -> list[Modu
     """The state of every module of :func:`modules` (``native_dir``: default
     :func:`native_dir_now`)."""
     native_dir = native_dir or native_dir_now()
-    recorded = read_manifest(native_dir)
-    profiled = read_profiled(native_dir)
+    data = _manifest(native_dir)  # (read once: the modules and those a profile guided)
+    recorded, profiled = _modules_in(data), _profiled_in(data)
     out = []
     for name in modules(package):
         state = _loaded_state(package.parent, native_dir, recorded, name)
@@ -331,9 +345,8 @@ def describe() -> str:
     if not loaded:
         why = "" if enabled() else " (EIGHTEEN_NATIVE=0)"
         return f"engine: pure Python{why}"
-    guided = sum(s.loaded and s.profiled for s in imported)
-    them = f", {guided} of them guided by a profile" if guided else ""
-    return f"engine: compiled, {loaded} of the {len(imported)} modules imported{them}"
+    guided = guided_note(sum(s.loaded and s.profiled for s in imported))
+    return f"engine: compiled, {loaded} of the {len(imported)} modules imported{guided}"
 
 
 def build(
@@ -363,7 +376,8 @@ def build(
     manifest lists the modules a profile guided (:func:`read_profiled`)."""
     sources = dict(modules() if sources is None else sources)
     native_dir = native_dir or native_dir_now()
-    recorded = read_manifest(native_dir)
+    manifest = _manifest(native_dir)  # (read once: the modules and those a profile guided)
+    recorded = _modules_in(manifest)
     todo = {
         name: src
         for name, src in sources.items()
@@ -390,7 +404,7 @@ def build(
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     entries = {**kept, **{name: source_hash for name, (_, source_hash) in made.items()}}
-    profiled = {n for n in read_profiled(native_dir) if n in kept}
+    profiled = {n for n in _profiled_in(manifest) if n in kept}
     _write_manifest(native_dir, entries, profiled | (set(made) if guided else set()))
     keep = {MANIFEST, *(f"{name}{SUFFIX}" for name in entries)}
     for f in native_dir.iterdir():  # a module no longer compiled, a build for another ABI

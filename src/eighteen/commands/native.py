@@ -44,10 +44,10 @@ def cmd_native(
         )
         return 0
     off = "" if native.enabled() else " (turned off: EIGHTEEN_NATIVE=0)"
-    guided = sum(s.profiled for s in states)
-    them = f", {guided} of them guided by a profile" if guided else ""
+    guided = native.guided_note(sum(s.profiled for s in states))
     say(
-        f"{counts['native']} of {len(states)} modules compiled from their present source{them}{off}"
+        f"{counts['native']} of {len(states)} modules compiled from their present source"
+        f"{guided}{off}"
     )
     if counts["missing"] == len(states):
         say("  none built: eighteen native --build compiles them")
