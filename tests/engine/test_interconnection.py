@@ -488,7 +488,7 @@ def test_1833ne_bots_run_extended_routes_and_saves_replay_them() -> None:
 
 
 def test_extension_gains_follow_the_wanted_hexes_a_route_visits() -> None:
-    """What ending an extension at each stop adds to a route depends only on the bonus
+    """The extender's adjacency holds the paths laid, not the ids no path holds.  What ending an extension at each stop adds to a route depends only on the bonus
     ends and ports the route visits: the extender keeps the gains under those, and they
     equal the gains worked out from all of the route's hexes for every pair and a sample
     of triples of stops."""
@@ -503,6 +503,8 @@ def test_extension_gains_follow_the_wanted_hexes_a_route_visits() -> None:
     bonuses = network.corp_bonuses(g, "HR")
     tg = b.graph(g.state.map)
     ext = Extender(tg, bonuses, lambda i: ((), 0))
+    # each path joins its two ends once each way; the ids no path holds join nothing
+    assert sum(map(len, ext.adj)) == 2 * len(tg.text_id) < len(tg.paths)
     sid = {(h, i): s for s, (h, _, i) in enumerate(tg.stops)}
     ny, b27, c26, c24 = sid[("A28", 0)], sid[("B27", 0)], sid[("C26", 0)], sid[("C24", 0)]
     boston = [sid[("E26", 0)], sid[("G22", 0)], sid[("G22", 1)]]
