@@ -378,6 +378,7 @@ def test_a_native_class_declares_every_attribute_its_source_makes() -> None:
         "eighteen.engine.map.TileLay",
         "eighteen.engine.map.TrackGraph",
         "eighteen.engine.map._Tables",
+        "eighteen.engine.map._Version",
         "eighteen.engine.map._Walk",
         "eighteen.engine.routes.Route",
         "eighteen.engine.routes.Stop",

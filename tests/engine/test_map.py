@@ -602,7 +602,7 @@ def test_a_graph_bound_to_another_state_shares_its_tables_and_reads_that_states_
     # every attribute of the graph copied (its slots), the position aside
     copied = [n for n in TrackGraph.__slots__ if n != "state"]
     assert sorted(copied) == sorted(
-        ["board", "numbering", "layout", "lineage", "_track_key", *GRAPH_TABLES]
+        ["board", "numbering", "layout", "lineage", "_track_key", "_node", *GRAPH_TABLES]
     )
     assert [n for n in copied if getattr(bound, n) is not getattr(g, n)] == []
     assert bound.track_key is g.track_key == s.track_key()

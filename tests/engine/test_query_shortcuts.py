@@ -16,6 +16,7 @@ from eighteen.engine.bots import pointless
 from eighteen.engine.map import GRAPH_TABLES, MapState, Reach, TrackGraph
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
 from eighteen.engine.rounds.stock import BuySellPar, over_limits
+from eighteen.engine.routefinder import optimize
 from eighteen.engine.state import IPO, POOL
 from eighteen.io.games18xx import import_game, read_export
 from eighteen.title.model import (
@@ -340,6 +341,93 @@ def test_a_patched_graph_has_the_tables_of_a_graph_built_afresh(title: str, seed
             assert sorted(got.text_id.values()) == [i for i, p in enumerate(got.paths) if p.hex]
     assert patched > 15
     assert stepped == patched  # (each layout here is one lay on from the last)
+
+
+def _same_tables(got: TrackGraph, fresh: TrackGraph) -> list[str]:
+    """The tables in which two graphs differ."""
+    return [name for name in GRAPH_TABLES if getattr(got, name) != getattr(fresh, name)]
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 15), ("1833ne", 16)])
+def test_the_graphs_patched_from_one_another_get_their_own_tables_back(
+    title: str, seed: int
+) -> None:
+    """The graphs patched from one another share their tables, changed in place
+    (``TrackGraph.patched``): a graph asked for again, in any order and after any other,
+    holds its own layout's tables (those of a graph built afresh), and so does a graph
+    kept while others were asked for, once made current.  One table's objects serve
+    every graph of the game here (no layout differs by more than a lay from the last;
+    the board keeps them all, fewer than its ``CACHE_SIZE``)."""
+    positions: list[MapState] = []
+    for g in random_positions(title, seed, 0.7, lays_first=True):
+        m = g.state.map
+        if not positions or positions[-1].tiles != m.tiles:
+            positions.append(m.copy())
+    b = network.board_of(load_title(title))
+    positions = positions[: b.CACHE_SIZE]
+    assert len(positions) >= 20
+    b.clear_caches()
+    graphs = [b.graph(m) for m in positions]  # each patched from the last
+    assert len({id(g.paths) for g in graphs}) == 1
+    order = random.Random(seed).sample(range(len(positions)), len(positions))
+    for i in order + order[::-1]:  # (the way back: every edge turned round again)
+        got = b.graph(positions[i])
+        assert got is graphs[i]
+        assert _same_tables(got, TrackGraph(b, positions[i])) == [], i
+    kept = graphs[3]
+    b.graph(positions[-1])
+    assert kept.current() is kept
+    assert _same_tables(kept, TrackGraph(b, positions[3])) == []
+    b.clear_caches()
+
+
+def test_a_kept_route_network_reads_its_own_graph_after_another_layout() -> None:
+    """The board keeps a corporation's route network (``routefinder.network``), which
+    holds its position's graph: a network asked for again after the graph of a later
+    layout was made (the two sharing their tables) searches its own track.  Each search
+    here (3-trains, after 4-trains found the network) is the one made on an emptied
+    board."""
+
+    title = load_title("1830")
+    b = network.board_of(title)
+    positions: list[MapState] = []
+    for g in random_positions("1830", 17, 0.7, lays_first=True):
+        m = g.state.map
+        if not positions or positions[-1].tiles != m.tiles:
+            positions.append(m.copy())
+    searched = 0
+    for before, after in zip(positions[:-1], positions[1:], strict=True):
+        for corp in sorted({c for cities in before.tokens.values() for t in cities for c in t}):
+            b.clear_caches()
+            alone = optimize(b, before, corp, [("3", 3)], "green").routes
+            b.clear_caches()
+            optimize(b, before, corp, [("4", 4)], "green")
+            b.graph(after)  # patched from the network's graph: the tables now after's
+            assert optimize(b, before, corp, [("3", 3)], "green").routes == alone
+            searched += 1
+    assert searched > 40
+    b.clear_caches()
+
+
+def test_a_patch_of_two_neighbours_is_undone_whole() -> None:
+    """Two neighbouring hexes changed by one patch share a side, whose table entry each
+    hex's change rewrote: the graph patched from gets the entry as it was before both."""
+    b = network.board_of(load_title("1830"))
+    b.clear_caches()
+    m = MapState()
+    m.tiles["C11"] = ("9", 0)  # a straight toward B12 (edge 3): blank hexes of 1830
+    first = b.graph(m)
+    n = m.copy()
+    n.tiles["C11"] = ("8", 1)
+    n.tiles["B12"] = ("9", 0)  # a straight toward C11 (edge 0)
+    both = first.patched(n, ["C11", "B12"])
+    assert both is not None
+    assert _same_tables(both, TrackGraph(b, n)) == []
+    assert first.current() is first
+    assert _same_tables(first, TrackGraph(b, m)) == []
+    assert both.current() is both
+    assert _same_tables(both, TrackGraph(b, n)) == []
+    b.clear_caches()
 
 
 def test_a_hex_showing_other_stops_is_numbered_afresh_and_its_reach_walked_afresh() -> None:

@@ -113,7 +113,14 @@ cdef class MapState:
     cpdef list token_cities(self, object corp)
 
 
+# Where a graph's shared tables stand (map.py: _Version); asked at every graph handed out.
+cdef class _Version:
+    cdef public _Version parent
+    cdef public list diff
+
+
 cdef class TrackGraph:
+    cdef public _Version _node
     cdef public Board board
     cdef public MapState state
     cdef public object numbering
@@ -157,8 +164,26 @@ cdef class TrackGraph:
     cpdef _add(self, long k, object frag, _Tables t)
     cpdef TrackGraph _copy(self)
     # (the reach's own steps, called by one another and by the board)
-    @cython.locals(g=TrackGraph, stride=cython.long, k=cython.long, pid=cython.long)
+    @cython.locals(
+        g=TrackGraph,
+        node=_Version,
+        stride=cython.long,
+        k=cython.long,
+        pid=cython.long,
+        end=cython.long,
+        i=cython.long,
+        s=cython.long,
+        undo=list,
+        paths=list,
+        ends=list,
+        path_sides=list,
+        touch=list,
+        stop_paths=list,
+        side_paths=dict,
+        text_id=dict,
+    )
     cpdef object patched(self, MapState state, object changed)
+    cpdef TrackGraph current(self)
     cpdef TrackGraph bind(self, MapState state)
     @cython.locals(queued=bytearray, s=cython.long)
     cpdef _Walk _new_walk(self, object corp, frozenset stations, list starts, object tokens)
@@ -186,7 +211,8 @@ cdef class TrackGraph:
         remap=dict,
         near=list,
         stride=cython.long,
-        k=cython.long,
+        base=cython.long,
+        i=cython.long,
         pid=cython.long,
     )
     cpdef object _carry(self, Reach prev)

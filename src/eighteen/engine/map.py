@@ -632,7 +632,75 @@ GRAPH_TABLES = (
 WALK_KINDS = ("on", "over", "fresh", "stopped")
 
 #: The attributes of a track graph: its board, its position, its kept parts, its tables.
-_GRAPH_SLOTS = ("board", "state", "numbering", "layout", "lineage", "_track_key", *GRAPH_TABLES)
+_GRAPH_SLOTS = (
+    "board",
+    "state",
+    "numbering",
+    "layout",
+    "lineage",
+    "_track_key",
+    "_node",
+    *GRAPH_TABLES,
+)
+
+#: What :func:`_apply` finds, or leaves, for a key a dict table does not hold.
+_ABSENT = object()
+
+
+class _Version:
+    """Where a graph's tables stand among the graphs patched from one another, which share
+    the very lists and dicts (:meth:`TrackGraph.patched` changes them in place): the
+    graph whose ``parent`` is None is the one the tables hold now (the root); any other
+    gets them back by its ``diff`` applied to its parent's, once its parent is the root
+    (:func:`_reroot`).  The versions form a tree whose edges point to the root, so that no
+    reference cycle is made, and an evicted graph's version goes with it unless another
+    version reaches the root through it."""
+
+    __slots__ = ("parent", "diff")
+
+    def __init__(self) -> None:
+        self.parent: _Version | None = None
+        #: (table, key, value): what turns the parent's tables into this version's, applied
+        #: last entry first (:func:`_apply`); None at the root
+        self.diff: list[tuple[Any, Any, Any]] | None = None
+
+
+def _apply(diff: list[tuple[Any, Any, Any]]) -> list[tuple[Any, Any, Any]]:
+    """Apply ``diff`` to the tables it names, its last entry first (entries made one after
+    another may name one key: the earliest holds the value to end with); returns the diff
+    that undoes it, in the same form.  ``_ABSENT``: a dict's key taken away."""
+    undo: list[tuple[Any, Any, Any]] = []
+    for i in range(len(diff) - 1, -1, -1):
+        table, key, value = diff[i]
+        if type(table) is dict:
+            undo.append((table, key, table.get(key, _ABSENT)))
+            if value is _ABSENT:
+                table.pop(key, None)
+            else:
+                table[key] = value
+        else:
+            undo.append((table, key, table[key]))
+            table[key] = value
+    return undo
+
+
+def _reroot(node: _Version) -> None:
+    """Make the tables shared by ``node``'s graphs hold its version: the diffs on the way
+    from the root to it applied in turn, each edge turned round (its undo kept by the
+    former root: the versions stay a tree pointing to the root)."""
+    way: list[_Version] = []
+    n = node
+    while n.parent is not None:
+        way.append(n)
+        n = n.parent
+    for i in range(len(way) - 1, -1, -1):
+        child = way[i]
+        root = child.parent
+        assert root is not None and child.diff is not None
+        root.diff = _apply(child.diff)
+        root.parent = child
+        child.parent = None
+        child.diff = None
 
 
 class TrackGraph:
@@ -650,7 +718,14 @@ class TrackGraph:
     The track part depends only on the laid tiles; ``state`` (tokens) is read by
     :meth:`has_token`, :meth:`passable` and :meth:`reach`. :meth:`Board.graph` keeps one
     graph per tile layout and hands out copies bound to the asked state (:meth:`bind`).
-    Never mutate a graph's tables.
+
+    A graph patched from another (:meth:`patched`) shares its table objects, changed in
+    place on the changed hexes: they hold one graph's tables at a time, and a graph gets
+    its own back by :meth:`current` (``_node``: its :class:`_Version`).
+    :meth:`Board.graph` hands out a graph made current; a caller keeping a graph while
+    it asks the board about another layout makes it current again before reading its
+    tables (:func:`eighteen.engine.routefinder.network` does).  Never mutate a graph's
+    tables otherwise.
     """
 
     # (slots: the walks, the lay scans and the route checks read a graph's tables many
@@ -698,6 +773,14 @@ class TrackGraph:
             if frag.paths:
                 self._add(k, frag, t)
         self._keep(t)
+        self._node = _Version()
+
+    def current(self) -> TrackGraph:
+        """This graph, its tables made to hold its own version (see :class:`TrackGraph`:
+        the graphs patched from one another share them)."""
+        if self._node.parent is not None:
+            _reroot(self._node)
+        return self
 
     def _keep(self, t: _Tables) -> None:
         """Take the tables ``t`` made (the lists themselves: a graph patched from this one
@@ -744,13 +827,25 @@ class TrackGraph:
 
     def patched(self, state: MapState, changed: Iterable[str]) -> TrackGraph | None:
         """The graph of ``state``, whose layout differs from this graph's on the
-        ``changed`` hexes only: this graph's tables copied, those hexes' paths replaced
-        (the same graph :class:`TrackGraph` builds, in a fraction of the time).  None when
-        a changed hex shows other stops than before (the stop ids would move)."""
+        ``changed`` hexes only: this graph's tables changed in place on those hexes'
+        paths (the same graph :class:`TrackGraph` builds, in a fraction of the time),
+        shared by both (this graph's version keeps what gets them back, see
+        :class:`_Version`).  None when a changed hex shows other stops than before (the
+        stop ids would move); nothing is changed then."""
         board = self.board
+        changed = tuple(changed)
+        frags: list[tuple[str, Face, _Fragment]] = []
+        for h in changed:
+            face = board.face(state, h)
+            frag = board.fragment(face)
+            if frag.stops != board.fragment(self.faces[h]).stops:
+                return None
+            frags.append((h, face, frag))
+        node = self._node
+        if node.parent is not None:
+            _reroot(node)
         g = self._copy()
         g._track_key = None  # (of this graph's layout)
-        changed = tuple(changed)
         g.layout = object()
         g.lineage = ((self.layout, changed), *self.lineage[: board.EXTEND_LIMIT - 1])
         g.state = state
@@ -758,41 +853,58 @@ class TrackGraph:
         # (a dict's own copy: dict(d) copies one entry at a time a dict that has had
         # entries deleted, as these have, ten times slower)
         g.faces = self.faces.copy()
-        g.text_id = text_id = self.text_id.copy()
-        t = _Tables(
-            list(self.paths),
-            list(self.ends),
-            list(self.path_sides),
-            list(self.touch),
-            list(self.stop_paths),
-            self.side_paths.copy(),
-        )
-        side_paths = t.side_paths
+        paths, ends, path_sides, touch = self.paths, self.ends, self.path_sides, self.touch
+        stop_paths, side_paths, text_id = self.stop_paths, self.side_paths, self.text_id
+        t = _Tables(paths, ends, path_sides, touch, stop_paths, side_paths)
+        # what gets this graph's tables back: each slot, key and text as it was before
+        # the patch changed it (in the order taken: applied last first, :func:`_apply`)
+        undo: list[tuple[Any, Any, Any]] = []
         stride = board.path_stride
-        for h in changed:
+        for h, face, frag in frags:
             k = board.hex_index[h]
-            face = board.face(state, h)
-            frag = board.fragment(face)
-            if frag.stops != board.fragment(self.faces[h]).stops:
-                return None
             g.faces[h] = face
             touched: set[int] = set()
-            for pid in range(k * stride, (k + 1) * stride):
-                p = t.paths[pid]
+            pid = k * stride
+            end = pid + stride
+            while pid < end:
+                p = paths[pid]
                 if p is _NO_PATH:
                     break
+                both = ends[pid]
+                undo += [
+                    (text_id, p.text, pid),
+                    (paths, pid, p),
+                    (ends, pid, both),
+                    (path_sides, pid, path_sides[pid]),
+                    (touch, pid, touch[pid]),
+                ]
                 del text_id[p.text]
-                t.paths[pid] = _NO_PATH
-                t.ends[pid] = _NO_ENDS
-                t.path_sides[pid] = 0
-                t.touch[pid] = ()
-                touched.update([n for is_stop, n in self.ends[pid] if not is_stop])
+                paths[pid] = _NO_PATH
+                ends[pid] = _NO_ENDS
+                path_sides[pid] = 0
+                touch[pid] = ()
+                touched.update([n for is_stop, n in both if not is_stop])
+                pid += 1
+            # the ids the new face takes beyond the old one's: placeholders before
+            for i in range(pid, min(k * stride + len(frag.paths), end)):
+                undo += [
+                    (paths, i, _NO_PATH),
+                    (ends, i, _NO_ENDS),
+                    (path_sides, i, 0),
+                    (touch, i, ()),
+                ]
             for s in range(g.stop_start[k], g.stop_start[k + 1]):
-                t.stop_paths[s] = ()
-            for _, ends, _, _ in frag.paths:
-                touched.update([n for is_stop, n in ends if not is_stop])
+                undo.append((stop_paths, s, stop_paths[s]))
+                stop_paths[s] = ()
+            for np, nends, _, _ in frag.paths:
+                touched.update([n for is_stop, n in nends if not is_stop])
+                # (a text the old face had too: its entry above, applied after this one,
+                # puts its old id back)
+                undo.append((text_id, np.text, _ABSENT))
             for side in touched:  # the other hex's paths stay, in their order
-                kept = tuple([x for x in side_paths.get(side, ()) if x[0] != h])
+                was = side_paths.get(side)
+                undo.append((side_paths, side, _ABSENT if was is None else was))
+                kept = tuple([x for x in was if x[0] != h]) if was is not None else ()
                 if kept:
                     side_paths[side] = kept
                 else:
@@ -802,7 +914,10 @@ class TrackGraph:
                 got = side_paths.get(side)
                 if got is not None and len(got) > 1:
                     side_paths[side] = tuple(sorted(got, key=_SECOND))
-        g._keep(t)
+        root = _Version()
+        node.parent = root
+        node.diff = undo
+        g._node = root
         return g
 
     @property
@@ -833,6 +948,7 @@ class TrackGraph:
         g.layout = self.layout
         g.lineage = self.lineage
         g._track_key = self._track_key
+        g._node = self._node
         g.tiles = self.tiles
         g.faces = self.faces
         g.stops = self.stops
@@ -1115,14 +1231,14 @@ class TrackGraph:
                 # are reached on every edge
                 continue
             near.append(h)
-            k = board.hex_index[h]
-            for pid in range(k * stride, (k + 1) * stride):
-                p = old.paths[pid]
-                if p is _NO_PATH:
-                    break
+            # the old face's paths, read off its fragment (in id order: :meth:`_add`), not
+            # the old graph's tables, which this graph's may share (:meth:`patched`)
+            base = board.hex_index[h] * stride
+            for i, item in enumerate(board.fragment(old.faces[h]).paths):
+                pid = base + i
                 if not done[pid]:
                     continue  # gone or not, the walk never took it: nothing found depends on it
-                new = self.text_id.get(p.text)
+                new = self.text_id.get(item[0].text)
                 if new is None:
                     return None  # track the walk followed is gone
                 remap[pid] = new
@@ -1544,14 +1660,16 @@ class Board:
     def graph(self, state: MapState) -> TrackGraph:
         """The track graph of a position (see :class:`TrackGraph`).
 
-        Built once per tile layout (cached by :meth:`MapState.track_key`) and bound to
-        ``state`` for its tokens.  A new layout is the last graph made with its changed
+        Built once per tile layout (cached by :meth:`MapState.track_key`), made current
+        (:meth:`TrackGraph.current`) and bound to ``state`` for its tokens.  A new layout is the last graph made with its changed
         hexes replaced, when few hexes changed (:meth:`TrackGraph.patched`).
         """
         key = state.track_key()
         g = self._kept("graph", key)
         if g is NOT_KEPT:
             g = self._keep("graph", key, self._new_graph(state, key))
+        elif g._node.parent is not None:  # (its tables hold another graph's: made its own)
+            _reroot(g._node)
         return g.bind(state)
 
     #: Most hexes a layout may differ by from the last graph made to be patched from it.

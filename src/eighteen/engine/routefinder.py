@@ -375,7 +375,9 @@ def network(
     """The corporation's :class:`Network`, shared between calls on the same position."""
     st, ex = frozenset(stations), frozenset(excluded)
     key = (state.track_key(), state.token_key(), corp, st, ex)
-    return board.cached("network", key, lambda: Network.build(board, state, corp, st, ex))
+    net = board.cached("network", key, lambda: Network.build(board, state, corp, st, ex))
+    net.g.current()  # (its graph's tables may hold another layout's since it was made)
+    return net
 
 
 # ---------------------------------------------------------------------------------------
