@@ -834,6 +834,9 @@ class TrackGraph:
         stop ids would move); nothing is changed then."""
         board = self.board
         changed = tuple(changed)
+        node = self._node
+        if node.parent is not None:
+            _reroot(node)
         frags: list[tuple[str, Face, _Fragment]] = []
         for h in changed:
             face = board.face(state, h)
@@ -841,18 +844,13 @@ class TrackGraph:
             if frag.stops != board.fragment(self.faces[h]).stops:
                 return None
             frags.append((h, face, frag))
-        node = self._node
-        if node.parent is not None:
-            _reroot(node)
         g = self._copy()
         g._track_key = None  # (of this graph's layout)
         g.layout = object()
         g.lineage = ((self.layout, changed), *self.lineage[: board.EXTEND_LIMIT - 1])
         g.state = state
         g.tiles = dict(state.tiles)
-        # (a dict's own copy: dict(d) copies one entry at a time a dict that has had
-        # entries deleted, as these have, ten times slower)
-        g.faces = self.faces.copy()
+        faces = self.faces
         paths, ends, path_sides, touch = self.paths, self.ends, self.path_sides, self.touch
         stop_paths, side_paths, text_id = self.stop_paths, self.side_paths, self.text_id
         t = _Tables(paths, ends, path_sides, touch, stop_paths, side_paths)
@@ -862,7 +860,8 @@ class TrackGraph:
         stride = board.path_stride
         for h, face, frag in frags:
             k = board.hex_index[h]
-            g.faces[h] = face
+            undo.append((faces, h, faces[h]))
+            faces[h] = face
             touched: set[int] = set()
             pid = k * stride
             end = pid + stride
@@ -1221,8 +1220,12 @@ class TrackGraph:
         remap: dict[int, int] = {}  # path ids on the changed hexes: old -> new
         near: list[str] = []  # the changed hexes the walk came to
         renumbered = old.numbering is not self.numbering  # (patched: the same stops)
+        then = old.tiles
         for h in changed:
-            if renumbered and _stop_counts(old.faces[h]) != _stop_counts(self.faces[h]):
+            # (the old face read off the old layout, not the old graph's faces, which this
+            # graph's may share, :meth:`patched`)
+            face = board.tile_face(h, *then.get(h, (None, 0)))
+            if renumbered and _stop_counts(face) != _stop_counts(self.faces[h]):
                 return None  # other stops (the fragment's stops follow from these counts)
             if h not in reached:
                 # the walk never came to this hex: it took none of its paths (each touches
@@ -1234,7 +1237,7 @@ class TrackGraph:
             # the old face's paths, read off its fragment (in id order: :meth:`_add`), not
             # the old graph's tables, which this graph's may share (:meth:`patched`)
             base = board.hex_index[h] * stride
-            for i, item in enumerate(board.fragment(old.faces[h]).paths):
+            for i, item in enumerate(board.fragment(face).paths):
                 pid = base + i
                 if not done[pid]:
                     continue  # gone or not, the walk never took it: nothing found depends on it
