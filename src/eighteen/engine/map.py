@@ -581,7 +581,8 @@ class _Fragment:
 @dataclass
 class _Tables:
     """The path tables of a track graph being made (:meth:`TrackGraph.__init__`,
-    :meth:`TrackGraph.patched`), as lists; the graph keeps them (never changed after).
+    :meth:`TrackGraph.patched`), as lists; the graph keeps them (changed after only by
+    a patch, which the graph's version undoes, :class:`_Version`).
     (A native class when compiled, map.pxd.)"""
 
     paths: list[Path]
@@ -610,8 +611,10 @@ _LayTable = list[
 ]
 
 
-#: The tables of a track graph: made by :meth:`TrackGraph.__init__`, copied and changed
-#: on the changed hexes by :meth:`TrackGraph.patched`, shared by its bound copies.
+#: The tables of a track graph: made by :meth:`TrackGraph.__init__`, changed in place on
+#: the changed hexes by :meth:`TrackGraph.patched` (the graphs patched from one another
+#: share them, each getting its own back by :meth:`TrackGraph.current`), shared by its
+#: bound copies.
 GRAPH_TABLES = (
     "tiles",
     "faces",
@@ -765,9 +768,9 @@ class TrackGraph:
         #: each path's id by its text (``Path.text``: its ends in order), so that a route
         #: given as text is read without parsing it, and a Path found by its text
         self.text_id: dict[str, int] = {}
-        # the tables are made as lists and kept so (a graph patched from this one copies
-        # each once); their rows are tuples of numbers and strings, which the collector
-        # stops visiting
+        # the tables are made as lists and kept so (a graph patched from this one changes
+        # them in place, :meth:`patched`); their rows are tuples of numbers and strings,
+        # which the collector stops visiting
         t = _Tables([_NO_PATH] * n, [_NO_ENDS] * n, [0] * n, [()] * n, [() for _ in stops], {})
         for k, frag in enumerate(frags):
             if frag.paths:
@@ -784,7 +787,7 @@ class TrackGraph:
 
     def _keep(self, t: _Tables) -> None:
         """Take the tables ``t`` made (the lists themselves: a graph patched from this one
-        copies each once, :meth:`patched`)."""
+        shares them, :meth:`patched`)."""
         self.paths: list[Path] = t.paths
         self.ends: list[tuple[tuple[bool, int], tuple[bool, int]]] = t.ends
         #: bitmask of the sides each path touches
@@ -895,11 +898,11 @@ class TrackGraph:
             for s in range(g.stop_start[k], g.stop_start[k + 1]):
                 undo.append((stop_paths, s, stop_paths[s]))
                 stop_paths[s] = ()
-            for np, nends, _, _ in frag.paths:
-                touched.update([n for is_stop, n in nends if not is_stop])
+            for new_path, new_ends, _, _ in frag.paths:
+                touched.update([n for is_stop, n in new_ends if not is_stop])
                 # (a text the old face had too: its entry above, applied after this one,
                 # puts its old id back)
-                undo.append((text_id, np.text, _ABSENT))
+                undo.append((text_id, new_path.text, _ABSENT))
             for side in touched:  # the other hex's paths stay, in their order
                 was = side_paths.get(side)
                 undo.append((side_paths, side, _ABSENT if was is None else was))
