@@ -17,7 +17,16 @@ action; then the totals.  ``--vs TREE`` counts the code of another checkout too 
 game.  Under callgrind a game takes some seconds: the default is a handful of long corpus
 games; pass exports (or ``--all``) for others.
 
-Run: .venv/bin/python bench/instructions.py [--vs TREE] [--all | EXPORT.json ...]
+``--cache`` has callgrind simulate the caches too (its ``--cache-sim``, with the sizes it
+finds on this machine, printed), and prints beside each count the misses of the first
+level caches per action: of the instruction cache, and of the data cache on reads and on
+writes.  A time that grows more than the instructions do (a late tenth of a game against
+its first) is most often memory the cache no longer holds: this says where.  With
+``--tenths`` it prints each tenth's misses per action (the three together); with ``--vs``
+both checkouts' (a few times slower than the count alone).
+
+Run: .venv/bin/python bench/instructions.py [--vs TREE] [--tenths] [--cache]
+     [--all | EXPORT.json ...]
 """
 
 from __future__ import annotations
@@ -41,7 +50,13 @@ ROOT = Path(__file__).resolve().parents[1]
 GENERATED = FIXTURES / "1830-generated"
 #: Long games of two, four and six players (the default set).
 DEFAULT = ["g2p_s2003", "g2p_s2008", "g4p_s4001", "g6p_s6004"]
-_TOTALS = re.compile(r"^totals:\s*(\d+)", re.M)
+_TOTALS = re.compile(r"^totals:\s*(.+)$", re.M)
+_EVENTS = re.compile(r"^events:\s*(.+)$", re.M)
+#: The caches callgrind simulated, from a dump's description.
+_CACHES = re.compile(r"^desc: (I1|D1) cache:\s*(.+)$", re.M)
+#: The misses ``--cache`` prints: of the first level instruction cache, data reads and
+#: data writes (callgrind's event names).
+MISSES = ("I1mr", "D1mr", "D1mw")
 _TRIGGER = re.compile(r"^desc: Trigger: dump game-(\S+)", re.M)
 #: The dump of a game's tenth ``k`` is named ``game-<game>-tenth<k>``.
 _TENTH = re.compile(r"^(.+)-tenth(\d)$")
@@ -127,10 +142,29 @@ def _tenth_steps(
     return step
 
 
+#: Callgrind's counts of a dump: event name -> count.
+Events = dict[str, int]
+
+
 def count(tree: Path, paths: list[Path], tenths: bool = False) -> tuple[dict[str, Any], str] | None:
     """{game: (actions, instructions)} of the code of ``tree`` (with ``tenths``, {game:
     [(actions, instructions) of each tenth]}), and how its engine ran (None: it failed,
     said)."""
+    got = events(tree, paths, tenths)
+    if got is None:
+        return None
+    data, ran = got
+    if tenths:
+        return {k: [(n, e["Ir"]) for n, e in parts] for k, parts in data.items()}, ran
+    return {k: (n, e["Ir"]) for k, (n, e) in data.items()}, ran
+
+
+def events(
+    tree: Path, paths: list[Path], tenths: bool = False, cache: bool = False
+) -> tuple[dict[str, Any], str] | None:
+    """:func:`count` with every event callgrind counted ({game: (actions, events)}, with
+    ``tenths`` a list of those per game); ``cache``: the caches simulated too (their
+    misses among the events; how the engine ran is followed by the caches simulated)."""
     with tempfile.TemporaryDirectory() as tmp:
         dump = Path(tmp) / "cg.out"
         # the tree is run through a link of the same length for every tree counted: the
@@ -143,6 +177,7 @@ def count(tree: Path, paths: list[Path], tenths: bool = False) -> tuple[dict[str
             "valgrind",
             "--tool=callgrind",
             "--instr-atstart=no",
+            *(["--cache-sim=yes"] if cache else []),
             f"--callgrind-out-file={dump}",
             sys.executable,
             __file__,
@@ -158,18 +193,24 @@ def count(tree: Path, paths: list[Path], tenths: bool = False) -> tuple[dict[str
             return None
         *_, ran, last = done.stdout.splitlines()
         actions = json.loads(last)
-        totals = {}  # game -> instructions, from each dump's trigger (the game's name)
+        totals: dict[str, Events] = {}  # game -> its events, from each dump's trigger
+        caches: dict[str, str] = {}
         for part in Path(tmp).glob("cg.out.*"):
             text = part.read_text()
-            game, total = _TRIGGER.search(text), _TOTALS.search(text)
-            if game is not None and total is not None:
-                totals[game.group(1)] = int(total.group(1))
+            game, names = _TRIGGER.search(text), _EVENTS.search(text)
+            total = _TOTALS.search(text)
+            if game is not None and names is not None and total is not None:
+                counts = [int(x) for x in total.group(1).split()]
+                totals[game.group(1)] = dict(zip(names.group(1).split(), counts, strict=False))
+            caches.update(_CACHES.findall(text))
+    if cache:
+        ran += "; caches simulated: " + ", ".join(f"{k} {v}" for k, v in sorted(caches.items()))
     if tenths:
-        parts: dict[str, dict[int, int]] = {}
-        for name, count in totals.items():
+        parts: dict[str, dict[int, Events]] = {}
+        for name, got in totals.items():
             m = _TENTH.match(name)
             if m is not None:
-                parts.setdefault(m.group(1), {})[int(m.group(2))] = count
+                parts.setdefault(m.group(1), {})[int(m.group(2))] = got
         lost = [k for k in actions if len(parts.get(k, {})) != 10]
         if lost:
             print(f"callgrind wrote no count for a tenth of {', '.join(lost)}")
@@ -180,6 +221,57 @@ def count(tree: Path, paths: list[Path], tenths: bool = False) -> tuple[dict[str
         print(f"callgrind wrote no count for {', '.join(lost)}")
         return None
     return {k: (n, totals[k]) for k, n in actions.items()}, ran
+
+
+def _misses(e: Events) -> int:
+    """The first level cache misses of the three kinds together."""
+    return sum(e.get(k, 0) for k in MISSES)
+
+
+def misses_table(label: str, got: dict[str, tuple[int, Events]]) -> None:
+    """Print each game's first level cache misses per action (instructions, data reads,
+    data writes), then those of all the games."""
+    print(f"{'game':<16}{'actions':>8}  L1 misses per action:{'instr':>8}{'read':>8}{'write':>8}")
+    for name, (n, e) in got.items():
+        cells = "".join(f"{e.get(k, 0) / n:>8.0f}" for k in MISSES)
+        print(f"{name:<16}{n:>8}{'':>23}{cells}")
+    actions = sum(n for n, _ in got.values())
+    kinds = ("instruction", "data read", "data write")
+    cells = ", ".join(
+        f"{sum(e.get(k, 0) for _, e in got.values()) / actions:.0f} {what}"
+        for k, what in zip(MISSES, kinds, strict=True)
+    )
+    print(f"\n{label}: L1 misses per action: {cells}")
+
+
+def misses_tenths_table(label: str, got: dict[str, list[tuple[int, Events]]]) -> None:
+    """Print each game's first level cache misses per action (the three kinds together)
+    in each tenth, and the last tenth's against the first's."""
+    print(f"{'game':<14}{'actions':>8}  tenths (L1 misses per action){'':>31}last/first")
+    for name, parts in got.items():
+        each = [_misses(e) / n if n else 0.0 for n, e in parts]
+        ratio = each[-1] / each[0] if each[0] else 0.0
+        cells = "".join(f"{x:>6.0f}" for x in each)
+        print(f"{name:<14}{sum(n for n, _ in parts):>8}  {cells}{ratio:>8.2f}")
+    print(f"\n{label}")
+
+
+def compare_misses(
+    here: dict[str, tuple[int, Events]], there: dict[str, tuple[int, Events]]
+) -> None:
+    """Print each game's first level cache misses per action (the three kinds together)
+    before (``there``) and after (``here``), and the change of all the games'."""
+    print(f"\n{'game':<16}{'actions':>8}{'before':>10}{'after':>10}{'change':>9}  (L1 misses/act)")
+    for name, (n, e) in here.items():
+        m, old = there[name]
+        was, now = _misses(old) / m, _misses(e) / n
+        print(f"{name:<16}{n:>8}{was:>10.0f}{now:>10.0f}{(now / was - 1) * 100:>8.1f}%")
+    old_all = sum(_misses(e) for _, e in there.values())
+    new_all = sum(_misses(e) for _, e in here.values())
+    change = (new_all / old_all - 1) * 100
+    print(
+        f"\n{len(here)} games: L1 misses {old_all / 1e6:.2f}M -> {new_all / 1e6:.2f}M ({change:+.1f}%)"
+    )
 
 
 def table(label: str, got: dict[str, tuple[int, int]]) -> None:
@@ -239,6 +331,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--all", action="store_true", help="every game of the corpus")
     ap.add_argument("--vs", type=Path, help="another checkout to compare with")
     ap.add_argument("--tenths", action="store_true", help="count each tenth of each game")
+    ap.add_argument("--cache", action="store_true", help="simulate the caches: their misses")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -256,6 +349,8 @@ def main(argv: list[str]) -> int:
             ap.error(f"{tool} is not installed (Debian's package valgrind has both)")
     if args.vs is not None and not (args.vs / "src" / "eighteen").is_dir():
         ap.error(f"--vs {args.vs}: not a checkout of this project (no src/eighteen)")
+    if args.cache:
+        return with_cache(paths, args.tenths, args.vs)
     here = count(ROOT, paths, args.tenths)
     if here is None:
         return 1
@@ -269,6 +364,34 @@ def main(argv: list[str]) -> int:
     if there is None:
         return 1
     compare(here[0], there[0], f"{args.vs} ({there[1]})", f"{ROOT} ({here[1]})")
+    return 0
+
+
+def with_cache(paths: list[Path], tenths: bool, vs: Path | None) -> int:
+    """``--cache``: the counts with the caches simulated, and the misses beside them."""
+    got = events(ROOT, paths, tenths, cache=True)
+    if got is None:
+        return 1
+    here, ran = got
+    label = f"this checkout ({ran})"
+    if tenths:
+        tenths_table(label, {k: [(n, e["Ir"]) for n, e in ps] for k, ps in here.items()})
+        print()
+        misses_tenths_table(label, here)
+        return 0
+    plain = {k: (n, e["Ir"]) for k, (n, e) in here.items()}
+    if vs is None:
+        table(label, plain)
+        print()
+        misses_table(label, here)
+        return 0
+    other = events(vs, paths, cache=True)
+    if other is None:
+        return 1
+    there, was = other
+    before = {k: (n, e["Ir"]) for k, (n, e) in there.items()}
+    compare(plain, before, f"{vs} ({was})", f"{ROOT} ({ran})")
+    compare_misses(here, there)
     return 0
 
 

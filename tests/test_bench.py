@@ -421,3 +421,59 @@ def test_layers_splits_each_tenth_of_a_game() -> None:
     game, _, first_share, _, last_share, ratio, without = row.split()
     assert (game, first_share) == ("29133", "0%")
     assert int(last_share.rstrip("%")) > 0 and float(without) < float(ratio)
+
+
+def test_instructions_prints_the_cache_misses_per_action(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--cache``: each game's first level cache misses per action (instruction, data
+    read, data write), by tenth (the three together) and before against after."""
+    instructions: Any = _bench("instructions.py")
+    here = {"29133": (354, {"Ir": 1, "I1mr": 1_062_000, "D1mr": 708_000, "D1mw": 354_000})}
+    instructions.misses_table("here", here)
+    assert capsys.readouterr().out.splitlines() == [
+        "game             actions  L1 misses per action:   instr    read   write",
+        "29133                354                           3000    2000    1000",
+        "",
+        "here: L1 misses per action: 3000 instruction, 2000 data read, 1000 data write",
+    ]
+    first = (10, {"I1mr": 30_000, "D1mr": 15_000, "D1mw": 5_000})
+    late = (10, {"I1mr": 50_000, "D1mr": 30_000, "D1mw": 20_000})
+    instructions.misses_tenths_table("here", {"g": [first] * 9 + [late]})
+    assert capsys.readouterr().out.splitlines() == [
+        "game           actions  tenths (L1 misses per action)" + " " * 31 + "last/first",
+        "g                  100    5000  5000  5000  5000  5000  5000  5000  5000  5000 10000"
+        "    2.00",
+        "",
+        "here",
+    ]
+    before = {"29133": (354, {"I1mr": 1_062_000, "D1mr": 708_000, "D1mw": 354_000})}
+    after = {"29133": (354, {"I1mr": 1_062_000, "D1mr": 708_000, "D1mw": 0})}
+    instructions.compare_misses(after, before)
+    assert capsys.readouterr().out.splitlines() == [
+        "",
+        "game             actions    before     after   change  (L1 misses/act)",
+        "29133                354      6000      5000   -16.7%",
+        "",
+        "1 games: L1 misses 2.12M -> 1.77M (-16.7%)",
+    ]
+
+
+def test_instructions_simulates_the_caches_under_callgrind() -> None:
+    """Under callgrind with ``--cache``: the count as without it, then the misses of the
+    caches callgrind simulated (named on the last line), each kind some per action."""
+    export = BENCH.parent / "tests/fixtures/18xx-games/1830-generated/g5p_s5007.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "instructions.py"), "--cache", str(export)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"g5p_s5007 +184 +\d+\.\d", lines[1])
+    assert lines[5] == "game             actions  L1 misses per action:   instr    read   write"
+    row = re.fullmatch(r"g5p_s5007 +184 +(\d+) +(\d+) +(\d+)", lines[6])
+    assert row is not None, lines[6]
+    assert all(0 < int(x) < 100_000 for x in row.groups())
+    assert re.search(r"caches simulated: D1 \d+ B, 64 B, \d+-way associative, I1 \d+ B", lines[-1])
