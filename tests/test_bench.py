@@ -263,18 +263,24 @@ def test_instructions_tenths_are_those_of_replay(
     ]
 
 
-def test_instructions_counts_each_tenth_under_callgrind() -> None:
-    """Under callgrind, --tenths counts the ten parts of a game's 184 steps apart: each
-    row is the game, its actions, ten counts and the last tenth's against the first's."""
+def _instructions_on_g5p_s5007(option: str) -> list[str]:
+    """The lines ``bench/instructions.py`` prints with ``option`` for g5p_s5007 (184
+    steps), under callgrind; it must succeed and say nothing on its error stream."""
     export = BENCH.parent / "tests/fixtures/18xx-games/1830-generated/g5p_s5007.json"
     done = subprocess.run(
-        [sys.executable, str(BENCH / "instructions.py"), "--tenths", str(export)],
+        [sys.executable, str(BENCH / "instructions.py"), option, str(export)],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert (done.returncode, done.stderr) == (0, "")
-    lines = done.stdout.splitlines()
+    return done.stdout.splitlines()
+
+
+def test_instructions_counts_each_tenth_under_callgrind() -> None:
+    """Under callgrind, --tenths counts the ten parts of a game's 184 steps apart: each
+    row is the game, its actions, ten counts and the last tenth's against the first's."""
+    lines = _instructions_on_g5p_s5007("--tenths")
     row = re.fullmatch(r"g5p_s5007 +184 +((?:\d+ +){10})(\d+\.\d\d)", lines[1])
     assert row is not None, lines[1]
     each = [int(x) for x in row.group(1).split()]
@@ -462,15 +468,7 @@ def test_instructions_prints_the_cache_misses_per_action(
 def test_instructions_simulates_the_caches_under_callgrind() -> None:
     """Under callgrind with ``--cache``: the count as without it, then the misses of the
     caches callgrind simulated (named on the last line), each kind some per action."""
-    export = BENCH.parent / "tests/fixtures/18xx-games/1830-generated/g5p_s5007.json"
-    done = subprocess.run(
-        [sys.executable, str(BENCH / "instructions.py"), "--cache", str(export)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert (done.returncode, done.stderr) == (0, "")
-    lines = done.stdout.splitlines()
+    lines = _instructions_on_g5p_s5007("--cache")
     assert re.fullmatch(r"g5p_s5007 +184 +\d+\.\d", lines[1])
     assert lines[5] == "game             actions  L1 misses per action:   instr    read   write"
     row = re.fullmatch(r"g5p_s5007 +184 +(\d+) +(\d+) +(\d+)", lines[6])
