@@ -834,12 +834,11 @@ class TrackGraph:
         paths (the same graph :class:`TrackGraph` builds, in a fraction of the time),
         shared by both (this graph's version keeps what gets them back, see
         :class:`_Version`).  None when a changed hex shows other stops than before (the
-        stop ids would move); nothing is changed then."""
+        stop ids would move): no graph is made, this one only made current."""
         board = self.board
         changed = tuple(changed)
+        self.current()
         node = self._node
-        if node.parent is not None:
-            _reroot(node)
         frags: list[tuple[str, Face, _Fragment]] = []
         for h in changed:
             face = board.face(state, h)
@@ -1674,8 +1673,8 @@ class Board:
         g = self._kept("graph", key)
         if g is NOT_KEPT:
             g = self._keep("graph", key, self._new_graph(state, key))
-        elif g._node.parent is not None:  # (its tables hold another graph's: made its own)
-            _reroot(g._node)
+        else:
+            g.current()  # (its tables may hold another graph's since it was made)
         return g.bind(state)
 
     #: Most hexes a layout may differ by from the last graph made to be patched from it.
