@@ -154,9 +154,15 @@ def count(tree: Path, paths: list[Path], tenths: bool = False) -> tuple[dict[str
     if got is None:
         return None
     data, ran = got
+    return instructions_of(data, tenths), ran
+
+
+def instructions_of(data: dict[str, Any], tenths: bool = False) -> dict[str, Any]:
+    """:func:`events`' counts ({game: (actions, events)}, with ``tenths`` a list of those
+    per game) as :func:`count`'s: the instructions only."""
     if tenths:
-        return {k: [(n, e["Ir"]) for n, e in parts] for k, parts in data.items()}, ran
-    return {k: (n, e["Ir"]) for k, (n, e) in data.items()}, ran
+        return {k: [(n, e["Ir"]) for n, e in parts] for k, parts in data.items()}
+    return {k: (n, e["Ir"]) for k, (n, e) in data.items()}
 
 
 def events(
@@ -375,11 +381,11 @@ def with_cache(paths: list[Path], tenths: bool, vs: Path | None) -> int:
     here, ran = got
     label = f"this checkout ({ran})"
     if tenths:
-        tenths_table(label, {k: [(n, e["Ir"]) for n, e in ps] for k, ps in here.items()})
+        tenths_table(label, instructions_of(here, tenths=True))
         print()
         misses_tenths_table(label, here)
         return 0
-    plain = {k: (n, e["Ir"]) for k, (n, e) in here.items()}
+    plain = instructions_of(here)
     if vs is None:
         table(label, plain)
         print()
@@ -389,8 +395,7 @@ def with_cache(paths: list[Path], tenths: bool, vs: Path | None) -> int:
     if other is None:
         return 1
     there, was = other
-    before = {k: (n, e["Ir"]) for k, (n, e) in there.items()}
-    compare(plain, before, f"{vs} ({was})", f"{ROOT} ({ran})")
+    compare(plain, instructions_of(there), f"{vs} ({was})", f"{ROOT} ({ran})")
     compare_misses(here, there)
     return 0
 
