@@ -14,6 +14,7 @@ from eighteen.engine import network, phases, privates, shares, trains
 from eighteen.engine.actions import ExchangePrivate, LayTile, Pass
 from eighteen.engine.bots import pointless
 from eighteen.engine.map import GRAPH_TABLES, MapState, Reach, TrackGraph
+from eighteen.engine.rounds import or_track
 from eighteen.engine.rounds.or_trains import cheapest_bank_price
 from eighteen.engine.rounds.stock import BuySellPar, over_limits
 from eighteen.engine.routefinder import optimize
@@ -119,6 +120,47 @@ def test_shortcuts_agree_with_the_definitions(title: str, seed: int) -> None:
         g.apply(rng.choice(active if active and rng.random() < 0.5 else acts))
     assert {True, False} <= seen or title == "1833ne"
     assert len(g.log) > 100
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 21), ("1833ne", 22)])
+def test_whether_a_lay_is_possible_is_what_the_lays_made_say(title: str, seed: int) -> None:
+    """``Board.any_lay`` (a turn's first question, answered without making the lays)
+    against the lays made, with each kind's fee and the cash varied; and the track
+    step's whole question (plain lays, then the privates') against its lays."""
+    answers: set[tuple[str, bool]] = set()
+    rng = random.Random(seed)
+    for g in random_positions(title, seed, 0.6):
+        r = g.state.round
+        if r.kind != "operating" or r.index >= len(r.order):
+            continue
+        corp = r.order[r.index]
+        b, m = network.board(g), g.state.map
+        colors, supply = phases.tile_colors(g), network.tile_supply(g)
+        blocked = set(rng.sample(sorted(b.hexes), len(b.hexes) // 2))  # (a private's hexes)
+        made = b.lay_options(m, corp, colors, blocked=blocked, tile_supply=supply)
+        free = {"new": 0, "upgrade": 0}
+        assert b.any_lay(m, corp, colors, blocked, supply, [], free, 10**6) == bool(made)
+        answers.add(("blocked", bool(made)))
+        lays = network.lay_options(g, corp)
+        cash = g.state.corporations[corp].cash
+        for fees, money in (
+            ({"new": 0, "upgrade": 0}, 10**6),
+            ({"new": 0}, 10**6),
+            ({"upgrade": 0}, 10**6),
+            ({"new": 20, "upgrade": 0}, cash),
+            ({"new": 0, "upgrade": 0}, 0),
+        ):
+            want = any(
+                (fee := fees.get("upgrade" if lay.upgrade else "new")) is not None
+                and lay.cost + fee <= money
+                for lay in lays
+            )
+            assert network.any_lay(g, corp, fees, money) == want, (fees, money)
+            answers.add((str(sorted(fees)), want))
+        assert or_track._first_lay(g) == bool(or_track.lay_options(g))
+    assert {want for _, want in answers} == {True, False}
+    assert len({kinds for kinds, _ in answers}) == 4
+    assert {want for kinds, want in answers if kinds == "blocked"} == {True, False}
 
 
 def test_over_limit_names_the_corporations_over_the_limit() -> None:

@@ -266,6 +266,14 @@ cdef class Board:
     @cython.locals(last=TrackGraph, g=TrackGraph, old=dict, changed=list)
     cpdef object _new_graph(self, MapState state, object key)
     cpdef object reach(self, MapState state, object corp, object stations=*)
+    @cython.locals(
+        reach=dict, lay_tables=dict, hexes=dict, near=cython.long,
+        bits=cython.long, base=cython.long, sides=cython.long, table=list, turns=list
+    )
+    cpdef bint any_lay(
+        self, MapState state, object corp, object colors, set blocked, dict tile_supply,
+        object stations, dict fees, long cash
+    )
     @cython.locals(g=TrackGraph)
     cpdef bint joins_other(
         self, MapState state, object corp, object stations=*, object excluded=*

@@ -1901,6 +1901,51 @@ class Board:
                     sides = self._completed_sides(state, h, exits) if self.side_cost else 0
                     yield TileLay(h, tile, r, cost + sides, upgrade)
 
+    def any_lay(
+        self,
+        state: MapState,
+        corp: str,
+        colors: Collection[str],
+        blocked: set[str],
+        tile_supply: Mapping[str, int | None],
+        stations: Iterable[str],
+        fees: Mapping[str, int],
+        cash: int,
+    ) -> bool:
+        """Is one of :meth:`iter_lay_options`' lays for ``corp`` (its network joined) of a
+        kind ``fees`` holds ("new", "upgrade") and payable: its cost and the kind's fee
+        at most ``cash``?  The question a step asks at a turn's start (may it lay at
+        all), answered without making the lays: the hexes in the order its reach holds
+        them (any order gives the same answer), stopped at the first."""
+        reach = self.reach(state, corp, stations).edges
+        laid = state.tiles
+        lay_tables = self._lay_tables
+        hexes = self.hexes
+        for h, near in reach.items():
+            if not near or h in blocked or h not in hexes:
+                continue
+            on = laid.get(h)
+            table = lay_tables.get((h, on))
+            if table is None:
+                table = self._new_lay_table(h, on)
+            base = -1
+            for tile, upgrade, color, turns in table:
+                fee = fees.get("upgrade" if upgrade else "new")
+                if fee is None or color not in colors:
+                    continue
+                supply = tile_supply.get(tile, 0)
+                if supply is not None and supply <= 0:
+                    continue
+                for _r, exits, _sig, bits in turns:
+                    if not bits & near:
+                        continue
+                    if base < 0:
+                        base = 0 if h in laid else hexes[h].cost
+                    sides = self._completed_sides(state, h, exits) if self.side_cost else 0
+                    if base + sides + fee <= cash:
+                        return True
+        return False
+
     def _new_lay_table(self, hex_id: str, laid: tuple[str, int] | None) -> _LayTable:
         """What :meth:`iter_lay_options` reads of the tables for a hex showing ``laid``
         (its laid tile and rotation; None: its printed face), worked out once: each

@@ -183,6 +183,26 @@ def iter_lay_options(
     )
 
 
+def any_lay(g: Context, corp: str, fees: dict[str, int], cash: int) -> bool:
+    """Is one of :func:`iter_lay_options`' lays (connected, its blocked hexes kept out) of
+    a kind ``fees`` holds and payable with the kind's fee from ``cash``?  (Its question
+    answered without making the lays: :meth:`Board.any_lay`.)"""
+    stations = [ab.hex for ab in privates.virtual_stations(g, corp) if ab.lay_track]
+    home = g.tables.corporation(corp).home
+    if corp in g.state.home_waiting and home:
+        stations.append(home)
+    return board(g).any_lay(
+        g.state.map,
+        corp,
+        phases.tile_colors(g),
+        privates.blocked_hexes(g),
+        tile_supply(g),
+        stations,
+        fees,
+        cash,
+    )
+
+
 def lay_options_all(g: Context, corp: str, **kw: Any) -> list[TileLay]:
     """Like :func:`lay_options` with every rotation (for validating a submitted lay)."""
     return lay_options(g, corp, distinct=False, **kw)

@@ -263,7 +263,19 @@ def can_lay(g: Context) -> bool:
 
 
 def _first_lay(g: Context) -> bool:
-    return next(_lay_options(g, True), None) is not None
+    # the plain lays asked first, without making them (the lays of a turn's slots: a
+    # kind's fee is its slot's); then the privates' lays, the only ones made
+    corp = operating(g)
+    if privates.track_restricted(g, corp):
+        return False
+    fees: dict[str, int] = {}
+    for kind in ("new", "upgrade"):
+        slot = _slot_for(g, kind)
+        if slot is not None:
+            fees[kind] = _slot_fee(g, slot)
+    if fees and network.any_lay(g, corp, fees, g.state.corporations[corp].cash):
+        return True
+    return next(_lay_options(g, True, None, False), None) is not None
 
 
 def _faces(g: Context, lay: TileLay, targets: list[str]) -> bool:
@@ -275,16 +287,17 @@ def _faces(g: Context, lay: TileLay, targets: list[str]) -> bool:
 
 
 def _lay_options(
-    g: Context, distinct: bool, only: tuple[str, str] | None = None
+    g: Context, distinct: bool, only: tuple[str, str] | None = None, plain: bool = True
 ) -> Iterator[tuple[TileLay, int, str | None, int | None]]:
     """The lays of :func:`lay_options`, in its order; ``only``: (hex, tile) the lays of
-    that tile on that hex (each hex's lays do not depend on the others')."""
+    that tile on that hex (each hex's lays do not depend on the others'); ``plain``
+    False: the privates' lays only (:func:`_first_lay` asked for the plain ones)."""
     corp = operating(g)
     if privates.track_restricted(g, corp):
         return
     hexes, tiles = ({only[0]}, {only[1]}) if only else (None, None)
     cash = g.state.corporations[corp].cash
-    if any(_slot_for(g, k) is not None for k in ("new", "upgrade")):
+    if plain and any(_slot_for(g, k) is not None for k in ("new", "upgrade")):
         for lay in _options(g, corp, distinct, hexes=hexes, tiles=tiles):
             slot = _slot_for(g, _kind(lay))
             cost = lay.cost + _slot_fee(g, slot)
