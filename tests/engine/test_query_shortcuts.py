@@ -15,7 +15,7 @@ from eighteen.engine.actions import ExchangePrivate, LayTile, Pass
 from eighteen.engine.bots import pointless
 from eighteen.engine.map import GRAPH_TABLES, MapState, Reach, TrackGraph
 from eighteen.engine.rounds import or_track
-from eighteen.engine.rounds.or_trains import cheapest_bank_price
+from eighteen.engine.rounds.or_trains import BuyTrains, cheapest_bank_price, must_buy
 from eighteen.engine.rounds.stock import BuySellPar, over_limits
 from eighteen.engine.routefinder import optimize
 from eighteen.engine.state import IPO, POOL
@@ -161,6 +161,28 @@ def test_whether_a_lay_is_possible_is_what_the_lays_made_say(title: str, seed: i
     assert {want for _, want in answers} == {True, False}
     assert len({kinds for kinds, _ in answers}) == 4
     assert {want for kinds, want in answers if kinds == "blocked"} == {True, False}
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 23), ("1833ne", 24)])
+def test_whether_the_train_step_is_active_is_what_its_actions_say(title: str, seed: int) -> None:
+    """The train step's question (``_may_buy`` when no train must be bought) against its
+    definition: a train must be bought, or an action other than the pass is legal."""
+    step = BuyTrains()
+    answers = set()
+    for g in random_positions(title, seed, 0.7):
+        r = g.state.round
+        if r.kind != "operating" or r.index >= len(r.order):
+            continue
+        at = g.clone()  # asked as the turn comes to the step, whatever step it is at
+        at.state.round.step = step.name
+        at.invalidate_caches()
+        if not step.is_current(at):
+            continue  # (a corporation over the limit discards first)
+        corp = r.order[r.index]
+        want = must_buy(at, corp) or any(not isinstance(a, Pass) for a in step.legal(at))
+        assert step.active(at) == want
+        answers.add((must_buy(at, corp), want))
+    assert answers >= {(False, True), (False, False)}
 
 
 def test_over_limit_names_the_corporations_over_the_limit() -> None:

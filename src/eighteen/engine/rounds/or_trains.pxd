@@ -10,3 +10,4 @@ from eighteen.engine.rounds.or_track cimport _r, operating
 from eighteen.engine.context cimport GameData
 
 cpdef bint must_buy(GameData g, object corp)
+cpdef bint _may_buy(GameData g, object corp)

@@ -128,6 +128,20 @@ def emergency(g: Context, corp: str) -> bool:
     return low is not None and g.state.corporations[corp].cash < low
 
 
+def _may_buy(g: Context, corp: str) -> bool:
+    """May a corporation that need not buy a train buy one?  What ``BuyTrains._legal``
+    yields before its pass then (no emergency, so no issue, no sale, no bankruptcy): a
+    bank offer it has room for (a trade-in makes its own room) and the cash to pay, or,
+    with room, another corporation's train at the least price allowed."""
+    cash = g.state.corporations[corp].cash
+    room = _room(g, corp, None)
+    for o in trains.bank_offers(g, corp):
+        if o.price <= cash and (room if o.exchange is None else _room(g, corp, o.exchange)):
+            return True
+    lo = g.rules.train_buy_from_corporation_min
+    return room and cash >= lo and bool(other_trains(g, corp))
+
+
 def other_trains(g: Context, corp: str) -> list[str]:
     """Trains of other corporations (one per owner and type)."""
     out = []
@@ -238,7 +252,7 @@ class BuyTrains(ORStep):
         if not self.is_current(g):
             return False
         corp = operating(g)
-        return must_buy(g, corp) or any(not isinstance(a, Pass) for a in self._legal(g))
+        return must_buy(g, corp) or _may_buy(g, corp)
 
     def legal(self, g: Context) -> list[Action]:
         return list(self._legal(g))
