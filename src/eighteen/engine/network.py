@@ -165,10 +165,6 @@ def iter_lay_options(
     rotation per distinct track layout); its network also starts at its virtual stations
     that allow laying track (privates' virtual_station ``lay_track``) and at its home hex
     while its home choice waits for track there (seed 002)."""
-    stations = [ab.hex for ab in privates.virtual_stations(g, corp) if ab.lay_track]
-    home = g.tables.corporation(corp).home
-    if corp in g.state.home_waiting and home:
-        stations.append(home)
     return board(g).iter_lay_options(
         g.state.map,
         corp,
@@ -179,25 +175,32 @@ def iter_lay_options(
         hexes=hexes,
         tiles=tiles,
         distinct=distinct,
-        stations=stations,
+        stations=lay_stations(g, corp),
     )
+
+
+def lay_stations(g: Context, corp: str) -> list[str]:
+    """Hexes beside its tokens where ``corp``'s network starts for a tile lay: its virtual
+    stations that allow laying track, and its home hex while its home choice waits for
+    track there."""
+    stations = [ab.hex for ab in privates.virtual_stations(g, corp) if ab.lay_track]
+    home = g.tables.corporation(corp).home
+    if corp in g.state.home_waiting and home:
+        stations.append(home)
+    return stations
 
 
 def any_lay(g: Context, corp: str, fees: dict[str, int], cash: int) -> bool:
     """Is one of :func:`iter_lay_options`' lays (connected, its blocked hexes kept out) of
     a kind ``fees`` holds and payable with the kind's fee from ``cash``?  (Its question
     answered without making the lays: :meth:`Board.any_lay`.)"""
-    stations = [ab.hex for ab in privates.virtual_stations(g, corp) if ab.lay_track]
-    home = g.tables.corporation(corp).home
-    if corp in g.state.home_waiting and home:
-        stations.append(home)
     return board(g).any_lay(
         g.state.map,
         corp,
         phases.tile_colors(g),
         privates.blocked_hexes(g),
         tile_supply(g),
-        stations,
+        lay_stations(g, corp),
         fees,
         cash,
     )
