@@ -438,3 +438,22 @@ def test_the_hexes_of_a_route_key_are_read_off_the_path_ids() -> None:
         assert _track_hexes(g, (t,)) == {t.split(":")[0]}
     assert _track_hexes(g, tuple(texts)) == {"B2", "B4", "B6", "B8", "B10"}
     assert _track_hexes(g, ("B4:c0-e1", "C3:e0-e3")) == {"B4", "C3"}  # C3: no such piece
+
+
+def test_a_kept_route_check_holds_while_its_hexes_tokens_hold() -> None:
+    """A route checked once is known again while the tiles and tokens of its hexes are
+    what they were (a token elsewhere changes nothing), and checked again when one of
+    them changes, and again when it changes back."""
+    board, s = line()  # B4 holds X; B8 is a one-slot city on the way to B10
+    run = ["B4:c0-e4", "B6:e1-t0", "B6:e4-t0", "B8:c0-e1", "B8:c0-e4", "B10:e1-o0"]
+    first = check_route(board, s, "X", "D", None, run, "yellow")
+    stops = ["B10-o0", "B8-c0", "B6-t0", "B4-c0"]  # (the direction of the stop ids)
+    assert (first.revenue, [x.id for x in first.stops]) == (100, stops)
+    s.tokens["B2"] = [["Y"]]  # off the route: the kept answer holds
+    assert check_route(board, s, "X", "D", None, run, "yellow") is first
+    s.tokens["B8"] = [["Y"]]  # the route's city is full of another's token now
+    with pytest.raises(RouteError, match="pass through"):
+        check_route(board, s, "X", "D", None, run, "yellow")
+    s.tokens["B8"] = [[]]  # and free again
+    again = check_route(board, s, "X", "D", None, run, "yellow")
+    assert again == first and again.revenue == 100

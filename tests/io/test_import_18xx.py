@@ -117,25 +117,32 @@ def test_first_reading_is_none_where_a_connection_has_no_track(
 def test_a_kept_reading_is_the_reading_of_the_tiles_on_its_hexes(
     game_29133: dict[str, Any],
 ) -> None:
-    """The board keeps a reading by the tiles on the hexes it names: read again only
-    where one of them changed."""
+    """The board keeps a reading with the tiles on the hexes it names: read again only
+    where one of them changed since."""
     res = import_game(game_29133, stop_at=114)
     board, m = network.board(res.game), res.game.state.map
     board.clear_caches()
-    # (each reading made anew is kept: counted as the entries of the board's cache, not by
-    # patching the reader, which compiled is called as a C function)
+    # (each reading made anew is kept in place of the last one for its connections: seen
+    # as the board's cache entry made anew, not by patching the reader, which compiled is
+    # called as a C function)
     readings = board._caches.setdefault("reading", {})
     conn = [["I15", "I17", "H16"]]
     read = (("H16:c0-e5", "I17:e1-e2", "I15:c0-e4"), ("H16-c0", "I15-c0"))
     assert first_reading(board, m, conn) == read
-    bare = copy.deepcopy(m)
-    del bare.tiles["I17"]  # the track the reading follows through I17 gone
-    assert first_reading(board, bare, conn) is None
+    (kept,) = readings.values()
     elsewhere = copy.deepcopy(m)
     elsewhere.tiles["C13"] = ("7", 0)  # on a hex the connection does not name
     assert first_reading(board, elsewhere, conn) == read
     assert first_reading(board, m, [("I15", "I17", "H16")]) == read  # a tuple too
-    assert len(readings) == 2  # the first position and the bare one: the others kept
+    assert list(readings.values()) == [kept] and next(iter(readings.values())) is kept
+    bare = copy.deepcopy(m)
+    del bare.tiles["I17"]  # the track the reading follows through I17 gone
+    assert first_reading(board, bare, conn) is None
+    (bare_kept,) = readings.values()
+    assert bare_kept is not kept  # read again
+    assert first_reading(board, m, conn) == read  # and again: I17 changed since
+    (last,) = readings.values()
+    assert last is not bare_kept and last[2] == read
 
 
 def test_an_impossible_route_is_a_divergence(game_29133: dict[str, Any]) -> None:

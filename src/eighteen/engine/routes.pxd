@@ -26,6 +26,7 @@ cdef class Route:
     cdef readonly tuple extension
 
 
+@cython.locals(hexes=tuple, laid=tuple, kept=object)
 cpdef tuple _check(
     TrackGraph g,
     object corp,
@@ -45,8 +46,10 @@ cpdef set _track_hexes(TrackGraph g, tuple track)
 
 cpdef list _chains(TrackGraph g, object hexes)
 
-@cython.locals(g=TrackGraph, tiles=dict, laid=list)
+@cython.locals(g=TrackGraph, tiles=dict, hexes=list, named=tuple)
 cpdef object first_reading(object board, object state, object connections, object nodes=*)
+@cython.locals(i=cython.Py_ssize_t)
+cpdef bint _same_at(tuple hexes, tuple was, object table)
 @cython.locals(found=list, ends=list)
 cpdef object _first_reading(TrackGraph g, object connections, object nodes)
 cpdef tuple _reading_options(TrackGraph g, object connections, object nodes)

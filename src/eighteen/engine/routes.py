@@ -512,19 +512,19 @@ def _check(
     stops it ends at, lie in one hex: nothing else of the board is read), and the graph's
     numbering of the stops (the route's direction compares stop ids).  So a logged route
     read by an importer is checked again, the same, when it is run, and a route run again
-    over hexes where no tile or token changed since is known at once."""
+    over hexes where no tile or token changed since is known at once.  The arguments and
+    the numbering are the key; the answer is kept with its track's hexes and what their
+    tiles and tokens were (the last answer for the key: a hex's tile and tokens change
+    on, they do not come back), compared at the asking, not made into a key and hashed."""
     rule = TrainRule.of(distance)
     track = tuple([p if isinstance(p, str) else p.text for p in paths])
     tiles = g.tiles
     if tokens is None:
         tokens = g.state.token_snapshot()
-    hexes = sorted(_track_hexes(g, track))
     try:
         bonus_key = tuple(bonuses)
-        hash(bonus_key)  # (the other parts of the key are text, numbers and their sets)
         key = (
             g.numbering,
-            tuple([(h, tiles.get(h), tokens.get(h)) for h in hexes]),
             corp,
             train,
             (rule.visit, rule.pay, rule.towns, rule.station_paid),  # hashed without Python
@@ -534,18 +534,25 @@ def _check(
             frozenset(stations),
             frozenset(excluded),
         )
+        hash(key)  # (the parts are text, numbers and their sets: else not keepable)
     except TypeError:  # an argument that cannot be a key: no keeping
         return _check_route(
             g, corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids
         )
     board = g.board
-    found = board._kept("check", key)
-    if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
-        # (the arguments named, not unpacked from a tuple: compiled, a C call)
-        found = _check_route(
-            g, corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids
-        )
-        board._keep("check", key, found)
+    kept = board._kept("check", key)
+    if kept is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
+        hexes = tuple(sorted(_track_hexes(g, track)))
+    else:
+        hexes = kept[0]
+        if _same_at(hexes, kept[1], tiles) and _same_at(hexes, kept[2], tokens):
+            return kept[3]
+    # (the arguments named, not unpacked from a tuple: compiled, a C call)
+    found = _check_route(
+        g, corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids
+    )
+    laid = tuple([tiles.get(h) for h in hexes])
+    board._keep("check", key, (hexes, laid, tuple([tokens.get(h) for h in hexes]), found))
     return found
 
 
@@ -979,26 +986,44 @@ def first_reading(
     The reading follows from the faces of the hexes the connections and nodes name, and
     the graph's numbering of the stops (which way round a route is read compares stop
     ids): the board keeps it by those, so a route run again over hexes no tile changed
-    since is read at once.  (The key holds the tiles in the order the connections and the
-    nodes name their hexes: those are in the key too, so one route's key always has them
-    in one order, and no set of the hexes is made and sorted.)"""
+    since is read at once.  The connections, the nodes and the numbering are the key; the
+    reading is kept with the hexes they name (in the order they name them) and the tiles
+    those showed (the last reading for the key), compared at the asking, not made into a
+    key and hashed."""
     g = board.graph(state)
     tiles = g.tiles
     try:
         conns = tuple([tuple(c) for c in connections])
         names = tuple(nodes) if nodes is not None else None
-        # (each hex id hashed on the way, by the look-up: a key made is a key that hashes)
-        laid = [tiles.get(h) for c in conns for h in c]
-        if names:
-            laid += [tiles.get(n.rpartition("-")[0]) for n in names]
-        key = (g.numbering, conns, names, tuple(laid))
+        key = (g.numbering, conns, names)
+        hash(key)
     except TypeError:  # (not names and hex ids: read, not kept)
         return _first_reading(g, connections, nodes)
     board = g.board
-    found = board._kept("reading", key)
-    if found is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
-        found = board._keep("reading", key, _first_reading(g, connections, nodes))
+    kept = board._kept("reading", key)
+    if kept is NOT_KEPT:  # (asked without a closure: compiled, this function is typed)
+        hexes = [h for c in conns for h in c]
+        if names:
+            hexes += [n.rpartition("-")[0] for n in names]
+        named = tuple(hexes)
+    else:
+        named = kept[0]
+        if _same_at(named, kept[1], tiles):
+            return kept[2]
+    found = _first_reading(g, connections, nodes)
+    board._keep("reading", key, (named, tuple([tiles.get(h) for h in named]), found))
     return found
+
+
+def _same_at(hexes: tuple[str, ...], was: tuple[Any, ...], table: Mapping[str, Any]) -> bool:
+    """Does ``table`` (the tiles, or the token snapshot) hold for ``hexes`` what ``was``
+    holds, hex by hex?  (An unchanged hex most often holds the very object kept.)"""
+    for i in range(len(hexes)):
+        now = table.get(hexes[i])
+        then = was[i]
+        if now is not then and now != then:
+            return False
+    return True
 
 
 def _first_reading(
