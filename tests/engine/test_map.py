@@ -721,6 +721,38 @@ def test_a_copied_state_changed_before_its_key_is_asked_gets_a_new_key() -> None
     assert s.track_key() is key and s.tiles == {"A1": ("7", 0), "B2": ("8", 1)}
 
 
+def test_the_token_fingerprints_are_kept_while_the_tokens_hold_what_they_held() -> None:
+    """``MapState._kept_tokens`` (the token key, the snapshot, the station cities) is kept
+    while the tokens hold what they held when it was made, however they were changed and
+    changed back, and made again on any change: a token placed or taken in place, a city
+    or a hex more, the same tokens in another order of slots, a city turned tuple."""
+    s = MapState(tokens={"A1": [["X"], []], "B2": [["Y", "X"]]})
+    kept = s._kept_tokens()
+    assert kept[1] == frozenset({("A1", (("X",), ())), ("B2", (("Y", "X"),))})
+    assert kept[2] == {"A1": (("X",), ()), "B2": (("Y", "X"),)}
+    s.tokens["A1"][1].append("Z")
+    s.tokens["A1"][1].remove("Z")  # changed and back
+    assert s._kept_tokens() is kept
+    s.tokens = {"A1": [["X"], []], "B2": [["Y", "X"]]}  # other lists, the same tokens
+    assert s._kept_tokens() is kept
+    changes = [
+        lambda t: t["A1"][1].append("Z"),  # a token placed
+        lambda t: t["B2"][0].remove("Y"),  # a token taken
+        lambda t: t["B2"][0].reverse(),  # the same tokens, another order of slots
+        lambda t: t["A1"].append([]),  # a city more
+        lambda t: t.__setitem__("C3", []),  # a hex more, with no city
+        lambda t: t.__setitem__("A1", [["X"], ()]),  # a city turned tuple
+    ]
+    for change in changes:
+        s.tokens = {"A1": [["X"], []], "B2": [["Y", "X"]]}
+        assert s._kept_tokens()[1] == kept[1]
+        before = s._kept_tokens()
+        change(s.tokens)
+        after = s._kept_tokens()
+        assert after is not before
+        assert after[1] == frozenset((h, tuple(map(tuple, cs))) for h, cs in s.tokens.items())
+
+
 def test_a_board_cache_drops_its_oldest_entry_and_a_hit_moves_none() -> None:
     """``Board.cached``: a cache keeps ``CACHE_SIZE`` entries and drops the oldest made
     when full, even one just found again (a hit does not move its entry: moving it
