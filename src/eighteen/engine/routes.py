@@ -514,8 +514,8 @@ def _check(
     read by an importer is checked again, the same, when it is run, and a route run again
     over hexes where no tile or token changed since is known at once.  The arguments and
     the numbering are the key; the answer is kept with its track's hexes and what their
-    tiles and tokens were (the last answer for the key: a hex's tile and tokens change
-    on, they do not come back), compared at the asking, not made into a key and hashed."""
+    tiles and tokens were (the last answer for the key: a hex's tile and tokens seldom
+    change back), compared at the asking, not made into a key and hashed."""
     rule = TrainRule.of(distance)
     track = tuple([p if isinstance(p, str) else p.text for p in paths])
     tiles = g.tiles
