@@ -355,8 +355,8 @@ def _declared_classes() -> dict[str, list[str]]:
             if line.startswith("cdef class "):
                 cls = line[11:].split(":")[0].split("(")[0].strip()  # (its base left out)
                 current = out.setdefault(f"{name}.{cls}", [])
-            elif current is not None and line.startswith("    cdef "):
-                attr = line.split()[-1]
+            elif current is not None and line.startswith("    cdef ") and "(" not in line:
+                attr = line.split()[-1]  # (a line with a call's parentheses: a method)
                 if attr != "__dict__":
                     current.append(attr)
             elif line and not line.startswith(" "):

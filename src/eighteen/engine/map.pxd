@@ -54,6 +54,9 @@ cdef tuple _walk(
 cdef _gather_edges(dict edges, list touch, list hex_ids, list pids)
 
 
+cdef inline bint _on_offer(object tile, object color, object colors, object tile_supply)
+
+
 # The graph, the walk and the board as native classes: their methods read these attributes
 # as struct fields.  The typed ones hold what the class itself makes (a dict or list it
 # builds); the position, tokens and ids stay objects.
@@ -266,14 +269,13 @@ cdef class Board:
     @cython.locals(last=TrackGraph, g=TrackGraph, old=dict, changed=list)
     cpdef object _new_graph(self, MapState state, object key)
     cpdef object reach(self, MapState state, object corp, object stations=*)
-    @cython.locals(
-        reach=dict, lay_tables=dict, hexes=dict, near=cython.long,
-        bits=cython.long, base=cython.long, sides=cython.long, table=list, turns=list
-    )
+    @cython.locals(reach=dict, hexes=dict, near=cython.long, bits=cython.long, turns=list)
     cpdef bint any_lay(
         self, MapState state, object corp, object colors, set blocked, dict tile_supply,
         object stations, dict fees, long cash
     )
+    cdef inline list _lay_table(self, object hex_id, object laid)
+    cdef inline long _lay_cost(self, MapState state, object hex_id, object exits)
     @cython.locals(g=TrackGraph)
     cpdef bint joins_other(
         self, MapState state, object corp, object stations=*, object excluded=*

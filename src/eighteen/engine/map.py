@@ -282,6 +282,18 @@ class MapState:
         )
 
 
+def _on_offer(
+    tile: str, color: str, colors: Collection[str], tile_supply: Mapping[str, int | None]
+) -> bool:
+    """May ``tile`` be laid now as far as the phase and the supply go: its ``color`` is one
+    of ``colors`` and ``tile_supply`` has one left (None: unlimited; a tile missing from
+    the supply is not in it)?"""
+    if color not in colors:
+        return False
+    supply = tile_supply.get(tile, 0)
+    return supply is None or supply > 0
+
+
 def _stepped_key(
     key: TrackKey, h: str, before: tuple[str, int] | None, now: tuple[str, int]
 ) -> TrackKey:
@@ -1863,7 +1875,6 @@ class Board:
         else:
             pool = found.hex_order() if found is not None else self.hex_ids  # both sorted
         laid = state.tiles
-        lay_tables = self._lay_tables
         for h in pool:
             if h in blocked or h not in self.hexes:
                 continue
@@ -1872,19 +1883,11 @@ class Board:
                 near = reach.get(h)
                 if not near:
                     continue
-            cost = -1
-            on = laid.get(h)
-            table = lay_tables.get((h, on))
-            if table is None:
-                table = self._new_lay_table(h, on)
-            for tile, upgrade, color, turns in table:
+            for tile, upgrade, color, turns in self._lay_table(h, laid.get(h)):
                 if tiles is not None and tile not in tiles:
                     continue
-                if color not in colors:
+                if not _on_offer(tile, color, colors, tile_supply):
                     continue
-                supply = tile_supply.get(tile, 0)
-                if supply is not None and supply <= 0:
-                    continue  # none left (a tile missing from the supply is not in it)
                 seen: set[frozenset[tuple[str, str]]] | None = None
                 for r, exits, sig, bits in turns:
                     if near is not None and not bits & near:
@@ -1896,10 +1899,7 @@ class Board:
                             continue
                         else:
                             seen.add(sig)
-                    if cost < 0:
-                        cost = 0 if h in laid else self.hexes[h].cost
-                    sides = self._completed_sides(state, h, exits) if self.side_cost else 0
-                    yield TileLay(h, tile, r, cost + sides, upgrade)
+                    yield TileLay(h, tile, r, self._lay_cost(state, h, exits), upgrade)
 
     def any_lay(
         self,
@@ -1919,32 +1919,31 @@ class Board:
         them (any order gives the same answer), stopped at the first."""
         reach = self.reach(state, corp, stations).edges
         laid = state.tiles
-        lay_tables = self._lay_tables
         hexes = self.hexes
         for h, near in reach.items():
             if not near or h in blocked or h not in hexes:
                 continue
-            on = laid.get(h)
-            table = lay_tables.get((h, on))
-            if table is None:
-                table = self._new_lay_table(h, on)
-            base = -1
-            for tile, upgrade, color, turns in table:
+            for tile, upgrade, color, turns in self._lay_table(h, laid.get(h)):
                 fee = fees.get("upgrade" if upgrade else "new")
-                if fee is None or color not in colors:
-                    continue
-                supply = tile_supply.get(tile, 0)
-                if supply is not None and supply <= 0:
+                if fee is None or not _on_offer(tile, color, colors, tile_supply):
                     continue
                 for _r, exits, _sig, bits in turns:
-                    if not bits & near:
-                        continue
-                    if base < 0:
-                        base = 0 if h in laid else hexes[h].cost
-                    sides = self._completed_sides(state, h, exits) if self.side_cost else 0
-                    if base + sides + fee <= cash:
+                    if bits & near and self._lay_cost(state, h, exits) + fee <= cash:
                         return True
         return False
+
+    def _lay_table(self, hex_id: str, laid: tuple[str, int] | None) -> _LayTable:
+        """The lay table of a hex showing ``laid`` (:meth:`_new_lay_table`), kept in
+        ``_lay_tables``, made on the first asking."""
+        table = self._lay_tables.get((hex_id, laid))
+        return table if table is not None else self._new_lay_table(hex_id, laid)
+
+    def _lay_cost(self, state: MapState, hex_id: str, exits: Iterable[int]) -> int:
+        """What a lay with these ``exits`` costs (:meth:`iter_lay_options`): the hex's
+        terrain when its printed face is replaced (no tile laid there yet), and each
+        costed side the lay completes."""
+        cost = 0 if hex_id in state.tiles else self.hexes[hex_id].cost
+        return cost + (self._completed_sides(state, hex_id, exits) if self.side_cost else 0)
 
     def _new_lay_table(self, hex_id: str, laid: tuple[str, int] | None) -> _LayTable:
         """What :meth:`iter_lay_options` reads of the tables for a hex showing ``laid``
@@ -1953,7 +1952,7 @@ class Board:
         colour, and its rotations whose exits are all usable edges of the hex, each with
         those exits, its track (the signature of ``distinct``) and the exits as a bitmask
         (read against a reach's :attr:`Reach.edges`); kept in
-        ``_lay_tables`` under (hex, laid), where :meth:`iter_lay_options` looks first."""
+        ``_lay_tables`` under (hex, laid), where :meth:`_lay_table` looks first."""
         usable = self.usable[hex_id]
         state = MapState(tiles={hex_id: laid} if laid is not None else {})
         table = []
