@@ -11,3 +11,4 @@ from eighteen.engine.context cimport GameData
 
 cpdef bint must_buy(GameData g, object corp)
 cpdef bint _may_buy(GameData g, object corp)
+cpdef bint _room_for(GameData g, object corp, object offer, bint room)

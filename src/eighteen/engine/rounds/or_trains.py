@@ -74,6 +74,12 @@ def _room(g: Context, corp: str, exchange: str | None) -> bool:
     return n < trains.corporation_limit(g, corp)  # the phase's, plus any takeover bonus
 
 
+def _room_for(g: Context, corp: str, offer: trains.Offer, room: bool) -> bool:
+    """Has the corporation room for the bank's ``offer``: ``room`` (asked once for the
+    offers without a trade-in), or room once its trade-in is gone?"""
+    return room if offer.exchange is None else _room(g, corp, offer.exchange)
+
+
 def cheapest_bank_price(
     g: Context, corp: str, offers: list[trains.Offer] | None = None
 ) -> int | None:
@@ -136,7 +142,7 @@ def _may_buy(g: Context, corp: str) -> bool:
     cash = g.state.corporations[corp].cash
     room = _room(g, corp, None)
     for o in trains.bank_offers(g, corp):
-        if o.price <= cash and (room if o.exchange is None else _room(g, corp, o.exchange)):
+        if o.price <= cash and _room_for(g, corp, o, room):
             return True
     lo = g.rules.train_buy_from_corporation_min
     return room and cash >= lo and bool(other_trains(g, corp))
@@ -273,7 +279,7 @@ class BuyTrains(ORStep):
         low = cheapest_bank_price(g, corp, offers) if em else None
         room = _room(g, corp, None)  # (asked once: the offers without a trade-in share it)
         for o in offers:
-            if not (room if o.exchange is None else _room(g, corp, o.exchange)):
+            if not _room_for(g, corp, o, room):
                 continue
             if o.price <= cs.cash or (
                 em and o.exchange is None and low is not None and o.price == low <= budget
