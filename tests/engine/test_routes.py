@@ -415,8 +415,8 @@ def test_1830_fixture_routes(b1830: Board, doc1830: CompiledTitle) -> None:
     assert seen == list(FIXTURE_OPTIMA)
 
 
-def test_the_hexes_of_a_route_key_are_read_off_the_path_ids() -> None:
-    """The route check's key names the hexes its track lies on, each read off the piece's
+def test_the_hexes_of_a_kept_route_check_are_read_off_the_path_ids() -> None:
+    """A kept route check holds the hexes its track lies on, each read off the piece's
     id on the graph (a hex owns the ids from its number times the stride), a text the
     graph does not have split at its ``:``: the hex each text names, every time."""
     from eighteen.engine.routes import _track_hexes
@@ -441,9 +441,10 @@ def test_the_hexes_of_a_route_key_are_read_off_the_path_ids() -> None:
 
 
 def test_a_kept_route_check_holds_while_its_hexes_tokens_hold() -> None:
-    """A route checked once is known again while the tiles and tokens of its hexes are
-    what they were (a token elsewhere changes nothing), and checked again when one of
-    them changes, and again when it changes back."""
+    """A route checked once is known again while the tokens of its hexes are what they
+    were when it was checked (a token elsewhere changes nothing); a change on one of them
+    has it checked again, the answer then kept in place of the last (a change back is
+    checked again too); a refused check keeps nothing."""
     board, s = line()  # B4 holds X; B8 is a one-slot city on the way to B10
     run = ["B4:c0-e4", "B6:e1-t0", "B6:e4-t0", "B8:c0-e1", "B8:c0-e4", "B10:e1-o0"]
     first = check_route(board, s, "X", "D", None, run, "yellow")
@@ -454,6 +455,12 @@ def test_a_kept_route_check_holds_while_its_hexes_tokens_hold() -> None:
     s.tokens["B8"] = [["Y"]]  # the route's city is full of another's token now
     with pytest.raises(RouteError, match="pass through"):
         check_route(board, s, "X", "D", None, run, "yellow")
-    s.tokens["B8"] = [[]]  # and free again
-    again = check_route(board, s, "X", "D", None, run, "yellow")
-    assert again == first and again.revenue == 100
+    s.tokens["B8"] = [[]]  # free again: the tokens it was checked with (none there)
+    assert check_route(board, s, "X", "D", None, run, "yellow") is first
+    s.tokens["B8"] = [["X"]]  # its own token there: passable, checked again
+    own = check_route(board, s, "X", "D", None, run, "yellow")
+    assert own is not first and own == first
+    assert check_route(board, s, "X", "D", None, run, "yellow") is own
+    s.tokens["B8"] = [[]]  # and back: the kept answer is the last one's, checked again
+    back = check_route(board, s, "X", "D", None, run, "yellow")
+    assert back is not own and back is not first and back == first
