@@ -209,6 +209,7 @@ cdef class TrackGraph:
     cpdef bint keeps(self, Reach prev, object corp, object stations, object kept)
     @cython.locals(
         w=_Walk,
+        board=Board,
         old=TrackGraph,
         done=bytearray,
         remap=dict,
