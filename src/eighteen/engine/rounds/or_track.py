@@ -244,6 +244,17 @@ def _slot_fee(g: Context, slot: int | None) -> int:
     return 0 if slot is None else g.rules.tile_lays[slot].cost
 
 
+def _plain_fees(g: Context) -> dict[str, int]:
+    """The fee of a plain lay (no private's) of each kind ("new", "upgrade") the turn
+    may still lay: its slot's (:func:`_slot_for`); a kind with no slot left is missing."""
+    fees: dict[str, int] = {}
+    for kind in ("new", "upgrade"):
+        slot = _slot_for(g, kind)
+        if slot is not None:
+            fees[kind] = _slot_fee(g, slot)
+    return fees
+
+
 def lay_options(
     g: Context, distinct: bool = True
 ) -> list[tuple[TileLay, int, str | None, int | None]]:
@@ -268,11 +279,7 @@ def _first_lay(g: Context) -> bool:
     corp = operating(g)
     if privates.track_restricted(g, corp):
         return False
-    fees: dict[str, int] = {}
-    for kind in ("new", "upgrade"):
-        slot = _slot_for(g, kind)
-        if slot is not None:
-            fees[kind] = _slot_fee(g, slot)
+    fees = _plain_fees(g)
     if fees and network.any_lay(g, corp, fees, g.state.corporations[corp].cash):
         return True
     return next(_lay_options(g, True, None, False), None) is not None
@@ -297,12 +304,12 @@ def _lay_options(
         return
     hexes, tiles = ({only[0]}, {only[1]}) if only else (None, None)
     cash = g.state.corporations[corp].cash
-    if plain and any(_slot_for(g, k) is not None for k in ("new", "upgrade")):
+    fees = _plain_fees(g) if plain else {}
+    if fees:
         for lay in _options(g, corp, distinct, hexes=hexes, tiles=tiles):
-            slot = _slot_for(g, _kind(lay))
-            cost = lay.cost + _slot_fee(g, slot)
-            if slot is not None and cost <= cash:
-                yield (lay, cost, None, None)
+            fee = fees.get(_kind(lay))
+            if fee is not None and lay.cost + fee <= cash:
+                yield (lay, lay.cost + fee, None, None)
     r = _r(g)
     for pid, idx, ab in privates.tile_lay_abilities(g, corp):
         if pid in r.ability_lays:
