@@ -1238,10 +1238,8 @@ class TrackGraph:
         for h in changed:
             # (the old face read off the old layout, not the old graph's faces, which this
             # graph's may share, :meth:`patched`)
-            was = then.get(h)  # (named, not unpacked into the call: compiled, a C call)
-            face = (
-                board.tile_face(h, None, 0) if was is None else board.tile_face(h, was[0], was[1])
-            )
+            tile, rotation = then.get(h, (None, 0))  # (named: compiled, a C call)
+            face = board.tile_face(h, tile, rotation)
             if renumbered and _stop_counts(face) != _stop_counts(self.faces[h]):
                 return None  # other stops (the fragment's stops follow from these counts)
             if h not in reached:
