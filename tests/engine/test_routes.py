@@ -440,6 +440,39 @@ def test_the_hexes_of_a_kept_route_check_are_read_off_the_path_ids() -> None:
     assert _track_hexes(g, ("B4:c0-e1", "C3:e0-e3")) == {"B4", "C3"}  # C3: no such piece
 
 
+class _OpenBonus:
+    """A bonus of a program's own, equal by value and so not hashable (a dataclass that
+    is not frozen): a route check with it cannot be kept under its arguments."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, value: int) -> None:
+        self.id, self.most, self.value = "open", value, value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _OpenBonus) and other.value == self.value
+
+    def amount(self, hexes: frozenset[str]) -> int:
+        return self.value if "B10" in hexes else 0
+
+
+def test_a_route_check_whose_arguments_cannot_be_a_key_is_made_and_not_kept() -> None:
+    """A bonus that does not hash makes the check's arguments no key: the route is
+    checked (its bonus earned) each time, nothing is kept, and no error is raised, on a
+    board that has kept no check yet and on one that has."""
+    board, s = line()
+    run = ["B4:c0-e4", "B6:e1-t0", "B6:e4-t0", "B8:c0-e1", "B8:c0-e4", "B10:e1-o0"]
+    board.clear_caches()
+    first = check_route(board, s, "X", "D", None, run, "yellow", [_OpenBonus(15)])
+    assert (first.revenue, first.bonuses) == (115, (("open", 15),))
+    assert "check" not in board._caches
+    plain = check_route(board, s, "X", "D", None, run, "yellow")  # (a kept one now)
+    assert plain.revenue == 100 and len(board._caches["check"]) == 1
+    again = check_route(board, s, "X", "D", None, run, "yellow", [_OpenBonus(15)])
+    assert again == first and again is not first
+    assert len(board._caches["check"]) == 1
+
+
 def test_a_kept_route_check_holds_while_its_hexes_tokens_hold() -> None:
     """A route checked once is known again while the tokens of its hexes are what they
     were when it was checked (a token elsewhere changes nothing); a change on one of them
