@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from eighteen import Game, load_title
-from eighteen.engine import network, phases, privates, shares, trains
+from eighteen.engine import network, phases, privates, routefinder, shares, trains
 from eighteen.engine.actions import ExchangePrivate, LayTile, Pass
 from eighteen.engine.bots import pointless
 from eighteen.engine.map import GRAPH_TABLES, MapState, Reach, TrackGraph
@@ -283,6 +283,25 @@ def test_a_last_reach_kept_joins_what_it_joined_on_the_position_now(title: str, 
             want = any(s not in fresh.own for s in fresh.joined)
             assert b.joins_other(m, c.id) == want, c.id
     assert said.count(True) > 50 and said.count(False) > 50
+
+
+@pytest.mark.parametrize("title,seed", [("1830", 37), ("1833ne", 38)])
+def test_whether_a_corporation_has_a_route_is_the_networks_answer(title: str, seed: int) -> None:
+    """``has_route`` asks only the segments leaving the corporation's stations; its answer
+    is the one of the whole network (:class:`Network`: a station with a segment, which
+    the network cuts from every stop it reaches), with and without hexes excluded, every
+    corporation at every position of a random game."""
+    answers: dict[bool, int] = {True: 0, False: 0}
+    for g in random_positions(title, seed, 0.7):
+        b, m = network.board(g), g.state.map
+        for c in g.tables.corporations:
+            homes = [h for h, _ in m.token_cities(c.id)]
+            for excluded in ((), tuple(homes[:1])):
+                net = routefinder.network(b, m, c.id, excluded=excluded)
+                want = any(net.adj[t] for t in net.tokens)
+                assert routefinder.has_route(b, m, c.id, excluded=excluded) == want, c.id
+                answers[want] += 1
+    assert answers[True] > 100 and answers[False] > 100
 
 
 #: The real game 29133 (18xx.games), whose position after action 114 the next test edits.

@@ -185,7 +185,7 @@ class Network:
             s = todo.pop()
             if s not in self.tokens and not self.passable[s]:
                 continue
-            for b, paths, sides in self._segments_from(s, free_bit):
+            for b, paths, sides in _segments_from(g, s, free_bit):
                 if self.excluded[b]:
                     continue
                 reached.add(b)
@@ -217,19 +217,6 @@ class Network:
             tuple(t for t, other in enumerate(self.segs) if other[3] & sides)
             for _, _, _, sides in self.segs
         ]
-
-    def _segments_from(self, s: int, free_bit: int) -> list[tuple[int, tuple[int, ...], int]]:
-        """Track from stop ``s`` to each next stop: (stop, path ids from s, sides)."""
-        g = self.g
-        out: list[tuple[int, tuple[int, ...], int]] = []
-        for pid in g.stop_paths[s]:
-            end = g.other_end(pid, (True, s))
-            if end[0]:
-                if end[1] != s:
-                    out.append((end[1], (pid,), 1 << (free_bit + pid)))
-                continue
-            _segment_walk(g, s, out, end, g.paths[pid].hex, [pid], 1 << end[1])
-        return out
 
     # -- enumeration ------------------------------------------------------------------
 
@@ -974,9 +961,37 @@ def has_route(
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
 ) -> bool:
-    """Can the corporation run any route at all (a station joined by track to another stop)?"""
-    net = network(board, state, corp, stations, excluded)
-    return any(net.adj[t] for t in net.tokens)
+    """Can the corporation run any route at all (a station joined by track to another
+    stop)?  The question :class:`Network` answers with a segment from one of its
+    stations (``adj``), asked of the stations' own segments only: track from a station
+    to the next stop, that stop another and not on an ``excluded`` hex, with no network
+    built (a segment into a station from another stop is the same track walked from the
+    station)."""
+    g = board.graph(state)
+    ex = frozenset(excluded)
+    stops = g.stops
+    free_bit = len(board.sides)
+    for t in g.station_stops(corp, frozenset(stations)):
+        if stops[t][0] in ex:
+            continue
+        for b, _, _ in _segments_from(g, t, free_bit):
+            if stops[b][0] not in ex:
+                return True
+    return False
+
+
+def _segments_from(g: TrackGraph, s: int, free_bit: int) -> list[tuple[int, tuple[int, ...], int]]:
+    """Track from stop ``s`` to each next stop: (stop, path ids from s, sides; a track piece
+    with no hex side counts as side ``free_bit`` plus its id)."""
+    out: list[tuple[int, tuple[int, ...], int]] = []
+    for pid in g.stop_paths[s]:
+        end = g.other_end(pid, (True, s))
+        if end[0]:
+            if end[1] != s:
+                out.append((end[1], (pid,), 1 << (free_bit + pid)))
+            continue
+        _segment_walk(g, s, out, end, g.paths[pid].hex, [pid], 1 << end[1])
+    return out
 
 
 def _segment_walk(
