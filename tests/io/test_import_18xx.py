@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from readings_18xx import OLD_READINGS_18XX, READINGS_18XX
 
-from eighteen.engine import bank, network
+from eighteen.engine import bank, network, phases, routes
 from eighteen.engine.actions import IllegalAction, LayTile, RouteSpec, RunRoutes
+from eighteen.engine.routefinder import all_routes
 from eighteen.engine.routes import first_reading
 from eighteen.io import games18xx_actions
 from eighteen.io.games18xx import (
@@ -112,6 +113,44 @@ def test_first_reading_is_none_where_a_connection_has_no_track(
     )
     assert first_reading(board, m, [["I15", "J14", "K13"]]) is None  # no such chain
     assert first_reading(board, m, []) is None
+
+
+def test_the_first_reading_is_the_first_the_readings_give_in_their_order(
+    game_29133: dict[str, Any],
+) -> None:
+    """The importer's first reading (found by plain calls) is the first reading
+    ``route_from_connections`` tries (its generator of readings, in order) whose stops
+    are the ones asked for: for the connections of every route each corporation with a
+    station can run with a 4-train (and each connection read the other way round), halfway through and at the end of 29133, asked for
+    no stops, for the stops of each reading in turn (a later one is found by going past
+    the first), and for stops no reading has."""
+    asked = 0
+    later = 0  # (readings found that were not the first)
+    for stop_at in (200, None):
+        res = import_game(game_29133, stop_at=stop_at)
+        board, m = network.board(res.game), res.game.state.map
+        g = board.graph(m)
+        key = phases.revenue_key(res.game)
+        for corp in sorted({c for cities in m.tokens.values() for toks in cities for c in toks}):
+            for rt in all_routes(board, m, corp, "4", 4, key)[:40]:
+                forwards = rt.connections()
+                # (each connection's hexes the other way round too: read by its chains
+                # backwards, which a reading gets to only past the forward ones)
+                for conns in (forwards, [c[::-1] for c in forwards]):
+                    options, _ = routes._reading_options(g, conns, None)
+                    every = list(routes._readings(options, 0, None, [], []))
+                    wants: list[set[int | None] | None] = [None, {-5}]
+                    wants += [set(stops) for _, stops in every]
+                    for want in wants:
+                        plain = next(
+                            ((p, s) for p, s in every if want is None or set(s) == want), None
+                        )
+                        options, _ = routes._reading_options(g, conns, None)
+                        got = routes._first_of(options, 0, None, [], [], want)
+                        assert got == plain, (corp, conns, want)
+                        asked += 1
+                        later += plain is not None and plain is not every[0]
+    assert asked > 1000 and later > 0
 
 
 def test_a_kept_reading_is_the_reading_of_the_tiles_on_its_hexes(

@@ -1034,15 +1034,49 @@ def _first_reading(
         options, want = _reading_options(g, connections, nodes)
     except RouteError:
         return None
-    for found, ends in _readings(options, 0, None, [], []):
-        if want is not None and set(ends) != want:
+    got = _first_of(options, 0, None, [], [], want)
+    if got is None:
+        return None
+    stop_ids, pids = _forwards(got[1], got[0])
+    return (
+        tuple([g.paths[p].text for p in pids]),
+        tuple([stop_text(*g.stops[s]) for s in stop_ids]),
+    )
+
+
+def _first_of(
+    options: Sequence[_Readings],
+    k: int,
+    stop: int | None,
+    pids: list[int],
+    stops: list[int],
+    want: set[int | None] | None,
+) -> tuple[list[int], list[int]] | None:
+    """The first of :func:`_readings` (the same order) whose stops are ``want`` (None: any),
+    found by plain calls: no generator made per connection and reading, which a compiled
+    generator's frames, sends and closing cost many times over (a module function, not a
+    closure calling itself: no reference cycle per call)."""
+    if k == len(options):
+        return (pids, stops) if want is None or set(stops) == want else None
+    opt = options[k]
+    i = 0
+    while True:
+        if i < len(opt.chains):
+            a, b, chain = opt.chains[i]
+            i += 1
+        elif not opt.backwards:
+            opt._backwards()
             continue
-        stop_ids, pids = _forwards(ends, found)
-        return (
-            tuple([g.paths[p].text for p in pids]),
-            tuple([stop_text(*g.stops[s]) for s in stop_ids]),
-        )
-    return None
+        else:
+            return None
+        if stop is None:
+            got = _first_of(options, k + 1, b, chain, [a, b], want)
+        elif a == stop:
+            got = _first_of(options, k + 1, b, [*pids, *chain], [*stops, b], want)
+        else:
+            continue
+        if got is not None:
+            return got
 
 
 def _reading_options(
