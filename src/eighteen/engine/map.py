@@ -529,8 +529,12 @@ class Reach:
         """Does it join a station to a stop that is not a station nor on an ``excluded``
         hex (the far end of a route)?"""
         own = self.own
-        # (a list, not a generator expression: compiled, this method is typed)
-        return any([s not in own and s[0] not in excluded for s in self.joined])
+        # (a loop that stops at the first such stop, most often the first it looks at;
+        # not any() of a generator expression, which compiled would be a closure)
+        for s in self.joined:  # noqa: SIM110
+            if s not in own and s[0] not in excluded:
+                return True
+        return False
 
     def hex_order(self) -> list[str]:
         """The hexes of ``edges``, sorted (made once: a reach is never changed)."""
