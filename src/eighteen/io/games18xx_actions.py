@@ -32,7 +32,7 @@ from eighteen.engine.actions import (
     TradePrivate,
 )
 from eighteen.engine.map import MapError
-from eighteen.engine.rounds.operating import STEP_NAMES
+from eighteen.engine.rounds.operating import STEP_INDEX
 from eighteen.engine.routes import RouteError, first_reading, route_from_connections
 from eighteen.io.games18xx_log import MAX_PASSES, Divergence, ExportError, int_field
 
@@ -185,11 +185,11 @@ def _run_routes(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     # reach the corporation's route step (passing earlier optional steps); our engine
     # skips that step when the corporation has nothing to run
     g = imp.game
-    routes_at = STEP_NAMES.index("routes")
+    routes_at = STEP_INDEX["routes"]
     while True:
         r = g.state.round
         mine = r.kind == "operating" and g.acting() == corp
-        if mine and STEP_NAMES.index(r.step) >= routes_at:
+        if mine and STEP_INDEX[r.step] >= routes_at:
             break
         if not imp.pass_step():
             break

@@ -51,6 +51,9 @@ TURN: list[ORStep] = [
     BuyCompanies(),
 ]
 STEP_NAMES = [s.name for s in TURN]
+#: each step's place in :data:`STEP_NAMES` (asked a few times an operating action: a dict
+#: read, not a search of the list)
+STEP_INDEX = {name: i for i, name in enumerate(STEP_NAMES)}
 #: The steps of the turn passed over with no effect (their ``skip`` is the one of
 #: ORStep, which does nothing) and followed by another step: passing one moves the turn on
 #: to the next step and changes nothing else.
@@ -102,7 +105,7 @@ def begin_turn(g: Context) -> None:
 def next_step(g: Context) -> None:
     """Make the step after the current one current (or end the turn)."""
     r: OperatingRound = g.state.round
-    i = STEP_NAMES.index(r.step)
+    i = STEP_INDEX[r.step]
     if i + 1 < len(STEP_NAMES):
         r.step = STEP_NAMES[i + 1]
     else:
@@ -183,7 +186,7 @@ def _advance(g: Context) -> None:
             g.begin_changes()
             end_turn(g)  # it closed during its own turn
             continue
-        i = STEP_NAMES.index(r.step)
+        i = STEP_INDEX[r.step]
         if TURN[i].is_active(g):
             return  # the turn stops here: what it asked stays cached
         if i in _QUIET:
