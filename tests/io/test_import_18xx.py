@@ -13,7 +13,7 @@ from readings_18xx import OLD_READINGS_18XX, READINGS_18XX
 from eighteen.engine import bank, network, phases, routes
 from eighteen.engine.actions import IllegalAction, LayTile, RouteSpec, RunRoutes
 from eighteen.engine.routefinder import all_routes
-from eighteen.engine.routes import first_reading
+from eighteen.engine.routes import first_reading, route_from_connections
 from eighteen.io import games18xx_actions
 from eighteen.io.games18xx import (
     Divergence,
@@ -115,17 +115,53 @@ def test_first_reading_is_none_where_a_connection_has_no_track(
     assert first_reading(board, m, []) is None
 
 
-def test_the_first_reading_is_the_first_the_readings_give_in_their_order(
+def _every_reading(g: Any, conns: list[list[str]]) -> list[tuple[list[int], list[int]]]:
+    """Every reading of ``conns`` on ``g``, in the order a route's connections are read:
+    each connection's chains along its hexes as listed, then backwards, each followed by
+    every reading of the rest that goes on from the stop it ends at (made whole and
+    eagerly: what :func:`routes._first_of` finds lazily and stops early)."""
+    per = [routes._chains(g, c) + routes._chains(g, c[::-1]) for c in conns]
+    out: list[tuple[list[int], list[int]]] = []
+
+    def go(k: int, stop: int | None, pids: list[int], stops: list[int]) -> None:
+        if k == len(per):
+            out.append((pids, stops))
+            return
+        for a, b, chain in per[k]:
+            if stop is None:
+                go(k + 1, b, list(chain), [a, b])
+            elif a == stop:
+                go(k + 1, b, [*pids, *chain], [*stops, b])
+
+    go(0, None, [], [])
+    return out
+
+
+class _From:
+    """A reading taker that refuses every reading but ``readings`` (those from some place
+    in the order on): it takes a reading as it is."""
+
+    def __init__(self, readings: list[tuple[list[int], list[int]]]) -> None:
+        self.readings = readings
+
+    def __call__(self, pids: list[int], stops: list[int]) -> tuple[list[int], list[int]] | None:
+        return (pids, stops) if (pids, stops) in self.readings else None
+
+
+def test_the_first_reading_is_the_first_in_the_order_of_every_reading(
     game_29133: dict[str, Any],
 ) -> None:
-    """The importer's first reading (found by plain calls) is the first reading
-    ``route_from_connections`` tries (its generator of readings, in order) whose stops
-    are the ones asked for: for the connections of every route each corporation with a
-    station can run with a 4-train (and each connection read the other way round), halfway through and at the end of 29133, asked for
-    no stops, for the stops of each reading in turn (a later one is found by going past
-    the first), and for stops no reading has."""
+    """The first reading of a route's connections (found by recursive calls that read a
+    connection backwards only when a reading gets there, and stop at the first) is the
+    first of every reading in their order whose stops are the ones asked for; and the
+    route read from the connections is the first of them the route check takes. For the
+    connections of 40 routes each corporation with a station can run with a 4-train
+    (each connection also read the other way round), halfway through and at the end of
+    29133; asked for no stops, for the stops of each reading in turn and for stops no
+    reading has, and with the readings before each one refused (the route check's use:
+    the next reading in the order is the one taken)."""
     asked = 0
-    later = 0  # (readings found that were not the first)
+    later = 0  # (readings taken past refused ones)
     for stop_at in (200, None):
         res = import_game(game_29133, stop_at=stop_at)
         board, m = network.board(res.game), res.game.state.map
@@ -134,22 +170,23 @@ def test_the_first_reading_is_the_first_the_readings_give_in_their_order(
         for corp in sorted({c for cities in m.tokens.values() for toks in cities for c in toks}):
             for rt in all_routes(board, m, corp, "4", 4, key)[:40]:
                 forwards = rt.connections()
-                # (each connection's hexes the other way round too: read by its chains
-                # backwards, which a reading gets to only past the forward ones)
                 for conns in (forwards, [c[::-1] for c in forwards]):
-                    options, _ = routes._reading_options(g, conns, None)
-                    every = list(routes._readings(options, 0, None, [], []))
+                    every = _every_reading(g, conns)
                     wants: list[set[int | None] | None] = [None, {-5}]
                     wants += [set(stops) for _, stops in every]
                     for want in wants:
-                        plain = next(
-                            ((p, s) for p, s in every if want is None or set(s) == want), None
-                        )
+                        at = [i for i, (_, s) in enumerate(every) if want is None or set(s) == want]
                         options, _ = routes._reading_options(g, conns, None)
                         got = routes._first_of(options, 0, None, [], [], want)
-                        assert got == plain, (corp, conns, want)
+                        assert got == (every[at[0]] if at else None), (corp, conns, want)
                         asked += 1
-                        later += plain is not None and plain is not every[0]
+                    for j in range(1, len(every)):  # the first readings refused
+                        options, _ = routes._reading_options(g, conns, None)
+                        took = routes._first_of(options, 0, None, [], [], None, _From(every[j:]))
+                        assert took == every[j], (corp, conns, j)
+                        later += 1
+                    read = route_from_connections(board, m, corp, "4", 4, conns, key)
+                    assert read == rt, (corp, conns)
     assert asked > 1000 and later > 0
 
 

@@ -52,7 +52,9 @@ cpdef object first_reading(object board, object state, object connections, objec
 cpdef bint _same_at(tuple hexes, tuple was, object table)
 cpdef object _first_reading(TrackGraph g, object connections, object nodes)
 @cython.locals(i=cython.Py_ssize_t)
-cpdef object _first_of(list options, Py_ssize_t k, object stop, list pids, list stops, object want)
+cpdef object _first_of(
+    list options, Py_ssize_t k, object stop, list pids, list stops, object want, object take=*
+)
 cpdef tuple _reading_options(TrackGraph g, object connections, object nodes)
 cpdef object _node_stop(TrackGraph g, object node)
 

@@ -34,7 +34,7 @@ found by :mod:`eighteen.engine.routefinder` (:func:`best_routes` here is a short
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -948,9 +948,9 @@ def route_from_connections(
     g = board.graph(state)
     options, want = _reading_options(g, connections, nodes)
     errors: list[str] = []
-    for pids, stops in _readings(options, 0, None, [], []):
-        if want is not None and set(stops) != want:
-            continue
+
+    def legal(pids: list[int], stops: list[int]) -> Route | None:
+        """The reading checked: its route, or None (the reason kept) when it is refused."""
         try:
             route_paths = [g.paths[p] for p in pids]
             return _check(
@@ -967,6 +967,11 @@ def route_from_connections(
             )[0]
         except RouteError as exc:
             errors.append(exc.reason)
+            return None
+
+    route = _first_of(options, 0, None, [], [], want, legal)
+    if route is not None:
+        return route
     raise RouteError(errors[0] if errors else "the connections do not form one route")
 
 
@@ -1051,13 +1056,20 @@ def _first_of(
     pids: list[int],
     stops: list[int],
     want: set[int | None] | None,
-) -> tuple[list[int], list[int]] | None:
-    """The first of :func:`_readings` (the same order) whose stops are ``want`` (None: any),
-    found by plain calls: no generator made per connection and reading, which a compiled
-    generator's frames, sends and closing cost many times over (a module function, not a
-    closure calling itself: no reference cycle per call)."""
+    take: Callable[[list[int], list[int]], Any] | None = None,
+) -> Any:
+    """The first reading of the chains ``options[k:]`` continuing from ``stop`` (None: the
+    first chain) whose stops are ``want`` (None: any), in a fixed order (each connection's
+    chains in their order, those read backwards found only when a reading gets to them):
+    (its path ids, its stops), or what ``take`` makes of it, the first reading it does not
+    answer None for; None when there is none.  Plain recursive calls, no generator per
+    connection and reading (compiled, a generator's frames, sends and closing cost many
+    times the search; a module function, not a closure calling itself: no reference cycle
+    per call)."""
     if k == len(options):
-        return (pids, stops) if want is None or set(stops) == want else None
+        if want is not None and set(stops) != want:
+            return None
+        return (pids, stops) if take is None else take(pids, stops)
     opt = options[k]
     i = 0
     while True:
@@ -1070,9 +1082,9 @@ def _first_of(
         else:
             return None
         if stop is None:
-            got = _first_of(options, k + 1, b, chain, [a, b], want)
+            got = _first_of(options, k + 1, b, chain, [a, b], want, take)
         elif a == stop:
-            got = _first_of(options, k + 1, b, [*pids, *chain], [*stops, b], want)
+            got = _first_of(options, k + 1, b, [*pids, *chain], [*stops, b], want, take)
         else:
             continue
         if got is not None:
@@ -1082,7 +1094,7 @@ def _first_of(
 def _reading_options(
     g: TrackGraph, connections: Sequence[Sequence[str]], nodes: Sequence[str] | None
 ) -> tuple[list[_Readings], set[int | None] | None]:
-    """What :func:`_readings` reads ``connections`` from on ``g`` (each one's chains), and
+    """What :func:`_first_of` reads ``connections`` from on ``g`` (each one's chains), and
     the stops the ``nodes`` name (None: no nodes given; a reading must have those stops).
     Raises :class:`RouteError` when a connection has no track along it."""
     if not connections:
@@ -1114,33 +1126,3 @@ class _Readings:
     def _backwards(self) -> None:
         self.chains = self.chains + _chains(self.g, list(reversed(self.conn)))
         self.backwards = True
-
-    def __iter__(self) -> Iterator[tuple[int, int, list[int]]]:
-        i = 0
-        while True:
-            if i < len(self.chains):
-                yield self.chains[i]
-                i += 1
-            elif not self.backwards:
-                self._backwards()
-            else:
-                return
-
-
-def _readings(
-    options: Sequence[Iterable[tuple[int, int, list[int]]]],
-    k: int,
-    stop: int | None,
-    pids: list[int],
-    stops: list[int],
-) -> Iterator[tuple[list[int], list[int]]]:
-    """Every reading of the chains ``options[k:]`` continuing from ``stop`` (None: the
-    first chain), in a fixed order: (the path ids, the stops) of each whole route."""
-    if k == len(options):
-        yield pids, stops
-        return
-    for a, b, chain in options[k]:
-        if stop is None:
-            yield from _readings(options, k + 1, b, chain, [a, b])
-        elif a == stop:
-            yield from _readings(options, k + 1, b, [*pids, *chain], [*stops, b])
