@@ -400,5 +400,6 @@ def _joined(g: Context, corp: str) -> bool:
     if len(own) < 2 or not reach.joined:
         return False
     # the stops joined are stations only (joins_other found no other): maybe one
-    # reached from another, maybe each by a loop back to itself; the route search tells
+    # reached from another, maybe each by a loop back to itself; the track leaving each
+    # station tells (has_route)
     return has_route(b, g.state.map, corp, stations=stations, excluded=excluded)
