@@ -308,8 +308,11 @@ def _lay_options(
     if fees:
         for lay in _options(g, corp, distinct, hexes=hexes, tiles=tiles):
             fee = fees.get(_kind(lay))
-            if fee is not None and lay.cost + fee <= cash:
-                yield (lay, lay.cost + fee, None, None)
+            if fee is None:
+                continue
+            cost = lay.cost + fee
+            if cost <= cash:
+                yield (lay, cost, None, None)
     r = _r(g)
     for pid, idx, ab in privates.tile_lay_abilities(g, corp):
         if pid in r.ability_lays:
