@@ -16,7 +16,18 @@ The figures are those of a profiled run of the engine's sources: the profiler ad
 to every call, so the rest, which makes more and smaller calls, weighs a little more than
 in a compiled run.  They are for reading shares, not times.
 
-Run: .venv/bin/python bench/layers.py [--runs N] [EXPORT.json ...]   (default: six corpus games)
+``--perf`` measures the compiled engine instead (``make native``), with Linux's ``perf``
+sampling the processor's clock: each tenth is replayed ``--runs`` times (default 100)
+under ``perf record``, sampled only while the tenth runs (switched on and off through
+perf's control pipe), with the call stack of each sample.  Only the samples taken inside
+a step of the import count (not the switching, nor the kernel's part of it); a sample
+counts for the track layer when a frame of its stack is a function of one of the
+layer's compiled modules (with the interpreter's functions they call).  Its microseconds
+are the samples' clock (perf's sampling adds to them), for comparing the tenths, not for
+timing the engine; over a hundred runs a game's figures still move by a tenth or so.
+
+Run: .venv/bin/python bench/layers.py [--perf] [--runs N] [EXPORT.json ...]
+(default: six corpus games)
 """
 
 from __future__ import annotations
@@ -25,8 +36,12 @@ import argparse
 import cProfile
 import os
 import pstats
+import re
+import shutil
+import subprocess
 import sys
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +57,17 @@ DEFAULT = [
 ]
 #: The modules of the track layer (the typed core's part), by their path's end.
 LAYER = ("engine/map.py", "engine/routes.py", "engine/routefinder.py")
+#: The same modules by name (``--perf``: a compiled module's file is named after it).
+LAYER_MODULES = ("eighteen.engine.map", "eighteen.engine.routes", "eighteen.engine.routefinder")
+#: ``--perf``'s sampling rate (Hz) of the processor's clock: each sample copies the stack
+#: (16 KiB) into perf's buffer, a third of the processor's first-level data cache, so the
+#: samples are kept few and the tenth replayed many times (:data:`PERF_RUNS`) instead.
+PERF_HZ = 2000
+#: ``--perf``'s imports of a game per tenth (a first tenth of bids is a few milliseconds).
+PERF_RUNS = 100
+#: The compiled function of a step of the import (``Importer.step``, as Cython names it):
+#: a sample with it on its stack is taken inside a step of the tenth.
+STEP_FRAME = re.compile(r"Importer_\d+step$")
 
 #: A profile's entries: (file, line, function) -> (calls, primitive calls, own time,
 #: time with callees, {caller: (calls, primitive calls, own time, time with callees)}).
@@ -94,6 +120,114 @@ def tenth_profile(data: dict, title: Any, lo: int, hi: int) -> Entries:
     return pstats.Stats(prof).stats  # type: ignore[attr-defined]
 
 
+def perf_samples(script: str) -> Iterator[list[tuple[str, str]]]:
+    """The samples of ``perf script -F ip,sym,dso`` output (a call stack per sample): for
+    each, the (function, file) of each frame (a file: a module's file name,
+    ``[kernel.kallsyms]``, ``inlined``...), innermost first."""
+    for block in script.split("\n\n"):
+        frames = []
+        for line in block.splitlines():
+            line = line.strip()
+            if not line.endswith(")") or "(" not in line:
+                continue
+            cut = line.rindex("(")
+            function = line[:cut].strip().partition(" ")[2].strip()
+            frames.append((function, os.path.basename(line[cut + 1 : -1])))
+        if frames:
+            yield frames
+
+
+def perf_split(script: str, modules: tuple[str, ...] = LAYER_MODULES) -> tuple[int, int]:
+    """(samples, the layer's samples) of ``perf script -F ip,sym,dso`` output.  Only the
+    samples taken inside the importer's step (a frame of :data:`STEP_FRAME`) count, not
+    those of the switching around it (:func:`perf_child`), nor those taken in the kernel
+    (the innermost frame's).  A sample is the layer's when a frame is in the compiled
+    file of one of ``modules`` (named ``<module>.<abi tag>.so``)."""
+    files = tuple(m + "." for m in modules)
+    total = layer = 0
+    for frames in perf_samples(script):
+        if frames[0][1].startswith("[kernel") or not any(STEP_FRAME.search(f) for f, _ in frames):
+            continue
+        total += 1
+        if any(f.startswith(files) and f.endswith(".so") for _, f in frames):
+            layer += 1
+    return total, layer
+
+
+def perf_tenth(path: Path, lo: int, hi: int, runs: int) -> tuple[int, int]:
+    """(samples, the layer's samples) of ``runs`` cold imports of ``path`` under ``perf
+    record``, sampled only while its steps ``lo`` to ``hi`` run (:func:`perf_child`)."""
+    with tempfile.TemporaryDirectory(prefix="layers-") as tmp:
+        ctl, ack, data = (os.path.join(tmp, n) for n in ("ctl", "ack", "perf.data"))
+        os.mkfifo(ctl)
+        os.mkfifo(ack)
+        # (a fixed period, not a rate perf adapts: switched on and off at each step, an
+        # adapted period starts short again each time and the short steps get more samples)
+        period = str(1_000_000_000 // PERF_HZ)  # (the clock's period, in nanoseconds)
+        record = ["perf", "record", "-q", "-e", "cpu-clock", "-c", period]
+        record += ["--call-graph", "dwarf,16384", "-D", "-1"]
+        record += ["--control", f"fifo:{ctl},{ack}", "-o", data, "--"]
+        child = [sys.executable, os.path.abspath(__file__), "--perf-child", str(path)]
+        child += [str(lo), str(hi), str(runs), ctl, ack]
+        done = subprocess.run(record + child, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"layers.py: perf record failed: {done.stderr.strip()[-400:]}")
+        shown = subprocess.run(
+            ["perf", "script", "-i", data, "-F", "ip,sym,dso"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if shown.returncode != 0:
+            raise SystemExit(f"layers.py: perf script failed: {shown.stderr.strip()[-400:]}")
+        return perf_split(shown.stdout)
+
+
+def perf_child(path: Path, lo: int, hi: int, runs: int, ctl: str, ack: str) -> None:
+    """Run by :func:`perf_tenth` under ``perf record`` (started with its sampling off):
+    an import of ``path`` unsampled, then ``runs`` cold imports, the sampling switched on
+    at the step ``lo`` and off after the step before ``hi``, through perf's control
+    pipes (once a tenth: switched at every step, perf's own work between the steps
+    would leave each step a cold cache, the short ones the coldest)."""
+    from eighteen.engine import network, tables
+    from eighteen.io import games18xx
+    from eighteen.io.games18xx import read_export
+
+    data = read_export(path)
+    title = tables.load_title(str(data["title"]))
+    games18xx.import_game(data, title)  # (unsampled: what a process makes once is made)
+    original = games18xx.Importer.step
+    with open(ctl, "w") as control, open(ack) as answer:
+
+        def switch(command: str) -> None:
+            control.write(command + "\n")
+            control.flush()
+            answer.readline()
+
+        seen = [0]
+
+        def step(imp: Any, aid: int | str, a: dict) -> None:
+            k = seen[0]
+            seen[0] = k + 1
+            if k == lo:
+                switch("enable")
+            try:
+                original(imp, aid, a)
+            finally:
+                if k == hi - 1:
+                    switch("disable")
+
+        for _ in range(max(runs, 1)):
+            seen[0] = 0
+            # (a deliberate patch: a plain function put in place of the method while it runs)
+            games18xx.Importer.step = step  # type: ignore[method-assign,assignment]
+            try:
+                network.board_of(title).clear_caches()
+                games18xx.import_game(data, title)
+            finally:
+                games18xx.Importer.step = original  # type: ignore[method-assign]
+
+
 def steps(data: dict, title: Any) -> int:
     """How many steps an import of ``data`` takes (``Importer.step`` calls)."""
     from eighteen.io import games18xx
@@ -115,21 +249,48 @@ def steps(data: dict, title: Any) -> int:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--perf-child"]:  # (perf_tenth's own run, under perf record)
+        export, first, end, imports, ctl, ack = argv[1:]
+        perf_child(Path(export), int(first), int(end), int(imports), ctl, ack)
+        return 0
     parser = argparse.ArgumentParser(
         prog="layers.py",
         description=__doc__.split("\n\n")[0],
-        epilog="Run: .venv/bin/python bench/layers.py [--runs N] [EXPORT.json ...]",
+        epilog="Run: .venv/bin/python bench/layers.py [--perf] [--runs N] [EXPORT.json ...]",
     )
     parser.add_argument("exports", nargs="*", type=Path, metavar="EXPORT", help="exports")
     parser.add_argument(
-        "--runs", type=int, default=5, help="imports per tenth, the fastest counts (default 5)"
+        "--runs",
+        type=int,
+        help="imports per tenth: the fastest counts (default 5); with --perf, all of them "
+        f"are sampled (default {PERF_RUNS})",
+    )
+    parser.add_argument(
+        "--perf",
+        action="store_true",
+        help="sample the compiled engine with Linux's perf instead of profiling its sources",
     )
     args = parser.parse_args(argv)
-    # the engine from its sources (set before the package is imported): the profiler
-    # sees no function of a compiled module
-    os.environ["EIGHTEEN_NATIVE"] = "0"
+    runs = max(args.runs if args.runs is not None else PERF_RUNS if args.perf else 5, 1)
+    if args.perf:
+        if shutil.which("perf") is None:
+            print(
+                "layers.py: --perf needs Linux's perf (apt-get install linux-perf)", file=sys.stderr
+            )
+            return 1
+    else:
+        # the engine from its sources (set before the package is imported): the profiler
+        # sees no function of a compiled module
+        os.environ["EIGHTEEN_NATIVE"] = "0"
+    from eighteen.engine import map as board_map
     from eighteen.engine import tables
     from eighteen.io.games18xx import read_export
+
+    if args.perf and not str(board_map.__file__).endswith(".so"):
+        print(
+            "layers.py: --perf samples the compiled engine: build it (make native)", file=sys.stderr
+        )
+        return 1
 
     paths = args.exports or DEFAULT
     print(f"{'game':<13}{'first tenth':>22}{'last tenth':>22}{'ratio':>8}{'without':>9}")
@@ -144,9 +305,12 @@ def main(argv: list[str]) -> int:
         cut = bounds(steps(data, title))
         got = []
         for lo, hi in ((cut[0], cut[1]), (cut[9], cut[10])):
-            total, layer = min(
-                split(tenth_profile(data, title, lo, hi)) for _ in range(max(args.runs, 1))
-            )
+            if args.perf:
+                samples, in_layer = perf_tenth(path, lo, hi, runs)
+                scale = 1e6 / PERF_HZ / ((hi - lo) * runs)  # (a sample: 1/PERF_HZ s)
+                got.append((samples * scale, in_layer * scale))
+                continue
+            total, layer = min(split(tenth_profile(data, title, lo, hi)) for _ in range(runs))
             got.append((total / (hi - lo) * 1e6, layer / (hi - lo) * 1e6))
         (ft, fl), (lt, ll) = got
         print(

@@ -4,7 +4,9 @@ running anything (a benchmark is a tool people run by hand; a traceback is not a
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -427,6 +429,66 @@ def test_layers_splits_each_tenth_of_a_game() -> None:
     game, _, first_share, _, last_share, ratio, without = row.split()
     assert (game, first_share) == ("29133", "0%")
     assert int(last_share.rstrip("%")) > 0 and float(without) < float(ratio)
+
+
+#: ``perf script -F ip,sym,dso`` output of three samples (innermost frame first): one in
+#: the walk under a step, one in a rule under a step, one in the switching (no step on
+#: its stack), one in the kernel under a step.
+_PERF_SCRIPT = """python 1 [000] 1.0: 500000 cpu-clock:
+\t    1a2b dict_get (/usr/lib/libpython3.11.so.1.0)
+\t    3c4d __pyx_f_8eighteen_6engine_3map__walk (/x/eighteen.engine.map.cpython-311-x86_64-linux-gnu.so)
+\t    5e6f __pyx_pw_8eighteen_2io_16games18xx_import_8Importer_9step (/x/eighteen.io.games18xx_import.cpython-311-x86_64-linux-gnu.so)
+\t    7a8b _start (/usr/bin/python3.11)
+
+python 1 [000] 1.1: 500000 cpu-clock:
+\t    1a2b Py_DECREF (inlined)
+\t    1a2b list_dealloc (/usr/lib/libpython3.11.so.1.0)
+\t    9c0d __pyx_f_8eighteen_6engine_6rounds_8or_track__is_active (/x/eighteen.engine.rounds.or_track.cpython-311-x86_64-linux-gnu.so)
+\t    5e6f __pyx_pw_8eighteen_2io_16games18xx_import_8Importer_9step (/x/eighteen.io.games18xx_import.cpython-311-x86_64-linux-gnu.so)
+
+python 1 [000] 1.2: 500000 cpu-clock:
+\t    1a2b _PyEval_EvalFrameDefault (/usr/lib/libpython3.11.so.1.0)
+\t    2b3c __pyx_pw_8eighteen_2io_16games18xx_import_8Importer_7run (/x/eighteen.io.games18xx_import.cpython-311-x86_64-linux-gnu.so)
+
+python 1 [000] 1.3: 500000 cpu-clock:
+\tffffffff8100 _raw_spin_unlock_irqrestore ([kernel.kallsyms])
+\t    3c4d __pyx_f_8eighteen_6engine_3map__walk (/x/eighteen.engine.map.cpython-311-x86_64-linux-gnu.so)
+\t    5e6f __pyx_pw_8eighteen_2io_16games18xx_import_8Importer_9step (/x/eighteen.io.games18xx_import.cpython-311-x86_64-linux-gnu.so)
+"""
+
+
+def test_layers_perf_reads_each_sample_s_frames() -> None:
+    layers = _bench("layers.py")
+    got = list(layers.perf_samples(_PERF_SCRIPT))
+    assert [len(frames) for frames in got] == [4, 4, 2, 3]
+    assert got[1][:2] == [("Py_DECREF", "inlined"), ("list_dealloc", "libpython3.11.so.1.0")]
+    assert got[3][0] == ("_raw_spin_unlock_irqrestore", "[kernel.kallsyms]")
+
+
+def test_layers_perf_counts_the_steps_samples_and_the_layer_s() -> None:
+    """Of the four samples, the switching's and the kernel's do not count; of the two
+    left, the walk's is the track layer's, the rule's is not (a rule's module is the
+    layer's when named so)."""
+    layers = _bench("layers.py")
+    assert layers.perf_split(_PERF_SCRIPT) == (2, 1)
+    assert layers.perf_split(_PERF_SCRIPT, ("eighteen.engine.rounds.or_track",)) == (2, 1)
+    assert layers.perf_split(_PERF_SCRIPT, ("eighteen.engine.routes",)) == (2, 0)
+
+
+def test_layers_perf_refuses_the_engine_from_its_sources() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "layers.py"), "--perf", str(GAME_29133)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "EIGHTEEN_NATIVE": "0"},
+    )
+    want = (
+        "layers.py: --perf samples the compiled engine: build it (make native)\n"
+        if shutil.which("perf")
+        else "layers.py: --perf needs Linux's perf (apt-get install linux-perf)\n"
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", want)
 
 
 def test_instructions_prints_the_cache_misses_per_action(
