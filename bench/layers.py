@@ -161,8 +161,8 @@ def perf_tenth(path: Path, lo: int, hi: int, runs: int) -> tuple[int, int]:
         ctl, ack, data = (os.path.join(tmp, n) for n in ("ctl", "ack", "perf.data"))
         os.mkfifo(ctl)
         os.mkfifo(ack)
-        # (a fixed period, not a rate perf adapts: switched on and off at each step, an
-        # adapted period starts short again each time and the short steps get more samples)
+        # (a fixed period, not a rate perf adapts: switched on and off, an adapted period
+        # starts short again each time, and a short window gets more samples than its time)
         period = str(1_000_000_000 // PERF_HZ)  # (the clock's period, in nanoseconds)
         record = ["perf", "record", "-q", "-e", "cpu-clock", "-c", period]
         record += ["--call-graph", "dwarf,16384", "-D", "-1"]
@@ -195,7 +195,9 @@ def perf_child(path: Path, lo: int, hi: int, runs: int, ctl: str, ack: str) -> N
 
     data = read_export(path)
     title = tables.load_title(str(data["title"]))
-    games18xx.import_game(data, title)  # (unsampled: what a process makes once is made)
+    res = games18xx.import_game(data, title)  # (unsampled: what a process makes once is made)
+    if res.mismatches():
+        raise SystemExit(f"the replay is not exact: {res.mismatches()[0]}")
     original = games18xx.Importer.step
     with open(ctl, "w") as control, open(ack) as answer:
 
@@ -313,6 +315,9 @@ def main(argv: list[str]) -> int:
             total, layer = min(split(tenth_profile(data, title, lo, hi)) for _ in range(runs))
             got.append((total / (hi - lo) * 1e6, layer / (hi - lo) * 1e6))
         (ft, fl), (lt, ll) = got
+        if not ft or not lt or ft == fl:
+            print(f"layers.py: {path.stem}: a tenth had no sample (more --runs)", file=sys.stderr)
+            return 1
         print(
             f"{path.stem:<13}{ft:>8.0f}  {fl / ft:>9.0%}   {lt:>8.0f}  {ll / lt:>9.0%}   "
             f"{lt / ft:>6.2f}{(lt - ll) / (ft - fl):>9.2f}"
