@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 # (bench/ is this script's directory: first on the path)
-from replay import FIXTURES, bounds, corpus, engine
+from replay import FIXTURES, bounds, corpus, engine, import_with
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = FIXTURES / "1830-generated"
@@ -81,15 +81,6 @@ def child(paths: list[Path], tenths: bool = False) -> int:
         seen.append(0)
         original(imp, aid, a)
 
-    def replay_with(step: Callable[..., None]) -> Any:
-        """One cold import of ``data`` with ``step`` in place of ``Importer.step``."""
-        games18xx.Importer.step = step  # type: ignore[method-assign]
-        try:
-            network.board_of(title).clear_caches()
-            return games18xx.import_game(data, title)
-        finally:
-            games18xx.Importer.step = original  # type: ignore[method-assign]
-
     first = read_export(paths[0])
     title = tables.load_title(str(first["title"]))
     games18xx.import_game(first, title)  # warm: the title's faces and lay tables
@@ -99,9 +90,9 @@ def child(paths: list[Path], tenths: bool = False) -> int:
         stem = path.stem
         if tenths:  # a first import, not counted, finds the steps; the second is counted
             seen.clear()
-            replay_with(counted)
+            import_with(data, title, counted)
             cut = bounds(len(seen))
-            res = replay_with(_tenth_steps(original, cut, stem, control))
+            res = import_with(data, title, _tenth_steps(original, cut, stem, control))
             out[stem] = [cut[k + 1] - cut[k] for k in range(10)]
         else:
             network.board_of(title).clear_caches()

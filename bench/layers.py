@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 # (bench/ is this script's directory: first on the path)
-from replay import FIXTURES, bounds
+from replay import FIXTURES, bounds, import_with
 
 DEFAULT = [
     FIXTURES / "1830" / "29133.json",
@@ -89,7 +89,6 @@ def split(entries: Entries, layer: tuple[str, ...] = LAYER) -> tuple[float, floa
 
 def tenth_profile(data: dict, title: Any, lo: int, hi: int) -> Entries:
     """The profile of the steps ``lo`` to ``hi`` of a cold import of ``data``."""
-    from eighteen.engine import network
     from eighteen.io import games18xx
 
     original = games18xx.Importer.step
@@ -108,13 +107,7 @@ def tenth_profile(data: dict, title: Any, lo: int, hi: int) -> Entries:
         finally:
             prof.disable()
 
-    # (a deliberate patch: a plain function put in place of the method while it runs)
-    games18xx.Importer.step = step  # type: ignore[method-assign,assignment]
-    try:
-        network.board_of(title).clear_caches()
-        res = games18xx.import_game(data, title)
-    finally:
-        games18xx.Importer.step = original  # type: ignore[method-assign]
+    res = import_with(data, title, step)
     if res.mismatches():
         raise SystemExit(f"the replay is not exact: {res.mismatches()[0]}")
     return pstats.Stats(prof).stats  # type: ignore[attr-defined]
@@ -189,7 +182,7 @@ def perf_child(path: Path, lo: int, hi: int, runs: int, ctl: str, ack: str) -> N
     at the step ``lo`` and off after the step before ``hi``, through perf's control
     pipes (once a tenth: switched at every step, perf's own work between the steps
     would leave each step a cold cache, the short ones the coldest)."""
-    from eighteen.engine import network, tables
+    from eighteen.engine import tables
     from eighteen.io import games18xx
     from eighteen.io.games18xx import read_export
 
@@ -221,13 +214,7 @@ def perf_child(path: Path, lo: int, hi: int, runs: int, ctl: str, ack: str) -> N
 
         for _ in range(max(runs, 1)):
             seen[0] = 0
-            # (a deliberate patch: a plain function put in place of the method while it runs)
-            games18xx.Importer.step = step  # type: ignore[method-assign,assignment]
-            try:
-                network.board_of(title).clear_caches()
-                games18xx.import_game(data, title)
-            finally:
-                games18xx.Importer.step = original  # type: ignore[method-assign]
+            import_with(data, title, step)
 
 
 def steps(data: dict, title: Any) -> int:
@@ -241,12 +228,7 @@ def steps(data: dict, title: Any) -> int:
         seen[0] += 1
         original(imp, aid, a)
 
-    # (a deliberate patch: a plain function put in place of the method while it runs)
-    games18xx.Importer.step = step  # type: ignore[method-assign,assignment]
-    try:
-        games18xx.import_game(data, title)
-    finally:
-        games18xx.Importer.step = original  # type: ignore[method-assign]
+    import_with(data, title, step)
     return seen[0]
 
 

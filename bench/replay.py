@@ -47,7 +47,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests/fixtures/18xx-games"
 TARGET_US = 150.0
@@ -65,6 +67,23 @@ TypeRows = list[tuple[str, str, float, int]]
 def corpus() -> list[Path]:
     """The 1830 corpus: the generated games, then the real game 29133."""
     return [*sorted((FIXTURES / "1830-generated").glob("g*.json")), FIXTURES / "1830/29133.json"]
+
+
+def import_with(data: dict, title: Any, step: Callable[..., None]) -> Any:
+    """One cold import of ``data`` (the board's caches emptied first) with ``step`` in
+    place of ``Importer.step`` while it runs (``step`` calls the method it stands for, read
+    before as ``games18xx.Importer.step``): the import's result."""
+    from eighteen.engine import network
+    from eighteen.io import games18xx
+
+    original = games18xx.Importer.step
+    # (a deliberate patch: a plain function put in place of the method while it runs)
+    games18xx.Importer.step = step  # type: ignore[method-assign]
+    try:
+        network.board_of(title).clear_caches()
+        return games18xx.import_game(data, title)
+    finally:
+        games18xx.Importer.step = original  # type: ignore[method-assign]
 
 
 def bounds(n: int) -> list[int]:
