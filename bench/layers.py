@@ -20,8 +20,8 @@ in a compiled run.  They are for reading shares, not times.
 sampling the processor's clock: each tenth is replayed ``--runs`` times (default 100)
 under ``perf record``, sampled only while the tenth runs (switched on and off through
 perf's control pipe), with the call stack of each sample.  Only the samples taken inside
-a step of the import count (not the switching, nor the kernel's part of it); a sample
-counts for the track layer when a frame of its stack is a function of one of the
+a step of the import count (those of the switching do not); a sample counts for the
+track layer when a frame of its stack is a function of one of the
 layer's compiled modules (with the interpreter's functions they call).  Its microseconds
 are the samples' clock (perf's sampling adds to them), for comparing the tenths, not for
 timing the engine; over a hundred runs a game's figures still move by a tenth or so.
@@ -133,13 +133,12 @@ def perf_samples(script: str) -> Iterator[list[tuple[str, str]]]:
 def perf_split(script: str, modules: tuple[str, ...] = LAYER_MODULES) -> tuple[int, int]:
     """(samples, the layer's samples) of ``perf script -F ip,sym,dso`` output.  Only the
     samples taken inside the importer's step (a frame of :data:`STEP_FRAME`) count, not
-    those of the switching around it (:func:`perf_child`), nor those taken in the kernel
-    (the innermost frame's).  A sample is the layer's when a frame is in the compiled
-    file of one of ``modules`` (named ``<module>.<abi tag>.so``)."""
+    those of the switching around it (:func:`perf_child`); a sample is the layer's when a
+    frame is in the compiled file of one of ``modules`` (named ``<module>.<abi tag>.so``)."""
     files = tuple(m + "." for m in modules)
     total = layer = 0
     for frames in perf_samples(script):
-        if frames[0][1].startswith("[kernel") or not any(STEP_FRAME.search(f) for f, _ in frames):
+        if not any(STEP_FRAME.search(f) for f, _ in frames):
             continue
         total += 1
         if any(f.startswith(files) and f.endswith(".so") for _, f in frames):

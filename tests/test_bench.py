@@ -431,9 +431,9 @@ def test_layers_splits_each_tenth_of_a_game() -> None:
     assert int(last_share.rstrip("%")) > 0 and float(without) < float(ratio)
 
 
-#: ``perf script -F ip,sym,dso`` output of three samples (innermost frame first): one in
+#: ``perf script -F ip,sym,dso`` output of four samples (innermost frame first): one in
 #: the walk under a step, one in a rule under a step, one in the switching (no step on
-#: its stack), one in the kernel under a step.
+#: its stack), one in the kernel under the walk under a step.
 _PERF_SCRIPT = """python 1 [000] 1.0: 500000 cpu-clock:
 \t    1a2b dict_get (/usr/lib/libpython3.11.so.1.0)
 \t    3c4d __pyx_f_8eighteen_6engine_3map__walk (/x/eighteen.engine.map.cpython-311-x86_64-linux-gnu.so)
@@ -466,13 +466,13 @@ def test_layers_perf_reads_each_sample_s_frames() -> None:
 
 
 def test_layers_perf_counts_the_steps_samples_and_the_layer_s() -> None:
-    """Of the four samples, the switching's and the kernel's do not count; of the two
-    left, the walk's is the track layer's, the rule's is not (a rule's module is the
-    layer's when named so)."""
+    """Of the four samples, the switching's does not count (no step on its stack); of the
+    three left, the walk's two (one in the kernel under it) are the track layer's, the
+    rule's is not (a rule's module is the layer's when named so)."""
     layers = _bench("layers.py")
-    assert layers.perf_split(_PERF_SCRIPT) == (2, 1)
-    assert layers.perf_split(_PERF_SCRIPT, ("eighteen.engine.rounds.or_track",)) == (2, 1)
-    assert layers.perf_split(_PERF_SCRIPT, ("eighteen.engine.routes",)) == (2, 0)
+    assert layers.perf_split(_PERF_SCRIPT) == (3, 2)
+    assert layers.perf_split(_PERF_SCRIPT, ("eighteen.engine.rounds.or_track",)) == (3, 1)
+    assert layers.perf_split(_PERF_SCRIPT, ("eighteen.engine.routes",)) == (3, 0)
 
 
 def test_layers_perf_refuses_the_engine_from_its_sources() -> None:
