@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -473,6 +474,56 @@ def test_layers_perf_counts_the_steps_samples_and_the_layer_s() -> None:
     assert layers.perf_split(_PERF_SCRIPT) == (3, 2)
     assert layers.perf_split(_PERF_SCRIPT, ("eighteen.engine.rounds.or_track",)) == (3, 1)
     assert layers.perf_split(_PERF_SCRIPT, ("eighteen.engine.routes",)) == (3, 0)
+
+
+def test_layers_perf_child_switches_the_sampling_once_a_tenth(tmp_path: Path) -> None:
+    """Under perf (here a stand-in answering its control pipe), the child imports the game
+    once unsampled, then for each run switches the sampling on just before the step
+    ``lo`` and off just after the step ``hi - 1``: each command lands between the very
+    steps it should, in one log kept by both sides."""
+    layers = _bench("layers.py")
+    replay = _bench("replay.py")
+    from eighteen.io import games18xx
+
+    game = BENCH.parent / "tests/fixtures/18xx-games/1830-generated/g5p_s5007.json"
+    data = read_export(game)
+    title = tables.load_title(str(data["title"]))
+    original = games18xx.Importer.step
+    n = [0]
+
+    def count(imp: Any, aid: int | str, a: dict) -> None:
+        n[0] += 1
+        original(imp, aid, a)
+
+    replay.import_with(data, title, count)
+    log: list[str] = []
+
+    def logged(imp: Any, aid: int | str, a: dict) -> None:
+        log.append("step")
+        original(imp, aid, a)
+
+    ctl, ack = tmp_path / "ctl", tmp_path / "ack"
+    os.mkfifo(ctl)
+    os.mkfifo(ack)
+
+    def perf() -> None:  # (opens the pipes in the order the child does, or both block)
+        with open(ctl) as commands, open(ack, "w") as answers:
+            for line in commands:
+                log.append(line.strip())
+                answers.write("ack\n")
+                answers.flush()
+
+    stand_in = threading.Thread(target=perf, daemon=True)
+    stand_in.start()
+    games18xx.Importer.step = logged  # type: ignore[method-assign,assignment]
+    try:
+        layers.perf_child(game, 5, 9, 2, str(ctl), str(ack))
+    finally:
+        games18xx.Importer.step = original  # type: ignore[method-assign]
+    stand_in.join(timeout=10)
+    steps = n[0]
+    run = ["step"] * 5 + ["enable"] + ["step"] * 4 + ["disable"] + ["step"] * (steps - 9)
+    assert log == ["step"] * steps + run + run
 
 
 def test_layers_perf_refuses_the_engine_from_its_sources() -> None:
