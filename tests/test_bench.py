@@ -262,7 +262,8 @@ def test_instructions_tenths_are_those_of_replay(
         "g                   10     300   300   300   300   300   300   300   300   300   300"
         "    1.00",
         "",
-        "here: 2 games; worst ratio: 29133 last tenth 2.50x the first",
+        "here: 2 games; worst ratio: 29133 last tenth 2.50x the first; over 1.5x: 1;"
+        " mean ratio 1.75x",
     ]
 
 
@@ -289,8 +290,10 @@ def test_instructions_counts_each_tenth_under_callgrind() -> None:
     each = [int(x) for x in row.group(1).split()]
     assert all(100 < x < 10_000 for x in each)  # thousands per action
     assert abs(float(row.group(2)) - each[-1] / each[0]) < 0.02
+    ratio = float(row.group(2))
     assert lines[-1].endswith(
-        f"1 games; worst ratio: g5p_s5007 last tenth {row.group(2)}x the first"
+        f"1 games; worst ratio: g5p_s5007 last tenth {row.group(2)}x the first;"
+        f" over 1.5x: {int(ratio > 1.5)}; mean ratio {row.group(2)}x"
     )
 
 
