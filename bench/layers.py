@@ -58,7 +58,7 @@ DEFAULT = [
 #: The modules of the track layer (the typed core's part), by their path's end.
 LAYER = ("engine/map.py", "engine/routes.py", "engine/routefinder.py")
 #: The same modules by name (``--perf``: a compiled module's file is named after it).
-LAYER_MODULES = ("eighteen.engine.map", "eighteen.engine.routes", "eighteen.engine.routefinder")
+LAYER_MODULES = tuple("eighteen." + p.removesuffix(".py").replace("/", ".") for p in LAYER)
 #: ``--perf``'s sampling rate (Hz) of the processor's clock: each sample copies the stack
 #: (16 KiB) into perf's buffer, a third of the processor's first-level data cache, so the
 #: samples are kept few and the tenth replayed many times (:data:`PERF_RUNS`) instead.
@@ -295,15 +295,29 @@ def main(argv: list[str]) -> int:
                 continue
             total, layer = min(split(tenth_profile(data, title, lo, hi)) for _ in range(runs))
             got.append((total / (hi - lo) * 1e6, layer / (hi - lo) * 1e6))
-        (ft, fl), (lt, ll) = got
-        if not ft or not lt or ft == fl:
-            print(f"layers.py: {path.stem}: a tenth had no sample (more --runs)", file=sys.stderr)
+        line = row(path.stem, got[0], got[1])
+        if line is None:
+            print(
+                f"layers.py: {path.stem}: a tenth had no sample outside the track layer "
+                "(more --runs)",
+                file=sys.stderr,
+            )
             return 1
-        print(
-            f"{path.stem:<13}{ft:>8.0f}  {fl / ft:>9.0%}   {lt:>8.0f}  {ll / lt:>9.0%}   "
-            f"{lt / ft:>6.2f}{(lt - ll) / (ft - fl):>9.2f}"
-        )
+        print(line)
     return 0
+
+
+def row(name: str, first: tuple[float, float], last: tuple[float, float]) -> str | None:
+    """A game's line of the table from its first and last tenth (each: µs per action, and
+    the track layer's part of them); None when a tenth has nothing outside the layer (no
+    sample at all, or the layer's only), which leaves the ratios undefined."""
+    (ft, fl), (lt, ll) = first, last
+    if ft <= fl or lt <= ll:
+        return None
+    return (
+        f"{name:<13}{ft:>8.0f}  {fl / ft:>9.0%}   {lt:>8.0f}  {ll / lt:>9.0%}   "
+        f"{lt / ft:>6.2f}{(lt - ll) / (ft - fl):>9.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -485,20 +485,13 @@ def test_layers_perf_child_switches_the_sampling_once_a_tenth(tmp_path: Path) ->
     ``lo`` and off just after the step ``hi - 1``: each command lands between the very
     steps it should, in one log kept by both sides."""
     layers = _bench("layers.py")
-    replay = _bench("replay.py")
     from eighteen.io import games18xx
 
     game = BENCH.parent / "tests/fixtures/18xx-games/1830-generated/g5p_s5007.json"
     data = read_export(game)
     title = tables.load_title(str(data["title"]))
     original = games18xx.Importer.step
-    n = [0]
-
-    def count(imp: Any, aid: int | str, a: dict) -> None:
-        n[0] += 1
-        original(imp, aid, a)
-
-    replay.import_with(data, title, count)
+    steps = layers.steps(data, title)
     log: list[str] = []
 
     def logged(imp: Any, aid: int | str, a: dict) -> None:
@@ -524,9 +517,26 @@ def test_layers_perf_child_switches_the_sampling_once_a_tenth(tmp_path: Path) ->
     finally:
         games18xx.Importer.step = original  # type: ignore[method-assign]
     stand_in.join(timeout=10)
-    steps = n[0]
     run = ["step"] * 5 + ["enable"] + ["step"] * 4 + ["disable"] + ["step"] * (steps - 9)
     assert log == ["step"] * steps + run + run
+
+
+def test_layers_row_gives_the_ratios_or_refuses_a_tenth_all_layer() -> None:
+    """A game's line: µs per action and the layer's share of each tenth, the ratio of the
+    last to the first, and that ratio with the layer taken out of both; none when a tenth
+    has nothing outside the layer (the ratio without it would divide by zero)."""
+    layers = _bench("layers.py")
+    assert layers.LAYER_MODULES == (
+        "eighteen.engine.map",
+        "eighteen.engine.routes",
+        "eighteen.engine.routefinder",
+    )
+    assert layers.row("g", (40.0, 10.0), (90.0, 45.0)) == (
+        "g                  40        25%         90        50%     2.25     1.50"
+    )
+    assert layers.row("g", (40.0, 40.0), (90.0, 45.0)) is None
+    assert layers.row("g", (0.0, 0.0), (90.0, 45.0)) is None
+    assert layers.row("g", (40.0, 10.0), (0.0, 0.0)) is None
 
 
 def test_layers_perf_refuses_the_engine_from_its_sources() -> None:
