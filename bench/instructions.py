@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 # (bench/ is this script's directory: first on the path)
-from replay import FIXTURES, bounds, corpus, engine, import_with
+from replay import FIXTURES, bounds, corpus, engine, import_with, read_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = FIXTURES / "1830-generated"
@@ -66,7 +66,7 @@ def child(paths: list[Path], tenths: bool = False) -> int:
     """Run inside callgrind: import each game with counting on, dump the count after each
     (with ``tenths``, after each tenth of its steps); print {game: actions processed} (with
     ``tenths``, {game: [actions of each tenth]}) as JSON (an inexact replay is an error)."""
-    from eighteen.engine import network, tables
+    from eighteen.engine import network
     from eighteen.io import games18xx
     from eighteen.io.games18xx import Importer, read_export
 
@@ -81,8 +81,7 @@ def child(paths: list[Path], tenths: bool = False) -> int:
         seen.append(0)
         original(imp, aid, a)
 
-    first = read_export(paths[0])
-    title = tables.load_title(str(first["title"]))
+    first, title = read_game(paths[0])
     games18xx.import_game(first, title)  # warm: the title's faces and lay tables
     out: dict[str, int | list[int]] = {}
     for path in paths:
@@ -344,9 +343,14 @@ def main(argv: list[str]) -> int:
     if args.all and args.exports:
         ap.error("--all or exports, not both")
     paths = corpus() if args.all else args.exports or [GENERATED / f"{g}.json" for g in DEFAULT]
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        ap.error(f"no such export: {missing[0]}")
+    from eighteen.io.games18xx import ExportError
+
+    for path in paths:
+        try:
+            read_game(path)
+        except ExportError as exc:  # its message names the file
+            print(f"instructions.py: {exc}", file=sys.stderr)
+            return 1
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             ap.error(f"{tool} is not installed (Debian's package valgrind has both)")

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 # (bench/ is this script's directory: first on the path)
-from replay import FIXTURES, bounds, import_with
+from replay import FIXTURES, bounds, import_with, read_game
 
 DEFAULT = [
     FIXTURES / "1830" / "29133.json",
@@ -181,12 +181,9 @@ def perf_child(path: Path, lo: int, hi: int, runs: int, ctl: str, ack: str) -> N
     at the step ``lo`` and off after the step before ``hi``, through perf's control
     pipes (once a tenth: switched at every step, perf's own work between the steps
     would leave each step a cold cache, the short ones the coldest)."""
-    from eighteen.engine import tables
     from eighteen.io import games18xx
-    from eighteen.io.games18xx import read_export
 
-    data = read_export(path)
-    title = tables.load_title(str(data["title"]))
+    data, title = read_game(path)
     res = games18xx.import_game(data, title)  # (unsampled: what a process makes once is made)
     if res.mismatches():
         raise SystemExit(f"the replay is not exact: {res.mismatches()[0]}")
@@ -266,8 +263,7 @@ def main(argv: list[str]) -> int:
         # sees no function of a compiled module
         os.environ["EIGHTEEN_NATIVE"] = "0"
     from eighteen.engine import map as board_map
-    from eighteen.engine import tables
-    from eighteen.io.games18xx import read_export
+    from eighteen.io.games18xx import ExportError
 
     if args.perf and not str(board_map.__file__).endswith(".so"):
         print(
@@ -280,11 +276,10 @@ def main(argv: list[str]) -> int:
     print(f"{'':<13}{'µs/act  track layer':>22}{'µs/act  track layer':>22}{'':>8}{'layer':>9}")
     for path in paths:
         try:
-            data = read_export(path)
-        except (OSError, ValueError) as exc:
-            print(f"layers.py: cannot read {path}: {exc}", file=sys.stderr)
+            data, title = read_game(path)
+        except ExportError as exc:  # its message names the file
+            print(f"layers.py: {exc}", file=sys.stderr)
             return 1
-        title = tables.load_title(str(data["title"]))
         cut = bounds(steps(data, title))
         got = []
         for lo, hi in ((cut[0], cut[1]), (cut[9], cut[10])):

@@ -69,6 +69,22 @@ def corpus() -> list[Path]:
     return [*sorted((FIXTURES / "1830-generated").glob("g*.json")), FIXTURES / "1830/29133.json"]
 
 
+def read_game(path: Path) -> tuple[dict, Any]:
+    """An export and its title's tables; :class:`ExportError` (its message names the
+    file) when the file is no export, names no title or one with no compiled tables."""
+    from eighteen.engine import tables
+    from eighteen.io.games18xx import ExportError, read_export
+
+    data = read_export(path)
+    name = data.get("title")
+    if not isinstance(name, str | int) or not str(name):
+        raise ExportError(f"{path}: the export names no title ('title')")
+    try:
+        return data, tables.load_title(str(name))
+    except tables.TitleNotFound as exc:
+        raise ExportError(f"{path}: {exc}") from None
+
+
 def import_with(data: dict, title: Any, step: Callable[..., None]) -> Any:
     """One cold import of ``data`` (the board's caches emptied first) with ``step`` in
     place of ``Importer.step`` while it runs (``step`` calls the method it stands for, read
@@ -121,12 +137,11 @@ def growth(kinds: list[str], times: list[float]) -> float:
 
 def bench(path: Path, runs: int) -> Timing | None:
     """The fastest of ``runs`` imports of one export (None: the replay is not exact)."""
-    from eighteen.engine import network, tables
+    from eighteen.engine import network
     from eighteen.io import games18xx
-    from eighteen.io.games18xx import Importer, read_export
+    from eighteen.io.games18xx import Importer
 
-    data = read_export(path)
-    title = tables.load_title(str(data["title"]))
+    data, title = read_game(path)
     best: Timing | None = None
     best_times: list[float] = []
     best_kinds: list[str] = []
@@ -326,6 +341,14 @@ def main(argv: list[str]) -> int:
     rounds, as_json = a.rounds, a.json
     vs = a.vs.resolve() if a.vs is not None else None
     files = [Path(p).resolve() for p in items]
+    for path in files:  # each named export readable, before any round starts
+        from eighteen.io.games18xx import ExportError
+
+        try:
+            read_game(path)
+        except ExportError as exc:
+            print(f"replay.py: {exc}", file=sys.stderr)
+            return 1
     paths = files or corpus()
     if as_json:
         got = measure(paths, runs)

@@ -34,7 +34,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("first_seed", nargs="?", type=int, default=0)
     ap.add_argument("last_seed", nargs="?", type=int, default=19)
     args = ap.parse_args(argv)
-    title = eighteen.load_title(args.title)
+    try:
+        title = eighteen.load_title(args.title)
+    except FileNotFoundError as e:  # TitleNotFound: no compiled tables
+        ap.error(str(e))
     first, last = args.first_seed, args.last_seed
     lo, hi = title.players_min, title.players_max
     ends: Counter[str] = Counter()

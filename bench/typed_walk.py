@@ -81,11 +81,13 @@ def per_call(repeat: int, run: Any, *args: Any) -> tuple[float, Any]:
 
 def measure(core: ModuleType, path: Path, at: float, repeat: int) -> list[str] | str:
     """The row of one export at one share of its actions, or why the walks differ."""
-    from eighteen.engine import network, tables
+    # (bench/ is this script's directory: first on the path)
+    from replay import read_game
+
+    from eighteen.engine import network
     from eighteen.io import games18xx
 
-    data = games18xx.read_export(path)
-    title = tables.load_title(str(data["title"]))
+    data, title = read_game(path)
     ids = [a["id"] for a in data["actions"]]
     res = games18xx.import_game(data, title, stop_at=ids[min(len(ids) - 1, int(len(ids) * at))])
     state = res.game.state.map

@@ -353,7 +353,10 @@ def test_typed_walk_walks_what_the_engine_walks() -> None:
     assert all(float(r[6]) > 0 for r in rows[1:3])  # (the typed walk's µs: timed)
 
 
-@pytest.mark.parametrize("script", ["typed_walk.py", "layers.py"])
+SCRIPTS_READING_EXPORTS = ["typed_walk.py", "layers.py", "replay.py", "instructions.py"]
+
+
+@pytest.mark.parametrize("script", SCRIPTS_READING_EXPORTS)
 def test_a_script_names_an_export_it_cannot_read(script: str, tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(BENCH / script), str(tmp_path / "none.json")],
@@ -363,6 +366,31 @@ def test_a_script_names_an_export_it_cannot_read(script: str, tmp_path: Path) ->
     )
     assert done.returncode == 1
     assert done.stderr.startswith(f"{script}: cannot read {tmp_path / 'none.json'}: ")
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("script", SCRIPTS_READING_EXPORTS)
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("{}", "the export names no title ('title')"),
+        ('{"title": "1829"}', "no compiled tables for '1829'"),
+    ],
+)
+def test_a_script_names_an_export_with_no_title_it_knows(
+    script: str, text: str, why: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"{script}: {path}: {why}")
+    assert "Traceback" not in done.stderr
 
 
 def test_typed_walk_names_the_corporation_whose_walk_differs() -> None:
@@ -606,3 +634,22 @@ def test_instructions_simulates_the_caches_under_callgrind() -> None:
     assert row is not None, lines[6]
     assert all(0 < int(x) < 100_000 for x in row.groups())
     assert re.search(r"caches simulated: D1 \d+ B, 64 B, \d+-way associative, I1 \d+ B", lines[-1])
+
+
+@pytest.mark.parametrize(
+    ("script", "why"),
+    [
+        ("soak.py", "soak.py: error: no compiled tables for 'no-such-title'"),
+        ("compile.py", "compile.py: error: not a title folder (no title.toml): no-such-title"),
+    ],
+)
+def test_a_script_refuses_a_title_it_cannot_find(script: str, why: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), "no-such-title"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2  # argparse's status for a bad argument
+    assert why in done.stderr
+    assert "Traceback" not in done.stderr
