@@ -3,7 +3,9 @@ re-derived, every action validated by the engine.
 
 For each game it prints the µs per action (logged actions processed, auto actions
 included), the µs per action in each tenth of the game, the ratio of the last tenth to the
-first, and its growth (below); then the worst game and the corpus totals.  Each game is
+first, and its growth (below); then the worst game and the corpus totals (among them the
+first and the last tenth of all the games together, each game weighed by its actions: the
+ratio of the tenths over the corpus, beside the worst game's).  Each game is
 imported ``RUNS`` times and the fastest run counts; each tenth is that tenth's fastest run (every run does the
 same work, and a burst of load that slows one tenth of one run is not counted against
 it: on a shared machine the tenths of one run move by a third); each run starts cold, the board's
@@ -303,6 +305,13 @@ def summary(label: str, got: dict[str, Timing], rows_too: bool = True) -> dict[s
         f"(target {TARGET_RATIO}x)"
     )
     print(f"  over {TARGET_US:.0f} µs: {len(over)} games; ratio over {TARGET_RATIO}: {len(steep)}")
+    # (each tenth's µs per action weighted by the game's actions: a tenth of every game)
+    first = sum(n * parts[0] for _, parts, n, _ in got.values()) / actions
+    last = sum(n * parts[-1] for _, parts, n, _ in got.values()) / actions
+    print(
+        f"  tenths:      first {first:.1f}, last {last:.1f} µs per action over the games "
+        f"({last / first if first else float('inf'):.2f}x)"
+    )
     growths = [r[4] for r in rows]
     print(
         f"  growth:      mean {sum(growths) / len(growths):.2f}x, worst {worst_growth[0]} "
@@ -315,6 +324,7 @@ def summary(label: str, got: dict[str, Timing], rows_too: bool = True) -> dict[s
         "over": len(over),
         "ratio": worst_ratio[3],
         "growth": worst_growth[4],
+        "tenths": last / first if first else float("inf"),
     }
 
 
@@ -397,7 +407,8 @@ def main(argv: list[str]) -> int:
     print(
         f"\nmean {was['mean']:.1f} -> {now['mean']:.1f} µs per action; worst game "
         f"{was['worst']:.1f} -> {now['worst']:.1f}; over {TARGET_US:.0f} µs {was['over']} -> "
-        f"{now['over']}; worst ratio {was['ratio']:.2f} -> {now['ratio']:.2f}; worst growth "
+        f"{now['over']}; worst ratio {was['ratio']:.2f} -> {now['ratio']:.2f}; the games' "
+        f"last tenth against their first {was['tenths']:.2f} -> {now['tenths']:.2f}; worst growth "
         f"{was['growth']:.2f} -> {now['growth']:.2f}"
     )
     if a.by_type:

@@ -420,11 +420,14 @@ def test_replay_summary_gives_each_game_its_growth(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out.splitlines()
     assert out[1].split()[-2:] == ["2.00", "1.25"]  # game a: last/first, growth
     assert out[2].split()[-2:] == ["1.00", "1.75"]
-    assert out[-1] == (
+    assert out[-2:] == [
+        # first tenths (50 x 40 + 40 x 60) / 100, last (100 x 40 + 40 x 60) / 100
+        "  tenths:      first 44.0, last 64.0 µs per action over the games (1.45x)",
         "  growth:      mean 1.50x, worst b 1.75x, over 1.5x: 1 "
-        "(the last tenth against the same actions at their first-half cost)"
-    )
-    assert got == {"mean": 88.0, "worst": 100.0, "over": 0, "ratio": 2.0, "growth": 1.75}
+        "(the last tenth against the same actions at their first-half cost)",
+    ]
+    want = {"mean": 88.0, "worst": 100.0, "over": 0, "ratio": 2.0, "growth": 1.75}
+    assert got == {**want, "tenths": 64.0 / 44.0}
 
 
 def test_layers_counts_a_builtin_for_its_callers_layer() -> None:
