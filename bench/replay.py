@@ -74,16 +74,12 @@ def corpus() -> list[Path]:
 def read_game(path: Path) -> tuple[dict, Any]:
     """An export and its title's tables; :class:`ExportError` (its message names the
     file) when the file is no export, names no title or one with no compiled tables."""
-    from eighteen.engine import tables
-    from eighteen.io.games18xx import ExportError, read_export
+    from eighteen.io.games18xx import ExportError, export_tables, read_export
 
     data = read_export(path)
-    name = data.get("title")
-    if not isinstance(name, str | int) or not str(name):
-        raise ExportError(f"{path}: the export names no title ('title')")
     try:
-        return data, tables.load_title(str(name))
-    except tables.TitleNotFound as exc:
+        return data, export_tables(data)
+    except ExportError as exc:
         raise ExportError(f"{path}: {exc}") from None
 
 

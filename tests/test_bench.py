@@ -378,7 +378,7 @@ def test_a_script_names_an_export_it_cannot_read(script: str, tmp_path: Path) ->
     ("text", "why"),
     [
         ("{}", "the export names no title ('title')"),
-        ('{"title": "1829"}', "no compiled tables for '1829'"),
+        ('{"title": "1829"}', "unknown title '1829': no compiled tables"),
     ],
 )
 def test_a_script_names_an_export_with_no_title_it_knows(

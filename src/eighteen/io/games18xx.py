@@ -45,7 +45,13 @@ undo/redo filter, errors), :mod:`eighteen.io.games18xx_import` (the :class:`Impo
 from __future__ import annotations
 
 from eighteen.io.games18xx_export import export_game
-from eighteen.io.games18xx_import import Importer, ImportResult, _created_day, import_game
+from eighteen.io.games18xx_import import (
+    Importer,
+    ImportResult,
+    _created_day,
+    export_tables,
+    import_game,
+)
 from eighteen.io.games18xx_log import (
     END_REASONS,
     MAX_PASSES,
@@ -68,6 +74,7 @@ __all__ = [
     "_created_day",
     "effective_actions",
     "export_game",
+    "export_tables",
     "filter_actions",
     "import_game",
     "read_export",

@@ -147,20 +147,24 @@ def _settings(data: dict[str, Any]) -> dict[str, Any]:
     return s if isinstance(s, dict) else {}
 
 
+def export_tables(data: dict[str, Any]) -> Tables:
+    """The compiled tables of the title an export names; :class:`ExportError` when it names
+    none or one with no compiled tables."""
+    title = data.get("title")
+    if not isinstance(title, str | int) or not str(title):
+        raise ExportError("the export names no title ('title')")
+    try:
+        return load_title(str(title))
+    except TitleNotFound:
+        raise ExportError(f"unknown title {title!r}: no compiled tables") from None
+
+
 class Importer:
     """Maps one export onto a new game of ours, action by action."""
 
     def __init__(self, data: dict[str, Any], tables: Tables | None = None) -> None:
         self.data = data
-        if tables is None:
-            title = data.get("title")
-            if not isinstance(title, str | int) or not str(title):
-                raise ExportError("the export names no title ('title')")
-            try:
-                tables = load_title(str(title))
-            except TitleNotFound:
-                raise ExportError(f"unknown title {title!r}: no compiled tables") from None
-        self.tables = tables
+        self.tables = tables = export_tables(data) if tables is None else tables
         self.optimal_routes = False
         self.route_report: list[tuple[int | str, str, int, int, bool]] = []
         self.mapping: Import18xx = tables.doc.import_18xx or Import18xx()
