@@ -83,6 +83,19 @@ def read_game(path: Path) -> tuple[dict, Any]:
         raise ExportError(f"{path}: {exc}") from None
 
 
+def unreadable(paths: list[Path]) -> str | None:
+    """Why the first of ``paths`` that :func:`read_game` refuses cannot be replayed (it
+    names the file); None when every one can (each read once, before any timing)."""
+    from eighteen.io.games18xx import ExportError
+
+    for path in paths:
+        try:
+            read_game(path)
+        except ExportError as exc:
+            return str(exc)
+    return None
+
+
 def import_with(data: dict, title: Any, step: Callable[..., None]) -> Any:
     """One cold import of ``data`` (the board's caches emptied first) with ``step`` in
     place of ``Importer.step`` while it runs (``step`` calls the method it stands for, read
@@ -347,14 +360,10 @@ def main(argv: list[str]) -> int:
     rounds, as_json = a.rounds, a.json
     vs = a.vs.resolve() if a.vs is not None else None
     files = [Path(p).resolve() for p in items]
-    for path in files:  # each named export readable, before any round starts
-        from eighteen.io.games18xx import ExportError
-
-        try:
-            read_game(path)
-        except ExportError as exc:
-            print(f"replay.py: {exc}", file=sys.stderr)
-            return 1
+    why = unreadable(files)  # (before any round starts)
+    if why is not None:
+        print(f"replay.py: {why}", file=sys.stderr)
+        return 1
     paths = files or corpus()
     if as_json:
         got = measure(paths, runs)
