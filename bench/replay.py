@@ -317,9 +317,10 @@ def summary(label: str, got: dict[str, Timing], rows_too: bool = True) -> dict[s
     # (each tenth's µs per action weighted by the game's actions: a tenth of every game)
     first = sum(n * parts[0] for _, parts, n, _ in got.values()) / actions
     last = sum(n * parts[-1] for _, parts, n, _ in got.values()) / actions
+    tenths_ratio = last / first if first else float("inf")
     print(
         f"  tenths:      first {first:.1f}, last {last:.1f} µs per action over the games "
-        f"({last / first if first else float('inf'):.2f}x)"
+        f"({tenths_ratio:.2f}x)"
     )
     growths = [r[4] for r in rows]
     print(
@@ -333,8 +334,19 @@ def summary(label: str, got: dict[str, Timing], rows_too: bool = True) -> dict[s
         "over": len(over),
         "ratio": worst_ratio[3],
         "growth": worst_growth[4],
-        "tenths": last / first if first else float("inf"),
+        "tenths": tenths_ratio,
     }
+
+
+def compared(was: dict[str, float], now: dict[str, float]) -> str:
+    """``--vs``'s last line: the totals of :func:`summary` before and after."""
+    return (
+        f"mean {was['mean']:.1f} -> {now['mean']:.1f} µs per action; worst game "
+        f"{was['worst']:.1f} -> {now['worst']:.1f}; over {TARGET_US:.0f} µs {was['over']:.0f} -> "
+        f"{now['over']:.0f}; worst ratio {was['ratio']:.2f} -> {now['ratio']:.2f}; the games' "
+        f"last tenth against their first {was['tenths']:.2f} -> {now['tenths']:.2f}; worst growth "
+        f"{was['growth']:.2f} -> {now['growth']:.2f}"
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -409,13 +421,7 @@ def main(argv: list[str]) -> int:
         print(f"{name:<16}{n0:>8}{p0:>9.1f}{p1:>9.1f}  {r0:>12.2f}{r1:>7.2f}")
     was = summary(f"before ({vs}, {engines[vs]}), best of {n} rounds", old, rows_too=False)
     now = summary(f"after ({here}, {engines[here]}), best of {n} rounds", new, rows_too=False)
-    print(
-        f"\nmean {was['mean']:.1f} -> {now['mean']:.1f} µs per action; worst game "
-        f"{was['worst']:.1f} -> {now['worst']:.1f}; over {TARGET_US:.0f} µs {was['over']} -> "
-        f"{now['over']}; worst ratio {was['ratio']:.2f} -> {now['ratio']:.2f}; the games' "
-        f"last tenth against their first {was['tenths']:.2f} -> {now['tenths']:.2f}; worst growth "
-        f"{was['growth']:.2f} -> {now['growth']:.2f}"
-    )
+    print("\n" + compared(was, now))
     if a.by_type:
         for tree, label in ((vs, "before"), (here, "after")):
             print(f"\n{label} ({tree}), each type's fastest of {n} rounds:")

@@ -430,6 +430,17 @@ def test_replay_summary_gives_each_game_its_growth(capsys: pytest.CaptureFixture
     assert got == {**want, "tenths": 64.0 / 44.0}
 
 
+def test_replay_vs_compares_each_total() -> None:
+    replay = _bench("replay.py")
+    was = {"mean": 48.24, "worst": 61.0, "over": 0, "ratio": 2.444, "growth": 1.39, "tenths": 1.304}
+    now = {"mean": 46.31, "worst": 59.5, "over": 1, "ratio": 2.38, "growth": 1.444, "tenths": 1.31}
+    assert replay.compared(was, now) == (
+        "mean 48.2 -> 46.3 µs per action; worst game 61.0 -> 59.5; over 150 µs 0 -> 1; "
+        "worst ratio 2.44 -> 2.38; the games' last tenth against their first 1.30 -> 1.31; "
+        "worst growth 1.39 -> 1.44"
+    )
+
+
 def test_layers_counts_a_builtin_for_its_callers_layer() -> None:
     """The track layer's time is its functions' own time and the part of a built-in's
     time its functions called; the rest is everything else."""
