@@ -112,8 +112,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=9)
     args = parser.parse_args(argv)
     title_dir = Path(args.title)
-    if not (title_dir / "title.toml").is_file():
-        parser.error(f"not a title folder (no title.toml): {title_dir}")
+    from eighteen.title.pipeline import load_title
+
+    title, problems = load_title(title_dir)  # (what `eighteen validate` reports)
+    if title is None:
+        for p in problems:
+            if p.is_error:
+                print(f"compile.py: {p.format()}", file=sys.stderr)
+        return 1
     rows = []
     for name, fn in stages(title_dir):
         rows.append((name, "n/a" if fn is None else f"{median_ms(fn, args.runs):8.2f}"))

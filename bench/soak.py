@@ -22,6 +22,7 @@ from test_random_games import check_invariants  # noqa: E402
 import eighteen  # noqa: E402
 from eighteen.engine.bots import make_bots, play  # noqa: E402
 from eighteen.engine.game import Game  # noqa: E402
+from eighteen.engine.tables import TitleNotFound  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
 
@@ -36,7 +37,7 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     try:
         title = eighteen.load_title(args.title)
-    except FileNotFoundError as e:  # TitleNotFound: no compiled tables
+    except TitleNotFound as e:
         ap.error(str(e))
     first, last = args.first_seed, args.last_seed
     lo, hi = title.players_min, title.players_max

@@ -356,12 +356,11 @@ def test_typed_walk_walks_what_the_engine_walks() -> None:
 SCRIPTS_READING_EXPORTS = ["typed_walk.py", "layers.py", "replay.py", "instructions.py"]
 
 
-def _refused(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+def _refused(script: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run a benchmark script on bad input: what it printed and its status (a traceback
     there fails the test: bad input gets one line)."""
-    done = subprocess.run(
-        [sys.executable, str(BENCH / script), *args], capture_output=True, text=True, timeout=300
-    )
+    cmd = [sys.executable, str(BENCH / script), *args]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=cwd)
     assert "Traceback" not in done.stderr
     return done
 
@@ -648,14 +647,26 @@ def test_instructions_simulates_the_caches_under_callgrind() -> None:
     assert re.search(r"caches simulated: D1 \d+ B, 64 B, \d+-way associative, I1 \d+ B", lines[-1])
 
 
-@pytest.mark.parametrize(
-    ("script", "why"),
-    [
-        ("soak.py", "soak.py: error: no compiled tables for 'no-such-title'"),
-        ("compile.py", "compile.py: error: not a title folder (no title.toml): no-such-title"),
-    ],
-)
-def test_a_script_refuses_a_title_it_cannot_find(script: str, why: str) -> None:
-    done = _refused(script, "no-such-title")
+def test_soak_refuses_a_title_it_cannot_find() -> None:
+    done = _refused("soak.py", "no-such-title")
     assert done.returncode == 2  # argparse's status for a bad argument
-    assert why in done.stderr
+    assert "soak.py: error: no compiled tables for 'no-such-title'" in done.stderr
+
+
+def test_compile_refuses_a_title_with_errors_as_validate_reports_them(tmp_path: Path) -> None:
+    """A folder that is no title, and one with only its title.toml: every error, located
+    (as `eighteen validate` shows it, the paths from the working folder)."""
+    done = _refused("compile.py", "none", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == "compile.py: none:1:1: error[E002]: no such title folder\n"
+    (tmp_path / "half").mkdir()
+    shutil.copy(BENCH.parent / "titles/1830/title.toml", tmp_path / "half")
+    done = _refused("compile.py", "half", cwd=tmp_path)
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert len(lines) == 8  # the seven other files missing, and the id against the folder
+    assert "compile.py: half/map.toml:1:1: error[E002]: file not found" in lines
+    assert lines[-1] == (
+        "compile.py: half/title.toml:5:6: error[E150]: id: title id '1830' differs from its "
+        "folder name 'half'"
+    )
