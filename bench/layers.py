@@ -26,7 +26,15 @@ layer's compiled modules (with the interpreter's functions they call).  Its micr
 are the samples' clock (perf's sampling adds to them), for comparing the tenths, not for
 timing the engine; over a hundred runs a game's figures still move by a tenth or so.
 
-Run: .venv/bin/python bench/layers.py [--perf] [--runs N] [EXPORT.json ...]
+``--functions N`` (with ``--perf``) then shows where the time of the tenths goes: for the
+first and the last tenth of all the games given together, the engine's compiled functions
+with the largest share of the last tenth's samples, each counted once per sample with it
+on the stack (inclusive: a function with what it calls), as a share of the tenth's
+samples and as µs per action.  A function is named as its source names it
+(``engine.map.Board.reach``), whichever of Cython's functions for it (its wrapper, its
+body, a clone the compiler made) was on the stack.
+
+Run: .venv/bin/python bench/layers.py [--perf [--functions N]] [--runs N] [EXPORT.json ...]
 (default: six corpus games)
 """
 
@@ -41,6 +49,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -146,9 +155,93 @@ def perf_split(script: str, modules: tuple[str, ...] = LAYER_MODULES) -> tuple[i
     return total, layer
 
 
-def perf_tenth(path: Path, lo: int, hi: int, runs: int) -> tuple[int, int]:
-    """(samples, the layer's samples) of ``runs`` cold imports of ``path`` under ``perf
-    record``, sampled only while its steps ``lo`` to ``hi`` run (:func:`perf_child`)."""
+#: A symbol of a function Cython made for a function of the source: its Python wrapper
+#: (``pw``), its body (``pf``) or a C function (``f``), then the mangled names.
+CYTHON_FUNCTION = re.compile(r"__pyx_(?:pw|pf|f)_(\w+)")
+#: A class's part of a mangled name: its length, then a class name (capitalised, maybe
+#: after one underscore: a function's name never is), then the separator.
+_MANGLED_CLASS = re.compile(r"(\d+)(_?[A-Z]\w*)")
+
+
+def mangled_modules(root: Path) -> list[tuple[str, str]]:
+    """(Cython's mangled prefix, the module's name below the package) of each module of the
+    package at ``root`` (``eighteen``'s folder), the longest prefix first (a module's
+    prefix may begin another's: ``engine.map`` and ``engine.map_x``)."""
+    out = []
+    for f in root.rglob("*.py"):
+        parts = (root.name, *f.relative_to(root).with_suffix("").parts)
+        out.append(("_".join(f"{len(p)}{p}" for p in parts) + "_", ".".join(parts[1:])))
+    return sorted(out, key=lambda pair: (-len(pair[0]), pair[1]))
+
+
+def function_name(symbol: str, modules: list[tuple[str, str]]) -> str | None:
+    """The source's name (``module.Class.function``, the module below the package) of the
+    function a compiled symbol is Cython's code for; None for any other symbol.  Cython
+    writes each part of a name after its length (``8eighteen_6engine_3map_5Board_reach``)
+    and a Python function's name after a count (``4Game_21apply``); a compiler's clone adds
+    a suffix (``.constprop.0``).  ``modules``: :func:`mangled_modules`."""
+    m = CYTHON_FUNCTION.fullmatch(symbol.split(".", 1)[0])
+    if m is None:
+        return None
+    rest = m.group(1)
+    for prefix, module in modules:
+        if not rest.startswith(prefix):
+            continue
+        tail, name = rest[len(prefix) :], module
+        c = _MANGLED_CLASS.match(tail)
+        if c is not None:
+            n, end = int(c.group(1)), len(c.group(1))
+            if len(c.group(2)) > n and tail[end + n] == "_":
+                name += "." + tail[end : end + n]
+                tail = tail[end + n + 1 :]
+        function = tail.lstrip("0123456789")
+        return f"{name}.{function}" if function else None
+    return None
+
+
+def perf_functions(script: str, modules: list[tuple[str, str]]) -> tuple[int, Counter[str]]:
+    """(samples, {function: samples with it on their stack}) of ``perf script -F
+    ip,sym,dso`` output: the samples inside the importer's step (as :func:`perf_split`),
+    each counted once for every compiled function of the package on its stack (named by
+    :func:`function_name`)."""
+    total = 0
+    counts: Counter[str] = Counter()
+    for frames in perf_samples(script):
+        if not any(STEP_FRAME.search(f) for f, _ in frames):
+            continue
+        total += 1
+        named = {function_name(f, modules) for f, _ in frames}
+        named.discard(None)
+        counts.update(named)  # type: ignore[arg-type]
+    return total, counts
+
+
+def function_table(
+    first: tuple[int, Counter[str], int],
+    last: tuple[int, Counter[str], int],
+    top: int,
+) -> list[str]:
+    """The lines of ``--functions``: each tenth given as (samples, samples by function,
+    actions sampled: a tenth's actions times its runs, summed over the games); the ``top``
+    functions by their share of the last tenth's samples (then by name), each with its
+    share of each tenth and its µs per action there (a sample: ``1 / PERF_HZ`` s)."""
+    (fs, fc, fa), (ls, lc, la) = first, last
+    lines = [
+        f"{'function (inclusive)':<52}{'first tenth':>16}{'last tenth':>16}",
+        f"{'':<52}{'share  µs/act':>16}{'share  µs/act':>16}",
+    ]
+    us = 1e6 / PERF_HZ
+    for name in sorted(lc, key=lambda k: (-lc[k], k))[:top]:
+        lines.append(
+            f"{name:<52}{fc[name] / fs:>8.1%}{fc[name] * us / fa:>8.1f}"
+            f"{lc[name] / ls:>8.1%}{lc[name] * us / la:>8.1f}"
+        )
+    return lines
+
+
+def perf_tenth(path: Path, lo: int, hi: int, runs: int) -> str:
+    """The ``perf script -F ip,sym,dso`` output of ``runs`` cold imports of ``path`` under
+    ``perf record``, sampled only while its steps ``lo`` to ``hi`` run (:func:`perf_child`)."""
     with tempfile.TemporaryDirectory(prefix="layers-") as tmp:
         ctl, ack, data = (os.path.join(tmp, n) for n in ("ctl", "ack", "perf.data"))
         os.mkfifo(ctl)
@@ -172,7 +265,7 @@ def perf_tenth(path: Path, lo: int, hi: int, runs: int) -> tuple[int, int]:
         )
         if shown.returncode != 0:
             raise SystemExit(f"layers.py: perf script failed: {shown.stderr.strip()[-400:]}")
-        return perf_split(shown.stdout)
+        return shown.stdout
 
 
 def perf_child(path: Path, lo: int, hi: int, runs: int, ctl: str, ack: str) -> None:
@@ -250,7 +343,16 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="sample the compiled engine with Linux's perf instead of profiling its sources",
     )
+    parser.add_argument(
+        "--functions",
+        type=int,
+        metavar="N",
+        help="with --perf: the N compiled functions with the largest share of the last "
+        "tenths (inclusive), over all the games, in both tenths",
+    )
     args = parser.parse_args(argv)
+    if args.functions is not None and (not args.perf or args.functions < 1):
+        parser.error("--functions takes a count of at least 1, with --perf")
     runs = max(args.runs if args.runs is not None else PERF_RUNS if args.perf else 5, 1)
     if args.perf:
         if shutil.which("perf") is None:
@@ -272,6 +374,11 @@ def main(argv: list[str]) -> int:
         return 1
 
     paths = args.exports or DEFAULT
+    import eighteen
+
+    modules = mangled_modules(Path(eighteen.__file__).parent)
+    # each tenth's (samples, samples by function, actions sampled), over the games
+    tenths: list[tuple[int, Counter[str], int]] = [(0, Counter(), 0), (0, Counter(), 0)]
     print(f"{'game':<13}{'first tenth':>22}{'last tenth':>22}{'ratio':>8}{'without':>9}")
     print(f"{'':<13}{'µs/act  track layer':>22}{'µs/act  track layer':>22}{'':>8}{'layer':>9}")
     for path in paths:
@@ -282,9 +389,14 @@ def main(argv: list[str]) -> int:
             return 1
         cut = bounds(steps(data, title))
         got = []
-        for lo, hi in ((cut[0], cut[1]), (cut[9], cut[10])):
+        for k, (lo, hi) in enumerate(((cut[0], cut[1]), (cut[9], cut[10]))):
             if args.perf:
-                samples, in_layer = perf_tenth(path, lo, hi, runs)
+                script = perf_tenth(path, lo, hi, runs)
+                samples, in_layer = perf_split(script)
+                if args.functions:
+                    n, counts = perf_functions(script, modules)
+                    had, by_function, actions = tenths[k]
+                    tenths[k] = (had + n, by_function + counts, actions + (hi - lo) * runs)
                 scale = 1e6 / PERF_HZ / ((hi - lo) * runs)  # (a sample: 1/PERF_HZ s)
                 got.append((samples * scale, in_layer * scale))
                 continue
@@ -299,6 +411,12 @@ def main(argv: list[str]) -> int:
             )
             return 1
         print(line)
+    if args.functions:
+        if not tenths[0][0] or not tenths[1][0]:
+            print("layers.py: a tenth had no sample (more --runs)", file=sys.stderr)
+            return 1
+        print()
+        print("\n".join(function_table(tenths[0], tenths[1], args.functions)))
     return 0
 
 

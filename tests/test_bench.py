@@ -583,6 +583,101 @@ def test_layers_row_gives_the_ratios_or_refuses_a_tenth_all_layer() -> None:
     assert layers.row("g", (40.0, 10.0), (0.0, 0.0)) is None
 
 
+def _package_modules(tmp_path: Path, *modules: str) -> Path:
+    """A package folder ``eighteen`` holding empty modules of these dotted names."""
+    root = tmp_path / "eighteen"
+    for name in modules:
+        f = root.joinpath(*name.split(".")).with_suffix(".py")
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.touch()
+    return root
+
+
+def test_layers_names_a_compiled_function_as_its_source_does(tmp_path: Path) -> None:
+    """Cython's symbols for a function (wrapper, body, C function, a compiler's clone) give
+    the source's name: a class's part after its length, a Python function's after its
+    count; a module whose mangled name begins another's is told apart; any other symbol
+    is no function of the package."""
+    layers = _bench("layers.py")
+    root = _package_modules(tmp_path, "engine.map", "engine.map_x", "io.games18xx_import")
+    modules = layers.mangled_modules(root)
+    assert modules == [
+        ("8eighteen_2io_16games18xx_import_", "io.games18xx_import"),
+        ("8eighteen_6engine_5map_x_", "engine.map_x"),
+        ("8eighteen_6engine_3map_", "engine.map"),
+    ]
+    name = layers.function_name
+    assert name("__pyx_f_8eighteen_6engine_3map__walk", modules) == "engine.map._walk"
+    assert name("__pyx_f_8eighteen_6engine_3map_5Board_reach", modules) == "engine.map.Board.reach"
+    assert name("__pyx_pw_8eighteen_6engine_3map_5Board_21reach", modules) == (
+        "engine.map.Board.reach"
+    )
+    assert name("__pyx_f_8eighteen_6engine_3map_5_Walk_1seen.constprop.0", modules) == (
+        "engine.map._Walk.seen"
+    )
+    assert name("__pyx_pw_8eighteen_6engine_3map_66_joined", modules) == "engine.map._joined"
+    assert name("__pyx_pf_8eighteen_6engine_3map_4_may_buy", modules) == "engine.map._may_buy"
+    assert name("__pyx_f_8eighteen_6engine_5map_x_run", modules) == "engine.map_x.run"
+    assert name("__pyx_pw_8eighteen_2io_16games18xx_import_8Importer_9step", modules) == (
+        "io.games18xx_import.Importer.step"
+    )
+    assert name("__pyx_f_8eighteen_6engine_4game_apply", modules) is None  # (no such module)
+    assert name("__pyx_tp_dealloc_8eighteen_6engine_3map__Walk", modules) is None
+    assert name("_Py_dict_lookup", modules) is None
+
+
+def test_layers_counts_each_function_once_a_sample_on_its_stack(tmp_path: Path) -> None:
+    """Of the four samples of ``_PERF_SCRIPT``, the three inside a step count: the step is
+    on the stack of each, the walk of two (one of them in the kernel under it), the rule of
+    one; the interpreter's and the kernel's functions are not the package's."""
+    layers = _bench("layers.py")
+    root = _package_modules(tmp_path, "engine.map", "engine.rounds.or_track", "io.games18xx_import")
+    modules = layers.mangled_modules(root)
+    twice = _PERF_SCRIPT.replace(
+        "5e6f __pyx_pw_8eighteen_2io_16games18xx_import_8Importer_9step",
+        "5e6f __pyx_pf_8eighteen_2io_16games18xx_import_8Importer_8step (inlined)\n"
+        "\t    5e6f __pyx_pw_8eighteen_2io_16games18xx_import_8Importer_9step",
+        1,
+    )  # (the step's body and wrapper both on the first sample's stack: counted once)
+    for script in (_PERF_SCRIPT, twice):
+        total, counts = layers.perf_functions(script, modules)
+        assert total == 3
+        assert dict(counts) == {
+            "io.games18xx_import.Importer.step": 3,
+            "engine.map._walk": 2,
+            "engine.rounds.or_track._is_active": 1,
+        }
+
+
+def test_layers_function_table_shows_shares_and_times_of_both_tenths() -> None:
+    """The top functions by their share of the last tenth (ties by name), each with its
+    share of each tenth's samples and its µs per action there (a sample is 1/2000 s: 500
+    µs); a function the first tenth lacks shows 0 there."""
+    from collections import Counter
+
+    layers = _bench("layers.py")
+    assert layers.PERF_HZ == 2000
+    first = (40, Counter({"step": 40, "reach": 4}), 100)
+    last = (80, Counter({"step": 80, "reach": 32, "check": 32, "walk": 8}), 200)
+    assert layers.function_table(first, last, 3) == [
+        "function (inclusive)                                     first tenth      last tenth",
+        "                                                       share  µs/act   share  µs/act",
+        "step                                                  100.0%   200.0  100.0%   200.0",
+        "check                                                   0.0%     0.0   40.0%    80.0",
+        "reach                                                  10.0%    20.0   40.0%    80.0",
+    ]
+
+
+def test_layers_functions_wants_perf_and_a_count() -> None:
+    for args in (["--functions", "5"], ["--perf", "--functions", "0"]):
+        done = _refused("layers.py", *args, str(GAME_29133))
+        assert done.returncode == 2  # argparse's status for a bad argument
+        assert done.stdout == ""
+        assert "layers.py: error: --functions takes a count of at least 1, with --perf" in (
+            done.stderr
+        )
+
+
 def test_layers_perf_refuses_the_engine_from_its_sources() -> None:
     done = subprocess.run(
         [sys.executable, str(BENCH / "layers.py"), "--perf", str(GAME_29133)],
