@@ -165,11 +165,14 @@ _MANGLED_CLASS = re.compile(r"(\d+)(_?[A-Z]\w*)")
 
 def mangled_modules(root: Path) -> list[tuple[str, str]]:
     """(Cython's mangled prefix, the module's name below the package) of each module of the
-    package at ``root`` (``eighteen``'s folder), the longest prefix first (a module's
-    prefix may begin another's: ``engine.map`` and ``engine.map_x``)."""
+    package at ``root`` (``eighteen``'s folder; a package's ``__init__`` is the package), the
+    longest prefix first (a module's prefix may begin another's: ``engine.map`` and
+    ``engine.map_x``)."""
     out = []
     for f in root.rglob("*.py"):
         parts = (root.name, *f.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
         out.append(("_".join(f"{len(p)}{p}" for p in parts) + "_", ".".join(parts[1:])))
     return sorted(out, key=lambda pair: (-len(pair[0]), pair[1]))
 
@@ -376,7 +379,7 @@ def main(argv: list[str]) -> int:
     paths = args.exports or DEFAULT
     import eighteen
 
-    modules = mangled_modules(Path(eighteen.__file__).parent)
+    modules = mangled_modules(Path(eighteen.__file__).parent) if args.functions else []
     # each tenth's (samples, samples by function, actions sampled), over the games
     tenths: list[tuple[int, Counter[str], int]] = [(0, Counter(), 0), (0, Counter(), 0)]
     print(f"{'game':<13}{'first tenth':>22}{'last tenth':>22}{'ratio':>8}{'without':>9}")

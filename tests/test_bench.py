@@ -599,12 +599,15 @@ def test_layers_names_a_compiled_function_as_its_source_does(tmp_path: Path) -> 
     count; a module whose mangled name begins another's is told apart; any other symbol
     is no function of the package."""
     layers = _bench("layers.py")
-    root = _package_modules(tmp_path, "engine.map", "engine.map_x", "io.games18xx_import")
+    root = _package_modules(
+        tmp_path, "engine.map", "engine.map_x", "io.games18xx_import", "engine.__init__"
+    )
     modules = layers.mangled_modules(root)
     assert modules == [
         ("8eighteen_2io_16games18xx_import_", "io.games18xx_import"),
         ("8eighteen_6engine_5map_x_", "engine.map_x"),
         ("8eighteen_6engine_3map_", "engine.map"),
+        ("8eighteen_6engine_", "engine"),
     ]
     name = layers.function_name
     assert name("__pyx_f_8eighteen_6engine_3map__walk", modules) == "engine.map._walk"
@@ -621,7 +624,8 @@ def test_layers_names_a_compiled_function_as_its_source_does(tmp_path: Path) -> 
     assert name("__pyx_pw_8eighteen_2io_16games18xx_import_8Importer_9step", modules) == (
         "io.games18xx_import.Importer.step"
     )
-    assert name("__pyx_f_8eighteen_6engine_4game_apply", modules) is None  # (no such module)
+    assert name("__pyx_f_8eighteen_6engine_6helper", modules) == "engine.helper"  # (the package's)
+    assert name("__pyx_f_8eighteen_2io_4game_apply", modules) is None  # (no such module)
     assert name("__pyx_tp_dealloc_8eighteen_6engine_3map__Walk", modules) is None
     assert name("_Py_dict_lookup", modules) is None
 
