@@ -113,10 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     title_dir = Path(args.title)
     from eighteen.title.pipeline import load_title
+    from eighteen.title.problems import sort_problems
 
-    title, problems = load_title(title_dir)  # (what `eighteen validate` reports)
+    title, problems = load_title(title_dir)  # (what `eighteen validate` reports, in its order)
     if title is None:
-        for p in problems:
+        for p in sort_problems(problems):
             if p.is_error:
                 print(f"compile.py: {p.format()}", file=sys.stderr)
         return 1

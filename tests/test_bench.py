@@ -762,10 +762,16 @@ def test_compile_refuses_a_title_with_errors_as_validate_reports_them(tmp_path: 
     shutil.copy(BENCH.parent / "titles/1830/title.toml", tmp_path / "half")
     done = _refused("compile.py", "half", cwd=tmp_path)
     assert done.returncode == 1
-    lines = done.stderr.splitlines()
-    assert len(lines) == 8  # the seven other files missing, and the id against the folder
-    assert "compile.py: half/map.toml:1:1: error[E002]: file not found" in lines
-    assert lines[-1] == (
+    # the seven other files missing, and the id against the folder, in validate's order
+    missing = "error[E002]: file not found"
+    assert done.stderr.splitlines() == [
+        f"compile.py: half/corporations.toml:1:1: {missing}",
+        f"compile.py: half/map.toml:1:1: {missing}",
+        f"compile.py: half/market.toml:1:1: {missing}",
+        f"compile.py: half/phases.toml:1:1: {missing}",
+        f"compile.py: half/privates.toml:1:1: {missing}",
+        f"compile.py: half/tiles.toml:1:1: {missing}",
         "compile.py: half/title.toml:5:6: error[E150]: id: title id '1830' differs from its "
-        "folder name 'half'"
-    )
+        "folder name 'half'",
+        f"compile.py: half/trains.toml:1:1: {missing}",
+    ]
