@@ -139,20 +139,25 @@ def perf_samples(script: str) -> Iterator[list[tuple[str, str]]]:
             yield frames
 
 
-def perf_split(script: str, modules: tuple[str, ...] = LAYER_MODULES) -> tuple[int, int]:
-    """(samples, the layer's samples) of ``perf script -F ip,sym,dso`` output.  Only the
-    samples taken inside the importer's step (a frame of :data:`STEP_FRAME`) count, not
-    those of the switching around it (:func:`perf_child`); a sample is the layer's when a
-    frame is in the compiled file of one of ``modules`` (named ``<module>.<abi tag>.so``)."""
+def step_samples(script: str) -> list[list[tuple[str, str]]]:
+    """The samples of ``perf script -F ip,sym,dso`` output (:func:`perf_samples`) taken
+    inside the importer's step (a frame of :data:`STEP_FRAME`), not those of the switching
+    around it (:func:`perf_child`): the samples that count."""
+    return [s for s in perf_samples(script) if any(STEP_FRAME.search(f) for f, _ in s)]
+
+
+def perf_split(
+    samples: list[list[tuple[str, str]]], modules: tuple[str, ...] = LAYER_MODULES
+) -> tuple[int, int]:
+    """(samples, the layer's samples) of the samples that count (:func:`step_samples`): a
+    sample is the layer's when a frame is in the compiled file of one of ``modules``
+    (named ``<module>.<abi tag>.so``)."""
     files = tuple(m + "." for m in modules)
-    total = layer = 0
-    for frames in perf_samples(script):
-        if not any(STEP_FRAME.search(f) for f, _ in frames):
-            continue
-        total += 1
+    layer = 0
+    for frames in samples:
         if any(f.startswith(files) and f.endswith(".so") for _, f in frames):
             layer += 1
-    return total, layer
+    return len(samples), layer
 
 
 #: A symbol of a function Cython made for a function of the source: its Python wrapper
@@ -202,21 +207,18 @@ def function_name(symbol: str, modules: list[tuple[str, str]]) -> str | None:
     return None
 
 
-def perf_functions(script: str, modules: list[tuple[str, str]]) -> tuple[int, Counter[str]]:
-    """(samples, {function: samples with it on their stack}) of ``perf script -F
-    ip,sym,dso`` output: the samples inside the importer's step (as :func:`perf_split`),
-    each counted once for every compiled function of the package on its stack (named by
-    :func:`function_name`)."""
-    total = 0
+def perf_functions(
+    samples: list[list[tuple[str, str]]], modules: list[tuple[str, str]]
+) -> Counter[str]:
+    """{function: samples with it on their stack} of the samples that count
+    (:func:`step_samples`): each sample counted once for every compiled function of the
+    package on its stack (named by :func:`function_name`)."""
     counts: Counter[str] = Counter()
-    for frames in perf_samples(script):
-        if not any(STEP_FRAME.search(f) for f, _ in frames):
-            continue
-        total += 1
+    for frames in samples:
         named = {function_name(f, modules) for f, _ in frames}
         named.discard(None)
         counts.update(named)  # type: ignore[arg-type]
-    return total, counts
+    return counts
 
 
 def function_table(
@@ -380,8 +382,8 @@ def main(argv: list[str]) -> int:
     import eighteen
 
     modules = mangled_modules(Path(eighteen.__file__).parent) if args.functions else []
-    # each tenth's (samples, samples by function, actions sampled), over the games
-    tenths: list[tuple[int, Counter[str], int]] = [(0, Counter(), 0), (0, Counter(), 0)]
+    # each tenth's samples, samples by function and actions sampled, over the games
+    sampled, by_function, actions = [0, 0], [Counter[str](), Counter[str]()], [0, 0]
     print(f"{'game':<13}{'first tenth':>22}{'last tenth':>22}{'ratio':>8}{'without':>9}")
     print(f"{'':<13}{'µs/act  track layer':>22}{'µs/act  track layer':>22}{'':>8}{'layer':>9}")
     for path in paths:
@@ -394,12 +396,12 @@ def main(argv: list[str]) -> int:
         got = []
         for k, (lo, hi) in enumerate(((cut[0], cut[1]), (cut[9], cut[10]))):
             if args.perf:
-                script = perf_tenth(path, lo, hi, runs)
-                samples, in_layer = perf_split(script)
+                counted = step_samples(perf_tenth(path, lo, hi, runs))
+                samples, in_layer = perf_split(counted)
                 if args.functions:
-                    n, counts = perf_functions(script, modules)
-                    had, by_function, actions = tenths[k]
-                    tenths[k] = (had + n, by_function + counts, actions + (hi - lo) * runs)
+                    sampled[k] += samples
+                    by_function[k].update(perf_functions(counted, modules))
+                    actions[k] += (hi - lo) * runs
                 scale = 1e6 / PERF_HZ / ((hi - lo) * runs)  # (a sample: 1/PERF_HZ s)
                 got.append((samples * scale, in_layer * scale))
                 continue
@@ -414,12 +416,10 @@ def main(argv: list[str]) -> int:
             )
             return 1
         print(line)
-    if args.functions:
-        if not tenths[0][0] or not tenths[1][0]:
-            print("layers.py: a tenth had no sample (more --runs)", file=sys.stderr)
-            return 1
+    if args.functions:  # (every tenth had samples: row() refuses a game whose tenth has none)
+        early, late = ((sampled[k], by_function[k], actions[k]) for k in (0, 1))
         print()
-        print("\n".join(function_table(tenths[0], tenths[1], args.functions)))
+        print("\n".join(function_table(early, late, args.functions)))
     return 0
 
 
