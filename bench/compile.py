@@ -1,7 +1,6 @@
 """Time each stage of the title pipeline on 1830: median milliseconds over several runs.
 
-Run: ``.venv/bin/python bench/compile.py [title-folder] [--runs N]``.  Stages whose module is
-not there yet are reported as "n/a".
+Run: ``.venv/bin/python bench/compile.py [title-folder] [--runs N]``.
 """
 
 from __future__ import annotations
@@ -48,58 +47,31 @@ def _files(title_dir: Path) -> list[tuple[str, Path]]:
     return out
 
 
-def stages(title_dir: Path) -> list[tuple[str, Callable[[], Any] | None]]:
-    """Stage name -> a callable timing it alone (None when its module is missing)."""
-    out: list[tuple[str, Callable[[], Any] | None]] = []
-    files = _files(title_dir)
-    try:
-        from eighteen.title.load import load_toml
-
-        loaded = [(kind, load_toml(path)) for kind, path in files]
-        out.append(("parse (load_toml)", lambda: [load_toml(p) for _, p in files]))
-    except ImportError:
-        loaded = []
-        out.append(("parse (load_toml)", None))
-    try:
-        from eighteen.title.schema import validate_data
-
-        out.append(("schema", lambda: [validate_data(k, f) for k, f in loaded] if loaded else 0))
-    except ImportError:
-        out.append(("schema", None))
-    from eighteen.title.model import FILE_MODELS
-
-    out.append(
-        ("models", lambda: [FILE_MODELS[k].model_validate(f.data) for k, f in loaded])
-        if loaded
-        else ("models", None)
-    )
-    title = None
-    try:
-        from eighteen.title.checks import run_checks
-        from eighteen.title.pipeline import assemble, load_sources, load_title
-
-        sources, models, _ = load_sources(title_dir)
-        title = assemble(title_dir, sources, models)
-        out.append(("checks", (lambda: run_checks(fresh(title), sources)) if title else None))
-        out.append(("load_title (all above)", lambda: load_title(title_dir)))
-    except ImportError:
-        out.append(("checks", None))
-        out.append(("load_title (all above)", None))
-    return out + _compile_stages(title)
-
-
-def _compile_stages(title: Any) -> list[tuple[str, Callable[[], Any] | None]]:
-    """compile, markdown and loading the generated JSON."""
+def stages(title_dir: Path) -> list[tuple[str, Callable[[], Any]]]:
+    """Stage name -> a callable timing it alone (the title read once here, its parts
+    kept for the stages that start from them)."""
+    from eighteen.title.checks import run_checks
     from eighteen.title.compile import compile_title, render_markdown, to_json
+    from eighteen.title.load import load_toml
+    from eighteen.title.model import FILE_MODELS
+    from eighteen.title.pipeline import assemble, load_sources, load_title
+    from eighteen.title.schema import validate_data
 
-    if title is None:
-        return [("compile", None), ("render markdown", None), ("load generated json", None)]
+    files = _files(title_dir)
+    loaded = [(kind, load_toml(path)) for kind, path in files]
+    sources, models, _ = load_sources(title_dir)
+    title = assemble(title_dir, sources, models)
     compiled = compile_title(title)
     generated = ROOT / "generated" / f"{compiled['id']}.json"
     if not generated.is_file():
         generated = Path(tempfile.mkdtemp()) / generated.name
         generated.write_text(to_json(compiled), encoding="utf-8")
     return [
+        ("parse (load_toml)", lambda: [load_toml(p) for _, p in files]),
+        ("schema", lambda: [validate_data(k, f) for k, f in loaded]),
+        ("models", lambda: [FILE_MODELS[k].model_validate(f.data) for k, f in loaded]),
+        ("checks", lambda: run_checks(fresh(title), sources)),
+        ("load_title (all above)", lambda: load_title(title_dir)),
         ("compile", lambda: compile_title(fresh(title))),
         ("render markdown", lambda: render_markdown(compiled)),
         (f"load {generated.name}", lambda: json.loads(generated.read_bytes())),
@@ -123,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     rows = []
     for name, fn in stages(title_dir):
-        rows.append((name, "n/a" if fn is None else f"{median_ms(fn, args.runs):8.2f}"))
+        rows.append((name, f"{median_ms(fn, args.runs):8.2f}"))
     width = max(len(n) for n, _ in rows)
     print(f"{title_dir.name}: median of {args.runs} runs")
     print(f"{'stage':<{width}}  {'ms':>8}")

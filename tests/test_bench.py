@@ -776,3 +776,33 @@ def test_compile_refuses_a_title_with_errors_as_validate_reports_them(tmp_path: 
         "folder name 'half'",
         f"compile.py: half/trains.toml:1:1: {missing}",
     ]
+
+
+def test_compile_times_every_stage_of_a_title() -> None:
+    """Each stage of the pipeline, in order, with a time (1833NE: a title with a tile
+    library of its own folder's parent, and its generated tables read back)."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "compile.py"), str(BENCH.parent / "titles/1833ne")]
+        + ["--runs", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert lines[:3] == [
+        "1833ne: median of 1 runs",
+        "stage                         ms",
+        "-" * 22 + "  " + "-" * 8,
+    ]
+    names = [re.fullmatch(r"(.+?) +\d+\.\d\d", line) for line in lines[3:]]
+    assert [m.group(1) if m else line for m, line in zip(names, lines[3:], strict=True)] == [
+        "parse (load_toml)",
+        "schema",
+        "models",
+        "checks",
+        "load_title (all above)",
+        "compile",
+        "render markdown",
+        "load 1833ne.json",
+    ]
