@@ -68,7 +68,7 @@ def child(paths: list[Path], tenths: bool = False) -> int:
     ``tenths``, {game: [actions of each tenth]}) as JSON (an inexact replay is an error)."""
     from eighteen.engine import network
     from eighteen.io import games18xx
-    from eighteen.io.games18xx import Importer, read_export
+    from eighteen.io.games18xx import Importer
 
     def control(*args: str) -> None:
         cmd = ["callgrind_control", *args, str(os.getpid())]
@@ -81,11 +81,13 @@ def child(paths: list[Path], tenths: bool = False) -> int:
         seen.append(0)
         original(imp, aid, a)
 
-    first, title = read_game(paths[0])
-    games18xx.import_game(first, title)  # warm: the title's faces and lay tables
+    warm: set[int] = set()  # the titles imported once, not counted
     out: dict[str, int | list[int]] = {}
     for path in paths:
-        data = read_export(path)
+        data, title = read_game(path)  # (each game with its own title's tables)
+        if id(title) not in warm:  # warm: the title's faces and lay tables
+            warm.add(id(title))
+            games18xx.import_game(data, title)
         stem = path.stem
         if tenths:  # a first import, not counted, finds the steps; the second is counted
             seen.clear()
