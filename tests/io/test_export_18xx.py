@@ -15,7 +15,7 @@ import pytest
 
 from eighteen import Game, load_title
 from eighteen.engine.bots import make_bots, play
-from eighteen.io.games18xx import export_game, filter_actions, import_game
+from eighteen.io.games18xx import ExportError, export_game, filter_actions, import_game
 
 IO = Path(__file__).resolve().parents[2] / "src" / "eighteen" / "io"
 
@@ -82,3 +82,129 @@ def test_the_io_package_names_no_title() -> None:
         text = path.read_text()
         assert not year.search(text), path
         assert not [n for n in names if n in text], path
+
+
+def _played(title: str, bots: str, players: int, seed: int) -> Game:
+    names = [f"Player{i + 1}" for i in range(players)]
+    g = Game.new(load_title(title), players=names, seed=seed)
+    try:
+        for _ in play(g, make_bots(bots, names, seed)):
+            pass
+    except RuntimeError:
+        assert g.stuck
+    return g
+
+
+# 1833NE's own actions (issues and redemptions, the emergency issue at the train step,
+# ferries, takeovers) and what 1830's games do not show: a run's extension to an
+# interconnection bonus, a corporation closed by the turn of its token or redemption, a
+# run of a corporation's next turn with only automatic play between (random 3p seed 1)
+@pytest.mark.parametrize(
+    ("title", "bots", "players", "seed"),
+    [
+        ("1833ne", "random", 3, 1),
+        ("1833ne", "random", 4, 2),
+        ("1833ne", "random", 4, 4),
+        ("1833ne", "greedy", 3, 1),
+        ("1833ne-takeover", "greedy", 4, 1),
+    ],
+)
+def test_1833ne_games_round_trip(title: str, bots: str, players: int, seed: int) -> None:
+    g = _played(title, bots, players, seed)
+    exported = json.loads(json.dumps(export_game(g)))
+    res = import_game(exported)
+    assert res.divergence is None, res.divergence
+    assert res.mismatches() == []
+    assert res.game.state_hash() == g.state_hash()
+
+
+def test_1833ne_exports_name_what_its_actions_change() -> None:
+    """Each 1833NE action is written with what it moved, so that the import can make it."""
+    acts = export_game(_played("1833ne", "random", 4, 2))["actions"]
+    acts += export_game(_played("1833ne-takeover", "greedy", 4, 1))["actions"]
+
+    def first(kind: str, **having: Any) -> dict[str, Any]:
+        return next(a for a in acts if a["type"] == kind and having.items() <= a.items())
+
+    corp = {"entity_type": "corporation"}
+    assert first("issue_shares") == {
+        "type": "issue_shares",
+        "shares": ["B&L_3"],
+        "percent": 10,
+        "entity": "B&L",
+        **corp,
+        "id": 29,
+    }
+    # the issue before a president pays for a train: taken at the train step
+    assert first("issue_shares", emergency=True) == {
+        "type": "issue_shares",
+        "emergency": True,
+        "shares": ["FRR_1", "FRR_2"],
+        "percent": 20,
+        "entity": "FRR",
+        **corp,
+        "id": 41,
+    }
+    assert first("redeem_shares") == {
+        "type": "redeem_shares",
+        "shares": ["B&L_1", "B&L_3"],
+        "percent": 20,
+        "entity": "B&L",
+        **corp,
+        "id": 105,
+    }
+    assert first("buy_ferry") == {
+        "type": "buy_ferry",
+        "port": "G26",
+        "entity": "B&L",
+        **corp,
+        "id": 30,
+    }
+    assert first("take_over") == {
+        "type": "take_over",
+        "corporation": "B&L",
+        "shares": 2,
+        "entity": "B&W",
+        **corp,
+        "id": 126,
+    }
+    assert first("answer_takeover") == {
+        "type": "answer_takeover",
+        "accept": True,
+        "entity": "B&L",
+        **corp,
+        "id": 127,
+    }
+    extended = next(
+        r for a in acts if a["type"] == "run_routes" for r in a["routes"] if "extension" in r
+    )
+    assert extended["hexes"] == ["A20", "D21", "D19", "E20", "F21"]
+    assert extended["extension"] == ["F21:e4-t0", "G20:c0-e1", "G20:c0-e0", "G22:c1-e3"]
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"shares": []}, "action 29 (issue_shares): 'shares' is not a list of certificates"),
+        ({"shares": ["A&StL_1"]}, "action 29 (issue_shares): 'A&StL_1' is not a share of B&L"),
+        ({"shares": ["B&L_9"]}, "action 29 (issue_shares): unknown certificate 'B&L_9'"),
+    ],
+)
+def test_a_bad_issue_is_refused_where_it_stands(change: dict[str, Any], error: str) -> None:
+    exported = export_game(_played("1833ne", "random", 4, 2))
+    action = exported["actions"][28]
+    assert action["type"] == "issue_shares"
+    action.update(change)
+    with pytest.raises(ExportError) as exc:
+        import_game(exported)
+    assert str(exc.value) == error
+
+
+def test_an_answer_to_a_takeover_must_be_true_or_false() -> None:
+    exported = export_game(_played("1833ne-takeover", "greedy", 4, 1))
+    action = exported["actions"][126]
+    assert (action["type"], action["accept"]) == ("answer_takeover", True)
+    action["accept"] = "yes"
+    with pytest.raises(ExportError) as exc:
+        import_game(exported)
+    assert str(exc.value) == "action 127 (answer_takeover): 'accept' is not true or false"

@@ -263,6 +263,10 @@ class Tables:
         """A train type (either side of a double-sided card)."""
         return self._train[tid]
 
+    def is_train_type(self, tid: str) -> bool:
+        """Is ``tid`` a train type (either side of a double-sided card)?"""
+        return tid in self._train
+
     def is_private(self, pid: str) -> bool:
         return pid in self._private
 

@@ -8,27 +8,34 @@ Each handler reads one logged action of an export, maps it onto our actions
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from eighteen.engine import network, phases, trains
 from eighteen.engine.actions import (
+    AnswerTakeover,
     Bankrupt,
     Bid,
     BuyCompany,
+    BuyFerry,
     BuyShares,
     BuyTrain,
+    ChooseFerry,
     DiscardTrain,
     Dividend,
     ExchangePrivate,
     IllegalAction,
+    IssueShares,
     LayTile,
     Par,
     Pass,
     PlaceToken,
+    RedeemShares,
     RouteSpec,
     RunRoutes,
     SellShares,
+    TakeOver,
     TradePrivate,
 )
 from eighteen.engine.map import MapError
@@ -185,14 +192,9 @@ def _run_routes(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     # reach the corporation's route step (passing earlier optional steps); our engine
     # skips that step when the corporation has nothing to run
     g = imp.game
-    routes_at = STEP_INDEX["routes"]
-    while True:
-        r = g.state.round
-        mine = r.kind == "operating" and g.acting() == corp
-        if mine and STEP_INDEX[r.step] >= routes_at:
-            break
-        if not imp.pass_step():
-            break
+    _reach_step(imp, corp, "routes")
+    if any(rt.get("revenue", 1) for rt in routes) and not _at_step(imp, corp, "routes"):
+        _next_turn_at(imp, corp, "routes")
     r = g.state.round
     at_routes = r.kind == "operating" and g.acting() == corp and r.step == "routes"
     if not at_routes:
@@ -208,6 +210,55 @@ def _run_routes(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         best = network.optimal_revenue(g, corp)
         imp.route_report.append((aid, corp, imp.last_revenue[corp], best.total, bool(best.optimal)))
     imp.apply(aid, a, lambda: RunRoutes(corp, tuple(specs)))
+
+
+def _reach_step(imp: Importer, corp: str, step: str) -> None:
+    """Pass the optional steps of the operating round until ``corp`` acts at ``step`` of
+    its turn or a later one (or no pass is possible)."""
+    g = imp.game
+    at = STEP_INDEX[step]
+    while True:
+        r = g.state.round
+        mine = r.kind == "operating" and g.acting() == corp
+        if mine and STEP_INDEX[r.step] >= at:
+            return
+        if not imp.pass_step():
+            return
+
+
+def _at_step(imp: Importer, corp: str, step: str) -> bool:
+    """Does ``corp`` act at ``step`` of its operating turn?"""
+    g = imp.game
+    r = g.state.round
+    return r.kind == "operating" and g.acting() == corp and r.step == step
+
+
+def _next_turn_at(imp: Importer, corp: str, step: str) -> None:
+    """``corp`` acts past ``step`` of its turn (our engine skipped it, or the logged
+    passes that ended the turn are still to come, :meth:`Importer.pass_step`): when its
+    next turn comes with nothing logged in between (the rest of the round automatic),
+    pass the steps of this turn and of that one up to ``step``; else leave everything as
+    it was."""
+    g = imp.game
+    r = g.state.round
+    if r.kind != "operating" or g.acting() != corp:
+        return
+    turn = (g.state.stock_rounds, r.number, r.index)
+    start = len(g.log)
+    while len(g.log) - start < MAX_PASSES and imp.pass_step():
+        r = g.state.round
+        acting = g.acting()
+        if r.kind != "operating" or acting != corp:
+            break  # another entity acts first
+        if (g.state.stock_rounds, r.number, r.index) == turn:
+            continue  # (this turn's steps)
+        if STEP_INDEX[r.step] <= STEP_INDEX[step]:
+            _reach_step(imp, corp, step)
+            if _at_step(imp, corp, step):
+                return
+        break  # the next turn holds no such step
+    while len(g.log) > start:  # (the passes of _reach_step included)
+        g.undo()
 
 
 def _run_as_logged(imp: Importer, corp: str, routes: list[dict[str, Any]]) -> bool:
@@ -232,10 +283,13 @@ def _run_as_logged(imp: Importer, corp: str, routes: list[dict[str, Any]]) -> bo
             isinstance(nodes, list) and all(isinstance(n, str) for n in nodes)
         ):
             return False
+        extension = rt.get("extension", [])
+        if not isinstance(extension, list) or not all(isinstance(p, str) for p in extension):
+            return False
         got = first_reading(imp.board, g.state.map, conns, nodes or None)
         if got is None:
             return False
-        specs.append(RouteSpec(train, got[0], revenue, got[1]))
+        specs.append(RouteSpec(train, got[0], revenue, got[1], tuple(extension)))
     try:
         g.apply(RunRoutes(corp, tuple(specs)))
     except (IllegalAction, MapError, RouteError):
@@ -291,6 +345,11 @@ def _route_spec(
     except RouteError as exc:
         raise Divergence(aid, a, f"train {train}: {exc.reason}") from None
     imp.routes_checked += 1
+    extension = rt.get("extension")
+    if extension:  # (the bonus it earns is the engine's to check, with the whole run)
+        if not isinstance(extension, list) or not all(isinstance(p, str) for p in extension):
+            raise ExportError(f"action {aid} (run_routes): route {i + 1}: bad extension")
+        return replace(network.spec(route), extension=tuple(extension))
     if "revenue" in rt:
         logged = int_field(rt["revenue"], a, "revenue")
         if route.revenue != logged:
@@ -306,7 +365,7 @@ def _route_spec(
 def _dividend(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     corp = _corp_entity(imp, aid, a)
     kind = str(imp.field(aid, a, "kind"))
-    if kind not in ("payout", "withhold"):
+    if kind not in ("payout", "half", "withhold"):
         raise ExportError(f"action {aid} (dividend): unknown kind {kind!r}")
     if imp.last_revenue.get(corp, 0) == 0:
         return  # no revenue: our engine withholds (price left) by itself, as 18xx.games does
@@ -355,6 +414,55 @@ def _bankrupt(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     imp.apply(aid, a, lambda: Bankrupt(corp))
 
 
+def _treasury_shares(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    """``issue_shares`` and ``redeem_shares`` (our own reading of them: the export
+    writes the certificates moved, all of the acting corporation)."""
+    corp = _corp_entity(imp, aid, a)
+    certs = imp.field(aid, a, "shares")
+    if not isinstance(certs, list) or not certs:
+        raise ExportError(f"action {aid} ({a['type']}): 'shares' is not a list of certificates")
+    for cert in certs:
+        if imp.certificate(aid, a, cert)[0] != corp:
+            raise ExportError(f"action {aid} ({a['type']}): {cert!r} is not a share of {corp}")
+    ids = [str(c) for c in certs]
+    if a["type"] == "issue_shares":
+        if a.get("emergency") is True:  # (taken at the train step, not at the turn's start)
+            _reach_step(imp, corp, "trains")
+        imp.apply(aid, a, lambda: IssueShares(corp, len(ids)))
+        imp.out_of_ipo.update(ids)  # (in the market now: bought from there)
+    else:
+        imp.apply(aid, a, lambda: RedeemShares(corp, len(ids)))
+        imp.out_of_ipo.difference_update(ids)  # (back in the treasury)
+
+
+def _buy_ferry(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    corp = _corp_entity(imp, aid, a)
+    port = str(imp.field(aid, a, "port"))
+    imp.apply(aid, a, lambda: BuyFerry(corp, port))
+
+
+def _choose_ferry(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    corp = _corp_entity(imp, aid, a)
+    private = imp.company(aid, a)
+    port = str(imp.field(aid, a, "port"))
+    imp.apply(aid, a, lambda: ChooseFerry(corp, private, port))
+
+
+def _take_over(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    corp = _corp_entity(imp, aid, a)
+    target = imp.corporation(aid, a)
+    shares = imp.number(aid, a, "shares")
+    imp.apply(aid, a, lambda: TakeOver(corp, target, shares))
+
+
+def _answer_takeover(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    corp = _corp_entity(imp, aid, a)
+    accept = imp.field(aid, a, "accept")
+    if type(accept) is not bool:
+        raise ExportError(f"action {aid} (answer_takeover): 'accept' is not true or false")
+    imp.apply(aid, a, lambda: AnswerTakeover(corp, accept))
+
+
 #: The handler of each logged action type.
 HANDLERS: dict[str, Callable[[Importer, int | str, dict[str, Any]], None]] = {
     "bid": _bid,
@@ -370,4 +478,10 @@ HANDLERS: dict[str, Callable[[Importer, int | str, dict[str, Any]], None]] = {
     "discard_train": _discard_train,
     "buy_company": _buy_company,
     "bankrupt": _bankrupt,
+    "issue_shares": _treasury_shares,
+    "redeem_shares": _treasury_shares,
+    "buy_ferry": _buy_ferry,
+    "choose_ferry": _choose_ferry,
+    "take_over": _take_over,
+    "answer_takeover": _answer_takeover,
 }

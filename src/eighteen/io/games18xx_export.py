@@ -1,6 +1,8 @@
 """18xx.games game exports, export: one of our games in the 18xx.games format.
 
-Importing the export gives the same state (same :meth:`~eighteen.engine.game.Game.state_hash`).
+Importing the export gives the same state (same :meth:`~eighteen.engine.game.Game.state_hash`),
+for every title the engine plays: actions beyond those of the 18xx.games logs the importer
+reads are written in fields of our own (docs/import-18xx.md, "our own fields").
 Players get ids 1..n in seating order; the game is replayed from its log to name what our
 actions leave implicit (certificates, tile copies, city ids, route connections).
 """
@@ -12,18 +14,24 @@ from typing import Any
 from eighteen.engine import network, trains, views
 from eighteen.engine.actions import (
     Action,
+    AnswerTakeover,
     Bid,
     BuyCompany,
+    BuyFerry,
     BuyShares,
     BuyTrain,
+    ChooseFerry,
     DiscardTrain,
     Dividend,
     ExchangePrivate,
+    IssueShares,
     LayTile,
     Par,
     PlaceToken,
+    RedeemShares,
     RunRoutes,
     SellShares,
+    TakeOver,
     TradePrivate,
 )
 from eighteen.engine.game import Game
@@ -141,6 +149,8 @@ class _Exporter:
             a |= {"shares": moved, "percent": sum(cert_percent(g, c) for c in moved)}
         elif isinstance(action, SellShares):
             moved = [c for c, o in after.certs.items() if o == POOL and before.certs[c] != POOL]
+            if not moved:  # the sale closed the corporation: its certificates went home
+                moved = [c for c, o in before.certs.items() if o == who and after.certs[c] != who]
             a |= {"shares": moved, "percent": action.percent}
         elif isinstance(action, LayTile):
             if action.private is not None:
@@ -151,7 +161,14 @@ class _Exporter:
             tile_id = self.on_map.get(action.hex) or self.preprinted.get(
                 action.hex, f"{action.hex}-0"
             )
-            slot = after.map.city_tokens(action.hex, action.city).index(action.actor)
+            now = after.map.city_tokens(action.hex, action.city)
+            # (a token is put after the city's others; gone already when the turn it was
+            # placed in closed the corporation)
+            slot = (
+                now.index(action.actor)
+                if action.actor in now
+                else len(before.map.city_tokens(action.hex, action.city))
+            )
             a |= {"city": f"{tile_id}-{action.city}", "slot": slot}
         elif isinstance(action, RunRoutes):
             a |= extra
@@ -165,6 +182,24 @@ class _Exporter:
             a["train"] = action.train
         elif isinstance(action, BuyCompany):
             a |= {"company": action.private, "price": action.price}
+        elif isinstance(action, IssueShares | RedeemShares):
+            if isinstance(action, IssueShares) and before.round.step == "trains":
+                a["emergency"] = True  # (the issue before a president pays for a train)
+            # the certificates moved: from the treasury to the market, or back
+            src, dst = (IPO, POOL) if isinstance(action, IssueShares) else (POOL, IPO)
+            # (the first ones: the turn may close the corporation, all its certificates
+            # going home with them)
+            moved = [c for c, o in after.certs.items() if o == dst and before.certs[c] == src]
+            moved = moved[: action.count]
+            a |= {"shares": moved, "percent": sum(cert_percent(g, c) for c in moved)}
+        elif isinstance(action, BuyFerry):
+            a["port"] = action.port
+        elif isinstance(action, ChooseFerry):
+            a |= {"company": action.private, "port": action.port}
+        elif isinstance(action, TakeOver):
+            a |= {"corporation": action.target, "shares": action.shares}
+        elif isinstance(action, AnswerTakeover):
+            a["accept"] = action.accept
         elif isinstance(action, TradePrivate):
             # a player buying a private from another player: buy_company by the buyer
             a = {"type": "buy_company", "company": action.private, "price": action.price}
@@ -190,7 +225,7 @@ class _Exporter:
             face = self.board.face(self.g.state.map, s.hex)
             part = s.index + (len(face.cities) if s.kind == "town" else 0)
             nodes.append(f"{s.hex}-{part if s.kind != 'offboard' else 0}")
-        return {
+        out = {
             "train": route.train,
             "connections": route_connections(
                 [p if isinstance(p, TrackPath) else TrackPath.parse(p) for p in route.paths]
@@ -200,3 +235,6 @@ class _Exporter:
             "revenue_str": "-".join(hexes),
             "nodes": nodes,
         }
+        if route.extension:  # (our own field: the track to an interconnection bonus)
+            out["extension"] = [p.text for p in route.extension]
+        return out

@@ -378,7 +378,7 @@ class Importer:
     def train(self, aid: int | str, a: dict[str, Any], name: str = "train") -> str:
         tid = str(self.field(aid, a, name))
         ttype, _, n = tid.rpartition("-")
-        if not ttype or not n.isdigit() or ttype not in self.tables.train_order:
+        if not ttype or not n.isdigit() or not self.tables.is_train_type(ttype):
             raise ExportError(f"action {aid} ({a['type']}): unknown train {tid!r}")
         return tid
 
