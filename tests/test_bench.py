@@ -4,6 +4,7 @@ running anything (a benchmark is a tool people run by hand; a traceback is not a
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -806,3 +807,29 @@ def test_compile_times_every_stage_of_a_title() -> None:
         "render markdown",
         "load 1833ne.json",
     ]
+
+
+def test_instructions_replays_each_game_with_its_own_title(tmp_path: Path) -> None:
+    """A 1833NE export beside an 1830 one: each is imported with its own title's tables
+    (the script once read every game with the first game's)."""
+    from eighteen import Game, load_title
+    from eighteen.engine.bots import make_bots, play
+    from eighteen.io.games18xx import export_game
+
+    names = [f"Player{i + 1}" for i in range(4)]
+    g = Game.new(load_title("1833ne"), players=names, seed=2)
+    for _ in play(g, make_bots("random", names, 2)):
+        pass
+    export = tmp_path / "ne.json"
+    export.write_text(json.dumps(export_game(g)), encoding="utf-8")
+    first = BENCH.parent / "tests/fixtures/18xx-games/1830-generated/g5p_s5007.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "instructions.py"), str(first), str(export)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"g5p_s5007 +184 +\d+\.\d", lines[1]), lines[1]
+    assert re.fullmatch(r"ne +132 +\d+\.\d", lines[2]), lines[2]

@@ -572,9 +572,8 @@ def _profiled(
 def train() -> str:
     """The training run of the engine's profile-guided build (:data:`TRAINING`): two
     greedy four-player bot games of every title found, each written as an 18xx.games
-    export and imported again where the importer reads the title's actions (the engine's
-    whole path: the rounds, the track, the routes, the importer).  Returns what it played,
-    and how the engine ran (:func:`describe`)."""
+    export and imported again: the engine's whole path (the rounds, the track, the routes,
+    the importer).  Returns what it played, and how the engine ran (:func:`describe`)."""
     from eighteen.engine.bots import make_bots, play
     from eighteen.engine.game import Game
     from eighteen.engine.tables import load_title
