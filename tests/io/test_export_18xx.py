@@ -208,3 +208,22 @@ def test_an_answer_to_a_takeover_must_be_true_or_false() -> None:
     with pytest.raises(ExportError) as exc:
         import_game(exported)
     assert str(exc.value) == "action 127 (answer_takeover): 'accept' is not true or false"
+
+
+def test_a_1833ne_game_exported_at_each_action_imports_to_that_position() -> None:
+    """Cut anywhere, even inside a turn whose steps come in any order (track, token and
+    ferry): a ferry bought, or a token placed, after passes that ended the track step
+    (actions 40 and 93 of this game) leaves the turn where the game had it."""
+    g = _played("1833ne", "random", 4, 2)
+    log = list(g.log)
+    assert (log[39].type, log[92].type) == ("buy_ferry", "place_token")
+    assert (log[37].type, log[38].type, log[91].type) == ("pass", "pass", "pass")
+    differ = []
+    for n in range(1, len(log) + 1):
+        cut = Game(g.tables, list(g.players), seed=g.seed, options=list(g.options))
+        for action in log[:n]:
+            cut.apply(action)
+        res = import_game(json.loads(json.dumps(export_game(cut))))
+        if res.divergence is not None or res.game.state_hash() != cut.state_hash():
+            differ.append(n)
+    assert differ == []

@@ -19,6 +19,7 @@ from eighteen.engine import bank, collector, network, views
 from eighteen.engine.actions import Action, IllegalAction, Pass
 from eighteen.engine.game import Game
 from eighteen.engine.map import MapError
+from eighteen.engine.rounds.operating import STEP_INDEX, TURN
 from eighteen.engine.routes import RouteError
 from eighteen.engine.state import IPO, POOL
 from eighteen.engine.tables import Tables, TitleNotFound, load_title
@@ -189,6 +190,8 @@ class Importer:
         self.copies: dict[str, str] = {}  # laid tile copy id -> hex it was last laid on
         self.out_of_ipo: set[str] = set()  # certificate ids that left the IPO (18xx view)
         self.trailing_passes: list[tuple[int | str, dict[str, Any]]] = []
+        #: the corporation passes logged right before the action being applied
+        self.pending_passes: list[tuple[int | str, dict[str, Any]]] = []
         self.last_revenue: dict[str, int] = {}
         self.routes_checked = 0
         self.applied = 0
@@ -327,6 +330,7 @@ class Importer:
         if handler is None:
             raise ExportError(f"action {aid}: unknown action type {t!r}")
         if t != "pass":
+            self.pending_passes = self.trailing_passes
             self.trailing_passes = []
         auction = self.game.state.round.kind == "auction"
         handler(self, aid, a)
@@ -419,6 +423,7 @@ class Importer:
             if not self.pass_step():
                 break
             passes += 1
+        passes += self._pass_grouped(action)
         ahead = passes  # (passed before a refusal: its reason is not known yet)
         if ahead:
             action = build()  # (made for the position it is tried in)
@@ -441,6 +446,36 @@ class Importer:
                 raise Divergence(aid, a, str(first))
             passes += 1
             action = build()
+
+    def _pass_grouped(self, action: Action) -> int:
+        """Where a turn's steps come in any order (rules.turn_any_order), an action of a
+        later step of a group is taken in an earlier one too; the passes the acting
+        corporation logged right before it say which steps ended first.  For an action of
+        a grouped step, pass as many steps as were logged, up to the action's own step;
+        returns how many."""
+        g = self.game
+        groups = g.rules.turn_any_order
+        if not groups or not self.pending_passes:
+            return 0
+        actor = action.actor
+        logged = sum(1 for _, a in self.pending_passes if str(a.get("entity")) == actor)
+        passes = 0
+        while passes < logged:
+            r = g.state.round
+            if r.kind != "operating" or g.acting() != actor:
+                break
+            own = next(
+                (s.name for s in TURN[STEP_INDEX[r.step] :] if isinstance(action, s.actions)),
+                None,
+            )
+            if own is None or own == r.step:
+                break
+            if not any(own in group for group in groups):
+                break  # (taken only at its own step, or at any time: the passes wait)
+            if not self.pass_step():
+                break
+            passes += 1
+        return passes
 
     def _other_corporation_acts(self, action: Action) -> bool:
         """Is ``action`` a corporation's, in an operating round where another corporation
