@@ -459,6 +459,7 @@ class Importer:
             return 0
         actor = action.actor
         logged = sum(1 for _, a in self.pending_passes if str(a.get("entity")) == actor)
+        self.pending_passes = []  # (used once: a second action of the same entry finds none)
         passes = 0
         while passes < logged:
             r = g.state.round
