@@ -98,7 +98,8 @@ def _played(title: str, bots: str, players: int, seed: int) -> Game:
 # 1833NE's own actions (issues and redemptions, the emergency issue at the train step,
 # ferries, takeovers) and what 1830's games do not show: a run's extension to an
 # interconnection bonus, a corporation closed by the turn of its token or redemption, a
-# run of a corporation's next turn with only automatic play between (random 3p seed 1)
+# run of a corporation's next turn with only automatic play between (random 3p seed 1),
+# a corporation's pass in a takeover round (random 3p seed 6)
 @pytest.mark.parametrize(
     ("title", "bots", "players", "seed"),
     [
@@ -107,6 +108,7 @@ def _played(title: str, bots: str, players: int, seed: int) -> Game:
         ("1833ne", "random", 4, 4),
         ("1833ne", "greedy", 3, 1),
         ("1833ne-takeover", "greedy", 4, 1),
+        ("1833ne-takeover", "random", 3, 6),
     ],
 )
 def test_1833ne_games_round_trip(title: str, bots: str, players: int, seed: int) -> None:

@@ -120,6 +120,14 @@ def _pass(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     kind, who = imp.entity(aid, a)
     g = imp.game
     if kind == "corporation":
+        if g.state.round.kind != "operating" and g.acting() == who:
+            # (a round of corporations' offers, not of operating steps: the pass is the
+            # corporation's answer, made where it stands)
+            try:
+                g.apply(Pass(who))
+            except IllegalAction as exc:
+                raise Divergence(aid, a, str(exc)) from None
+            return
         imp.trailing_passes.append((aid, a))
         return
     if kind != "player":
