@@ -229,3 +229,22 @@ def test_a_1833ne_game_exported_at_each_action_imports_to_that_position() -> Non
         if res.divergence is not None or res.game.state_hash() != cut.state_hash():
             differ.append(n)
     assert differ == []
+
+
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        ({"company": "PX", "port": "G26"}, "action 31 (choose_ferry): unknown company 'PX'"),
+        ({"company": "P5"}, "action 31 (choose_ferry): missing field 'port'"),
+    ],
+)
+def test_a_ferry_choice_names_a_private_and_a_port(fields: dict[str, Any], error: str) -> None:
+    """(No bot game of 258 chose a ferry for P5: the reading of ``choose_ferry`` is
+    checked on a choice put in by hand, after the ferry B&L bought at action 30.)"""
+    exported = export_game(_played("1833ne", "random", 4, 2))
+    assert exported["actions"][29]["type"] == "buy_ferry"
+    choice = {"type": "choose_ferry", "entity": "B&L", "entity_type": "corporation", "id": 31}
+    exported["actions"] = [*exported["actions"][:30], choice | fields]
+    with pytest.raises(ExportError) as exc:
+        import_game(exported)
+    assert str(exc.value) == error
