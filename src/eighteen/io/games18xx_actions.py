@@ -201,17 +201,12 @@ def _run_routes(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     # skips that step when the corporation has nothing to run
     g = imp.game
     _reach_step(imp, corp, "routes")
-    if (
-        any(rt.get("revenue", 1) for rt in routes)
-        and not _at_step(imp, corp, "routes")
-        and any(str(p.get("entity")) == corp for _, p in imp.pending_passes)
-    ):
+    earns = any(rt.get("revenue", 1) for rt in routes)
+    if earns and not _at_step(imp, corp, "routes") and imp.passes_logged(corp):
         _next_turn_at(imp, corp, "routes")  # (its passes logged before the run ended a turn)
-    r = g.state.round
-    at_routes = r.kind == "operating" and g.acting() == corp and r.step == "routes"
-    if not at_routes:
+    if not _at_step(imp, corp, "routes"):
         imp.last_revenue[corp] = 0
-        if not any(rt.get("revenue", 1) for rt in routes):
+        if not earns:
             return  # our engine had nothing to run either
         raise Divergence(aid, a, f"{corp} has no route to run in our engine")
     if not imp.optimal_routes and _run_as_logged(imp, corp, routes):

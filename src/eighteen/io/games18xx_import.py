@@ -447,6 +447,10 @@ class Importer:
             passes += 1
             action = build()
 
+    def passes_logged(self, entity: str) -> int:
+        """How many passes ``entity`` logged right before the action being applied."""
+        return sum(1 for _, a in self.pending_passes if str(a.get("entity")) == entity)
+
     def _pass_grouped(self, action: Action) -> int:
         """Where a turn's steps come in any order (rules.turn_any_order), an action of a
         later step of a group is taken in an earlier one too; the passes the acting
@@ -458,7 +462,7 @@ class Importer:
         if not groups or not self.pending_passes:
             return 0
         actor = action.actor
-        logged = sum(1 for _, a in self.pending_passes if str(a.get("entity")) == actor)
+        logged = self.passes_logged(actor)
         self.pending_passes = []  # (used once: a second action of the same entry finds none)
         passes = 0
         while passes < logged:
