@@ -278,6 +278,21 @@ def _sellable_split(g: Context, corp: str, player: str, percent: int) -> bool:
     return size is None or percent % size == 0
 
 
+def certs_sold(g: Context, certs: list[str], percent: int) -> list[str] | None:
+    """The certificates of ``certs`` a sale of ``percent`` hands over: ordinary ones,
+    largest first, as many as make the percent; None when they cannot make it."""
+    sold: list[str] = []
+    remaining = percent
+    for c in sorted(certs, key=lambda c: -cert_percent(g, c)):
+        pct = cert_percent(g, c)
+        if pct <= remaining:
+            sold.append(c)
+            remaining -= pct
+        if remaining == 0:
+            break
+    return None if remaining else sold
+
+
 @implements("sell_drop", "row_per_share", "step_if_president")
 def sell(g: Context, player: str, corp: str, percent: int) -> None:
     """Sell to the pool: swap the presidency first if needed, pay the market price for
@@ -297,18 +312,8 @@ def sell(g: Context, player: str, corp: str, percent: int) -> None:
                 best, best_pct = name, pct
         if best is not None:
             swap_presidency(g, corp, player, best)
-    # sell ordinary certificates, largest first
-    certs = sorted(ordinary_certs_of(g, corp, player), key=lambda c: -cert_percent(g, c))
-    sold: list[str] = []
-    remaining = percent
-    for c in certs:
-        pct = cert_percent(g, c)
-        if pct <= remaining:
-            sold.append(c)
-            remaining -= pct
-        if remaining == 0:
-            break
-    if remaining:
+    sold = certs_sold(g, ordinary_certs_of(g, corp, player), percent)
+    if sold is None:
         raise IllegalAction(f"{percent}% of {corp} does not match {player}'s certificates")
     amount = unit * percent // 10
     for c in sold:

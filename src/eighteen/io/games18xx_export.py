@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eighteen.engine import network, trains, views
+from eighteen.engine import network, shares, trains, views
 from eighteen.engine.actions import (
     Action,
     AnswerTakeover,
@@ -38,7 +38,7 @@ from eighteen.engine.game import Game
 from eighteen.engine.map import Path as TrackPath
 from eighteen.engine.routes import Route, route_connections
 from eighteen.engine.shares import cert_percent
-from eighteen.engine.state import IPO, POOL
+from eighteen.engine.state import IPO, POOL, State
 from eighteen.io.games18xx_log import END_REASONS
 from eighteen.title.model import Import18xx
 
@@ -150,7 +150,7 @@ class _Exporter:
         elif isinstance(action, SellShares):
             moved = [c for c, o in after.certs.items() if o == POOL and before.certs[c] != POOL]
             if not moved:  # the sale closed the corporation: its certificates went home
-                moved = [c for c, o in before.certs.items() if o == who and after.certs[c] != who]
+                moved = self.sold_home(before, after, action)
             a |= {"shares": moved, "percent": action.percent}
         elif isinstance(action, LayTile):
             if action.private is not None:
@@ -206,6 +206,22 @@ class _Exporter:
             seller = before.privates[action.private].owner
             who = action.counterparty if seller == action.actor else action.actor
         return {**a, **self.entity(who)}
+
+    def sold_home(self, before: State, after: State, action: SellShares) -> list[str]:
+        """The certificates a sale that closed its corporation handed over (none reached
+        the market): of the corporation's ordinary ones that went home, the seller's
+        first (a presidency swap may have given him others), as the sale takes them."""
+        corp, who = action.corporation, action.actor
+        home = [
+            c
+            for c in shares.cert_ids(self.g, corp)
+            if c != shares.president_cert(corp) and after.certs[c] != before.certs[c]
+        ]
+        for pool in ([c for c in home if before.certs[c] == who], home):
+            sold = shares.certs_sold(self.g, pool, action.percent)
+            if sold:
+                return sold
+        return home
 
     def lay(self, hex_id: str, tile: str) -> str:
         """The copy id of a laid tile: the lowest copy not on the map (upgraded-away
