@@ -61,8 +61,7 @@ def stages(title_dir: Path) -> list[tuple[str, Callable[[], Any]]]:
     loaded = [(kind, load_toml(path)) for kind, path in files]
     sources, models, _ = load_sources(title_dir)
     title = assemble(title_dir, sources, models)
-    if title is None:  # (main() refuses a title with errors before the stages)
-        raise SystemExit(f"compile.py: {title_dir}: the title does not assemble")
+    assert title is not None  # (main() refuses a title with errors before the stages)
     compiled = compile_title(title)
     generated = ROOT / "generated" / f"{compiled['id']}.json"
     if not generated.is_file():

@@ -498,10 +498,10 @@ def test_the_engines_training_run_plays_every_title_and_imports_what_the_importe
     from eighteen.locations import known_titles
 
     assert known_titles() == ["1830", "1830-example", "1833ne", "1833ne-takeover"]
-    # two bot games of each title, each imported again (1833NE's too: the importer reads
-    # the export's actions of every title)
+    # two bot games of each title, each imported again (the importer reads every action
+    # the engine has: tests/io/test_export_18xx.py)
     played = native.train()
-    assert played == f"trained on 8 bot games, 8 of them imported; {native.describe()}"
+    assert played == f"trained on 8 bot games, each imported again; {native.describe()}"
 
 
 def test_the_command_builds_guided_by_a_profile_unless_told_not_to(
