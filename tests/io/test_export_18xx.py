@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from eighteen import Game, load_title
-from eighteen.engine.actions import ACTION_TYPES
-from eighteen.engine.bots import make_bots, play
+from eighteen.engine.actions import ACTION_TYPES, Action, BuyCompany, BuyFerry, ChooseFerry
+from eighteen.engine.bots import GreedyBot, make_bots, play
 from eighteen.io.games18xx import ExportError, export_game, filter_actions, import_game
 from eighteen.io.games18xx_actions import HANDLERS
 
@@ -230,8 +230,8 @@ def test_a_1833ne_game_exported_at_each_action_imports_to_that_position() -> Non
     ],
 )
 def test_a_ferry_choice_names_a_private_and_a_port(fields: dict[str, Any], error: str) -> None:
-    """(No bot game of 258 chose a ferry for P5: the reading of ``choose_ferry`` is
-    checked on a choice put in by hand, after the ferry B&L bought at action 30.)"""
+    """A choice put in by hand, after the ferry B&L bought at action 30 (the test below
+    has a game that makes one)."""
     exported = export_game(_played("1833ne", "random", 4, 2))
     assert exported["actions"][29]["type"] == "buy_ferry"
     choice = {"type": "choose_ferry", "entity": "B&L", "entity_type": "corporation", "id": 31}
@@ -239,6 +239,65 @@ def test_a_ferry_choice_names_a_private_and_a_port(fields: dict[str, Any], error
     with pytest.raises(ExportError) as exc:
         import_game(exported)
     assert str(exc.value) == error
+
+
+class _FerryCollector(GreedyBot):
+    """A greedy bot whose corporation buys every ferry it may (once one corporation has a
+    ferry, only that one) and takes P5 only while holding two or more: the one way to a
+    ferry choice, which no greedy or random bot game of 258 made."""
+
+    def pick(self, game: Game, actions: list[Action]) -> Action:
+        owners = set(game.state.ferries.values())
+        for a in actions:
+            if isinstance(a, ChooseFerry) or (
+                isinstance(a, BuyFerry) and (not owners or a.actor in owners)
+            ):
+                return a
+        luxury = [a for a in actions if isinstance(a, BuyCompany) and a.private == "P5"]
+        for a in luxury:
+            if sum(1 for owner in game.state.ferries.values() if owner == a.actor) >= 2:
+                return a
+        rest = [a for a in actions if a not in luxury]
+        return super().pick(game, rest or actions)
+
+
+def test_a_ferry_choice_round_trips() -> None:
+    """HR buys New Haven's and Bridgeport's ferries, then P5 from a player for $1, and
+    names New Haven's as the one P5 doubles; export and import keep it."""
+    names = ["A", "B", "C"]
+    g = Game.new(load_title("1833ne"), players=names, seed=1)
+    for _ in play(g, {n: _FerryCollector(10 + i) for i, n in enumerate(names)}):
+        pass
+    exported = json.loads(json.dumps(export_game(g)))
+    acts = exported["actions"]
+    ferries = [(a["entity"], a["port"]) for a in acts if a["type"] == "buy_ferry"]
+    assert ferries[:2] == [("HR", "C26"), ("HR", "B27")]
+    assert acts[148:150] == [
+        {
+            "type": "buy_company",
+            "company": "P5",
+            "price": 1,
+            "entity": "HR",
+            "entity_type": "corporation",
+            "id": 149,
+        },
+        {
+            "type": "choose_ferry",
+            "company": "P5",
+            "port": "C26",
+            "entity": "HR",
+            "entity_type": "corporation",
+            "id": 150,
+        },
+    ]
+    res = import_game(exported)
+    assert res.divergence is None and res.mismatches() == []
+    assert res.game.state_hash() == g.state_hash()
+    assert res.game.state.ferry_boost == {"P5": "C26"}
+    # a port HR holds no ferry of is no choice: the import stops there
+    acts[149]["port"] = "I26"
+    wrong = import_game(exported)
+    assert str(wrong.divergence) == "action 150: HR cannot have P5 multiply the ferry of I26 now"
 
 
 def test_a_sale_that_closes_its_corporation_names_the_certificate_sold() -> None:
