@@ -20,6 +20,7 @@ from eighteen.io.games18xx import ExportError, export_game, filter_actions, impo
 from eighteen.io.games18xx_actions import HANDLERS
 
 IO = Path(__file__).resolve().parents[2] / "src" / "eighteen" / "io"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "18xx-games"
 
 
 def test_29133_import_export_import_keeps_the_state_hash(game_29133: dict[str, Any]) -> None:
@@ -336,6 +337,37 @@ def test_a_run_after_the_corporation_passed_its_route_step_diverges_there() -> N
         "PRR has no route to run in our engine",
     )
     assert res.game.state_hash() == import_game(cut).game.state_hash()
+
+
+def test_a_run_is_taken_in_the_next_turn_only_after_logged_passes() -> None:
+    """In g2p_s2004, B&O pays its dividend (action 116), passes its train step (117) and
+    opens the next operating round (lay 118, run 119) before C&O acts. With the lay cut,
+    the run after the logged pass is read as the next turn's: the importer reaches B&O's
+    route step of round 2 (the route then earns less without the lay). With the pass cut
+    too, nothing says the turn ended: the run is reported where it stands, and the game
+    is as the dividend left it."""
+    game = json.loads((FIXTURES / "1830-generated" / "g2p_s2004.json").read_text())
+    acts = game["actions"]
+    assert [(a["type"], a["entity"]) for a in acts[115:119]] == [
+        ("dividend", "B&O"),
+        ("pass", "B&O"),
+        ("lay_tile", "B&O"),
+        ("run_routes", "B&O"),
+    ]
+
+    def imported(actions: list[dict[str, Any]]) -> Any:
+        renumbered = [{**a, "id": n} for n, a in enumerate(actions, 1)]
+        return import_game({**game, "actions": renumbered})
+
+    after_pass = imported([*acts[:117], acts[118]])
+    assert str(after_pass.divergence) == (
+        "action 118: train 3-3 (H16-I15) earns $60 in our engine, the log says $80"
+    )
+    r = after_pass.game.state.round
+    assert (r.kind, r.number, r.step, after_pass.game.acting()) == ("operating", 2, "routes", "B&O")
+    no_pass = imported([*acts[:116], acts[118]])
+    assert str(no_pass.divergence) == "action 117: B&O has no route to run in our engine"
+    assert no_pass.game.state_hash() == imported(acts[:116]).game.state_hash()
 
 
 def test_the_importer_reads_every_action_the_engine_has() -> None:
