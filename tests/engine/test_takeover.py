@@ -4,9 +4,12 @@ and short bot games that take over and end."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from ne_scenario import PLAYERS, act, auction, numbers
 from test_1833ne_example import play_to_step_16
+from test_random_games import play_checked
 
 from eighteen import Game, load_title
 from eighteen.engine import homes, market, network, shares, takeovers, trains
@@ -18,7 +21,7 @@ from eighteen.engine.actions import (
     PlaceToken,
     TakeOver,
 )
-from eighteen.engine.bots import make_bots, play
+from eighteen.engine.bots import make_bots
 
 
 def example_takeover_round() -> Game:
@@ -109,8 +112,8 @@ def test_a_target_with_a_train_may_refuse_or_accept() -> None:
 def test_bot_games_take_over_and_end(players: int, seed: int) -> None:
     names = ["Ann", "Bob", "Cy", "Dee", "Eve"][:players]
     g = Game.new(load_title("1833ne-takeover"), names, seed=seed)
-    for _ in play(g, make_bots("greedy", names, seed)):
-        pass
+    # the invariants of every action (an acquirer's trains within its raised limit)
+    play_checked(g, make_bots("greedy", names, seed), random.Random(seed))
     # the bank breaks, or one player is left after bankruptcies (rules.bankruptcy)
     assert g.is_over and g.state.end_reason in {"bank broken", "bankruptcy"}
     assert g.state.absorbed
