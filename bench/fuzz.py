@@ -9,9 +9,11 @@ a copy. Counted: tracebacks (validation or play raising), hangs (one title over 
 clean-but-unplayable titles (the engine refuses its own offer or crashes).
 
 Actions: random action JSON (offered actions with a field broken, random types and
-fields) applied at positions of random bot games. Counted: exceptions other than
-IllegalAction, refusals that changed the state, and accepted actions (for information).
-All counts but "accepted" and "clean" should be zero.
+fields) applied at positions of random bot games of every compiled title (variants such
+as the takeover game included). Counted: exceptions other than IllegalAction, refusals
+that changed the state, accepted actions (for information) and accepted ones whose undo
+did not give the state back exactly. All counts but "accepted" and "clean" should be
+zero.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TITLES = ("1830", "1833ne")
+TITLES = ("1830", "1833ne")  # the title campaign mutates their TOML sources
 HANG_SECONDS = 20.0
 
 
@@ -63,15 +65,23 @@ def action_campaign(args: tuple[int, int]) -> dict[str, int]:
     from eighteen.engine.actions import IllegalAction
     from eighteen.engine.bots import make_bots
     from eighteen.engine.game import Game
+    from eighteen.locations import known_titles
     from eighteen.title.fuzz import random_action
 
     start, n = args
-    counts = {"actions": 0, "accepted": 0, "non_illegal": 0, "changed_on_refusal": 0}
+    titles = known_titles()
+    counts = {
+        "actions": 0,
+        "accepted": 0,
+        "non_illegal": 0,
+        "changed_on_refusal": 0,
+        "undo_differs": 0,
+    }
     rng = random.Random(start)
     done = 0
     game_no = start
     while done < n:
-        title = TITLES[game_no % len(TITLES)]
+        title = titles[game_no % len(titles)]
         names = ["A", "B", "C", "D"]
         game = Game.new(title, players=names, seed=game_no)
         bots = make_bots("random", names, game_no)
@@ -103,6 +113,9 @@ def action_campaign(args: tuple[int, int]) -> dict[str, int]:
                 continue
             counts["accepted"] += 1
             game.undo()
+            if game.state_hash() != before or len(game.log) != length:
+                counts["undo_differs"] += 1
+                print(f"undo differs after {action}", file=sys.stderr)
     return counts
 
 
@@ -136,11 +149,12 @@ def main() -> int:
     print(
         f"actions: {actions['actions']} hostile, {actions['accepted']} accepted; "
         f"non-IllegalAction refusals {actions['non_illegal']}, "
-        f"state changed on refusal {actions['changed_on_refusal']} "
+        f"state changed on refusal {actions['changed_on_refusal']}, "
+        f"undo not exact {actions['undo_differs']} "
         f"({time.monotonic() - t1:.0f} s)"
     )
     bad = titles["tracebacks"] + titles["hangs"] + titles["unplayable"]
-    bad += actions["non_illegal"] + actions["changed_on_refusal"]
+    bad += actions["non_illegal"] + actions["changed_on_refusal"] + actions["undo_differs"]
     return 1 if bad else 0
 
 
