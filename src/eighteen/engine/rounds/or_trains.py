@@ -167,6 +167,8 @@ def other_trains(g: Context, corp: str) -> list[str]:
 
 def emergency_sale_problem(g: Context, player: str, corp: str, percent: int) -> str | None:
     """Why the president may not sell this to fund the operating corporation's train."""
+    if corp not in g.state.corporations:
+        return f"unknown corporation {corp}"
     oc = operating(g)
     if player != g.state.corporations[oc].president:
         return f"only the president of {oc} may sell to fund its train"
