@@ -86,7 +86,11 @@ def _played(title: str, bots: str, players: int, seed: int) -> Game:
 # takeovers) and what 1830's games do not show: a run's extension to an interconnection
 # bonus, a corporation closed by the turn of its token, sale or redemption, a run of a
 # corporation's next turn with only automatic play between (random 3p seed 1), a
-# corporation's pass in a takeover round (random 3p seed 6)
+# corporation's pass in a takeover round (random 3p seed 6); such a pass logged right
+# after the operating passes that close the round, before another corporation's takeover
+# (random 4p seed 27, action 257) or a player's purchase (random 4p seed 31, action 171);
+# fourteen corporation passes before a player's purchase, more than MAX_PASSES (greedy 4p
+# seed 57, actions 183-196)
 @pytest.mark.parametrize(
     ("title", "bots", "players", "seed"),
     [
@@ -100,6 +104,9 @@ def _played(title: str, bots: str, players: int, seed: int) -> Game:
         ("1833ne", "greedy", 3, 1),
         ("1833ne-takeover", "greedy", 4, 1),
         ("1833ne-takeover", "random", 3, 6),
+        ("1833ne-takeover", "random", 4, 27),
+        ("1833ne-takeover", "random", 4, 31),
+        ("1833ne-takeover", "greedy", 4, 57),
     ],
 )
 def test_bot_games_round_trip(title: str, bots: str, players: int, seed: int) -> None:
@@ -221,6 +228,21 @@ def test_a_1833ne_game_exported_at_each_action_imports_to_that_position() -> Non
         if res.divergence is not None or res.game.state_hash() != cut.state_hash():
             differ.append(n)
     assert differ == []
+
+
+def test_a_game_cut_after_a_pass_in_a_takeover_round_imports_to_that_position() -> None:
+    """StL&A's pass (action 256) ends the operating round and B&W's (257) declines to take
+    anyone over: cut there, the import makes both, the second as B&W's answer."""
+    g = _played("1833ne-takeover", "random", 4, 27)
+    log = list(g.log)
+    assert [(a.actor, a.type) for a in log[255:257]] == [("StL&A", "pass"), ("B&W", "pass")]
+    cut = Game(g.tables, list(g.players), seed=g.seed, options=list(g.options))
+    for action in log[:257]:
+        cut.apply(action)
+    assert (cut.state.round.kind, cut.acting()) == ("takeover", "FRR")
+    res = import_game(json.loads(json.dumps(export_game(cut))))
+    assert res.divergence is None
+    assert res.game.state_hash() == cut.state_hash()
 
 
 @pytest.mark.parametrize(

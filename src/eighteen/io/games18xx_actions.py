@@ -132,8 +132,10 @@ def _pass(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         return
     if kind != "player":
         return  # a company declines its ability: nothing to do
+    logged = imp.trailing_passes  # (the corporations' passes logged first)
+    limit = MAX_PASSES + len(logged)
     imp.trailing_passes = []
-    for _ in range(MAX_PASSES):
+    for _ in range(limit):
         acting = g.acting()
         if acting == who:
             try:
@@ -143,7 +145,7 @@ def _pass(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
             return
         if acting is None or g.state.is_player(acting):
             return  # our engine has already passed this player (nothing to do)
-        if not imp.pass_step():
+        if not imp.pass_step() and not imp.pass_offer(who, logged):
             raise Divergence(aid, a, f"{acting} must act first in our engine")
     raise Divergence(aid, a, f"{g.acting()} must act first in our engine")
 

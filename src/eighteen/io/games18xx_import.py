@@ -418,9 +418,14 @@ class Importer:
         first: str | None = None  # the first refusal's reason (not the exception: its
         # traceback would hold this frame, a reference cycle per refusal)
         passes = 0
+        logged = self.pending_passes  # (kept: _pass_grouped uses them up)
+        limit = MAX_PASSES + len(logged)  # (the passes logged may all be due)
         action = build()
-        while passes < MAX_PASSES and self._other_corporation_acts(action):
-            if not self.pass_step():
+        while passes < limit:
+            if self._other_corporation_acts(action):
+                if not self.pass_step():
+                    break
+            elif not self.pass_offer(action.actor, logged):
                 break
             passes += 1
         passes += self._pass_grouped(action)
@@ -434,7 +439,7 @@ class Importer:
             except (IllegalAction, MapError, RouteError) as exc:
                 if first is None:
                     first = str(exc)
-            if passes >= MAX_PASSES or not self.pass_step():
+            if passes >= limit or not (self.pass_step() or self.pass_offer(action.actor, logged)):
                 for _ in range(passes):
                     g.undo()
                 if ahead:  # tried where it came, as if no pass had been made first
@@ -516,6 +521,30 @@ class Importer:
             return False
         return True
 
+    def pass_offer(self, actor: str, logged: list[tuple[int | str, dict[str, Any]]]) -> bool:
+        """In a round of corporations' offers (not of operating steps, e.g. a takeover
+        round), the corporation to act before ``actor`` passes if a pass of its own is among
+        ``logged`` (held back while the operating round before was being passed); that
+        logged pass is used up.  False when there is none to make."""
+        g = self.game
+        acting = g.acting()
+        if (
+            g.state.round.kind == "operating"
+            or acting is None
+            or acting == actor
+            or not g.tables.is_corporation(acting)
+        ):
+            return False
+        i = next((i for i, (_, a) in enumerate(logged) if str(a.get("entity")) == acting), None)
+        if i is None:
+            return False
+        try:
+            g.apply(Pass(acting))
+        except IllegalAction:
+            return False
+        del logged[i]
+        return True
+
     def flush_passes(self) -> None:
         """At the end of the log, replay the corporation passes logged after the last
         other action.  In a finished game they ended the turns of their corporations (our
@@ -527,6 +556,12 @@ class Importer:
             corp = str(a["entity"])
             for _ in range(MAX_PASSES if finished else 1):
                 if g.is_over or g.acting() != corp:
+                    break
+                if g.state.round.kind != "operating":  # (its answer in a round of offers)
+                    try:
+                        g.apply(Pass(corp))
+                    except IllegalAction as exc:
+                        raise Divergence(aid, a, str(exc)) from None
                     break
                 if not self.pass_step():
                     raise Divergence(aid, a, f"{corp} cannot pass now in our engine")
