@@ -110,13 +110,50 @@ def _played(title: str, bots: str, players: int, seed: int) -> Game:
     ],
 )
 def test_bot_games_round_trip(title: str, bots: str, players: int, seed: int) -> None:
+    """Our export, and the same with its passes' steps taken out (as 18xx.games logs
+    them: the importer then works out where each pass is due)."""
     g = _played(title, bots, players, seed)
     exported = json.loads(json.dumps(export_game(g)))
-    res = import_game(exported)
-    assert res.divergence is None, res.divergence
-    assert res.mismatches() == []
-    assert res.game.state_hash() == g.state_hash()
-    assert res.game.players == g.players
+    for doc in (exported, _without_steps(exported)):
+        res = import_game(doc)
+        assert res.divergence is None, res.divergence
+        assert res.mismatches() == []
+        assert res.game.state_hash() == g.state_hash()
+        assert res.game.players == g.players
+
+
+def _without_steps(exported: dict[str, Any]) -> dict[str, Any]:
+    """The export with no pass naming its step."""
+    acts = [{k: v for k, v in a.items() if k != "step"} for a in exported["actions"]]
+    return {**exported, "actions": acts}
+
+
+def test_a_pass_is_made_at_the_step_it_names() -> None:
+    """StL&A, the one corporation left, issues shares (action 176), then passes twice
+    (177, 178), each pass ending one of its turns (the rounds go on with it alone), and
+    issues again (179). Each pass names its step, so the import makes it there; without
+    the steps, the second issue is taken in the turn of the first (its issue step is still
+    open) and the game goes astray."""
+    g = _played("1833ne-takeover", "random", 5, 28)
+    exported = json.loads(json.dumps(export_game(g)))
+    acts = exported["actions"]
+    assert [(a["type"], a.get("step")) for a in acts[175:180]] == [
+        ("issue_shares", None),
+        ("pass", "issue"),
+        ("pass", "issue"),
+        ("issue_shares", None),
+        ("redeem_shares", None),
+    ]
+    assert import_game(exported).game.state_hash() == g.state_hash()
+    astray = import_game(_without_steps(exported))
+    assert astray.mismatches()[:2] == [
+        "Player2: ours 70, file 10",
+        "end: ours not over, file no corporation can be started any more",
+    ]
+    acts[176]["step"] = 3
+    with pytest.raises(ExportError) as exc:
+        import_game(exported)
+    assert str(exc.value) == "action 177 (pass): 'step' is not a step name"
 
 
 def test_1833ne_exports_name_what_its_actions_change() -> None:
@@ -224,9 +261,11 @@ def test_a_1833ne_game_exported_at_each_action_imports_to_that_position() -> Non
         cut = Game(g.tables, list(g.players), seed=g.seed, options=list(g.options))
         for action in log[:n]:
             cut.apply(action)
-        res = import_game(json.loads(json.dumps(export_game(cut))))
-        if res.divergence is not None or res.game.state_hash() != cut.state_hash():
-            differ.append(n)
+        exported = json.loads(json.dumps(export_game(cut)))
+        for doc in (exported, _without_steps(exported)):
+            res = import_game(doc)
+            if res.divergence is not None or res.game.state_hash() != cut.state_hash():
+                differ.append(n)
     assert differ == []
 
 
@@ -240,7 +279,7 @@ def test_a_game_cut_after_a_pass_in_a_takeover_round_imports_to_that_position() 
     for action in log[:257]:
         cut.apply(action)
     assert (cut.state.round.kind, cut.acting()) == ("takeover", "FRR")
-    res = import_game(json.loads(json.dumps(export_game(cut))))
+    res = import_game(_without_steps(json.loads(json.dumps(export_game(cut)))))
     assert res.divergence is None
     assert res.game.state_hash() == cut.state_hash()
 

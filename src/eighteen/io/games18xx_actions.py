@@ -128,6 +128,8 @@ def _pass(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
             except IllegalAction as exc:
                 raise Divergence(aid, a, str(exc)) from None
             return
+        if "step" in a and _pass_at_step(imp, aid, a, who):
+            return
         imp.trailing_passes.append((aid, a))
         return
     if kind != "player":
@@ -148,6 +150,24 @@ def _pass(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         if not imp.pass_step() and not imp.pass_offer(who, logged):
             raise Divergence(aid, a, f"{acting} must act first in our engine")
     raise Divergence(aid, a, f"{g.acting()} must act first in our engine")
+
+
+def _pass_at_step(imp: Importer, aid: int | str, a: dict[str, Any], corp: str) -> bool:
+    """A corporation's pass that names the step it ends (our exports write ``step``) is
+    made at once when the corporation is at that step with no pass held back before it
+    (True); else it waits as the logged passes of 18xx.games do."""
+    step = a["step"]
+    if not isinstance(step, str):
+        raise ExportError(f"action {aid} (pass): 'step' is not a step name")
+    g = imp.game
+    r = g.state.round
+    if imp.trailing_passes or r.kind != "operating" or g.acting() != corp or r.step != step:
+        return False
+    try:
+        g.apply(Pass(corp))
+    except IllegalAction:
+        return False
+    return True
 
 
 def _lay_tile(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:

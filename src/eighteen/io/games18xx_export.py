@@ -27,6 +27,7 @@ from eighteen.engine.actions import (
     IssueShares,
     LayTile,
     Par,
+    Pass,
     PlaceToken,
     RedeemShares,
     RunRoutes,
@@ -200,6 +201,12 @@ class _Exporter:
             a |= {"corporation": action.target, "shares": action.shares}
         elif isinstance(action, AnswerTakeover):
             a["accept"] = action.accept
+        elif (
+            isinstance(action, Pass)
+            and before.round.kind == "operating"
+            and self.tables.is_corporation(who)
+        ):
+            a["step"] = before.round.step  # (the step it ends: the import makes it there)
         elif isinstance(action, TradePrivate):
             # a player buying a private from another player: buy_company by the buyer
             a = {"type": "buy_company", "company": action.private, "price": action.price}
