@@ -526,6 +526,8 @@ class Importer:
         round), the corporation to act before ``actor`` passes if a pass of its own is among
         ``logged`` (held back while the operating round before was being passed); that
         logged pass is used up.  False when there is none to make."""
+        if not logged:
+            return False  # (the usual case: asked before each action)
         g = self.game
         acting = g.acting()
         if (
