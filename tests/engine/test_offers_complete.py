@@ -65,10 +65,11 @@ def offered_too(g: Game, a: Action, offered: list[Action]) -> bool:
     )
 
 
-def changed_actions(g: Game, rng: random.Random, vocab: dict[str, list[Any]]) -> list[Any]:
+def changed_actions(
+    g: Game, offered: list[Action], rng: random.Random, vocab: dict[str, list[Any]]
+) -> list[Any]:
     """Up to four offered actions, each with one field changed (a train to another train
     in play, a number a step away)."""
-    offered = g.legal_actions()
     trains = [x for c in g.state.corporations.values() for x in c.trains]
     trains += g.state.depot[:5] + g.state.train_pool
     out = []
@@ -111,7 +112,7 @@ def test_an_action_accepted_is_an_action_offered(
         if len(g.log) % 3 or g.is_over:
             continue
         offered = g.legal_actions()
-        for doc in changed_actions(g, rng, vocab):
+        for doc in changed_actions(g, offered, rng, vocab):
             before, length = g.state_hash(), len(g.log)
             try:
                 action = action_from_json(doc)
