@@ -121,12 +121,7 @@ def _pass(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     g = imp.game
     if kind == "corporation":
         if g.state.round.kind != "operating" and g.acting() == who:
-            # (a round of corporations' offers, not of operating steps: the pass is the
-            # corporation's answer, made where it stands)
-            try:
-                g.apply(Pass(who))
-            except IllegalAction as exc:
-                raise Divergence(aid, a, str(exc)) from None
+            imp.answer(aid, a, who)
             return
         if "step" in a and _pass_at_step(imp, aid, a, who):
             return
@@ -159,15 +154,7 @@ def _pass_at_step(imp: Importer, aid: int | str, a: dict[str, Any], corp: str) -
     step = a["step"]
     if not isinstance(step, str):
         raise ExportError(f"action {aid} (pass): 'step' is not a step name")
-    g = imp.game
-    r = g.state.round
-    if imp.trailing_passes or r.kind != "operating" or g.acting() != corp or r.step != step:
-        return False
-    try:
-        g.apply(Pass(corp))
-    except IllegalAction:
-        return False
-    return True
+    return not imp.trailing_passes and _at_step(imp, corp, step) and imp.pass_step()
 
 
 def _lay_tile(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:

@@ -547,6 +547,14 @@ class Importer:
         del logged[i]
         return True
 
+    def answer(self, aid: int | str, a: dict[str, Any], corp: str) -> None:
+        """A corporation's pass in a round of offers (not of operating steps, e.g. a
+        takeover round) is its answer there, made where it stands."""
+        try:
+            self.game.apply(Pass(corp))
+        except IllegalAction as exc:
+            raise Divergence(aid, a, str(exc)) from None
+
     def flush_passes(self) -> None:
         """At the end of the log, replay the corporation passes logged after the last
         other action.  In a finished game they ended the turns of their corporations (our
@@ -559,11 +567,8 @@ class Importer:
             for _ in range(MAX_PASSES if finished else 1):
                 if g.is_over or g.acting() != corp:
                     break
-                if g.state.round.kind != "operating":  # (its answer in a round of offers)
-                    try:
-                        g.apply(Pass(corp))
-                    except IllegalAction as exc:
-                        raise Divergence(aid, a, str(exc)) from None
+                if g.state.round.kind != "operating":
+                    self.answer(aid, a, corp)
                     break
                 if not self.pass_step():
                     raise Divergence(aid, a, f"{corp} cannot pass now in our engine")
