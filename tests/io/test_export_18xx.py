@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 
 from eighteen import Game, load_title
-from eighteen.engine.actions import ACTION_TYPES, Action, BuyCompany, BuyFerry, ChooseFerry
+from eighteen.engine.actions import (
+    ACTION_TYPES,
+    Action,
+    BuyCompany,
+    BuyFerry,
+    ChooseFerry,
+    Pass,
+)
 from eighteen.engine.bots import GreedyBot, make_bots, play
 from eighteen.io.games18xx import ExportError, export_game, filter_actions, import_game
 from eighteen.io.games18xx_actions import HANDLERS
@@ -282,6 +289,24 @@ def test_a_game_cut_after_a_pass_in_a_takeover_round_imports_to_that_position() 
     res = import_game(_without_steps(json.loads(json.dumps(export_game(cut)))))
     assert res.divergence is None
     assert res.game.state_hash() == cut.state_hash()
+
+
+@pytest.mark.parametrize(("bots", "seed", "at"), [("random", 31, 171), ("greedy", 57, 196)])
+def test_a_players_pass_after_held_back_corporation_passes(bots: str, seed: int, at: int) -> None:
+    """A player passes where the game has a purchase, after corporation passes that the
+    import (as of an 18xx.games log, without steps) holds back: B&L's two, the second its
+    answer in the takeover round (random seed 31); fourteen of seven corporations (greedy
+    seed 57). The import makes them all, then the player's pass."""
+    g = _played("1833ne-takeover", bots, 4, seed)
+    log = list(g.log)
+    assert log[at].type == "buy_shares" and log[at - 1].type == "pass"
+    game = Game(g.tables, list(g.players), seed=g.seed, options=list(g.options))
+    for action in log[:at]:
+        game.apply(action)
+    game.apply(Pass(log[at].actor))
+    res = import_game(_without_steps(json.loads(json.dumps(export_game(game)))))
+    assert res.divergence is None
+    assert res.game.state_hash() == game.state_hash()
 
 
 @pytest.mark.parametrize(
