@@ -1,7 +1,7 @@
 """`legal_actions()` lists every discrete choice (docs/engine.md): an offered action with one
 field changed to another name or number of the title (another corporation, player, private,
 hex, tile, rotation, city, percent, count, price step) is either refused, with the state
-unchanged, or was offered too. A tile lay may also show the same face as one offered (a
+unchanged, or was offered too. A tile lay may also show the same track as one offered (a
 straight track turned half round). Amounts chosen freely in a range are left out: bids,
 train and private prices, a takeover's treasury shares, and the routes of a run."""
 
@@ -47,8 +47,9 @@ def vocabulary(g: Game) -> dict[str, list[Any]]:
     }
 
 
-def exits(g: Game, a: LayTile) -> list[int]:
-    return sorted(network.board(g).tile_face(a.hex, a.tile, a.rotation).exits)
+def track(g: Game, a: LayTile) -> frozenset[tuple[str, str]]:
+    """The track the lay would show (the engine's test of two rotations being one)."""
+    return network.board(g).tile_face(a.hex, a.tile, a.rotation).signature
 
 
 def offered_too(g: Game, a: Action, offered: list[Action]) -> bool:
@@ -56,11 +57,10 @@ def offered_too(g: Game, a: Action, offered: list[Action]) -> bool:
         return True
     if not isinstance(a, LayTile):
         return False
-    face = exits(g, a)
     return any(
         isinstance(o, LayTile)
         and (o.hex, o.tile, o.private) == (a.hex, a.tile, a.private)
-        and exits(g, o) == face
+        and track(g, o) == track(g, a)
         for o in offered
     )
 
