@@ -167,7 +167,7 @@ def other_trains(g: Context, corp: str) -> list[str]:
 
 def emergency_sale_problem(g: Context, player: str, corp: str, percent: int) -> str | None:
     """Why the president may not sell this to fund the operating corporation's train."""
-    if corp not in g.state.corporations:
+    if not g.tables.is_corporation(corp):  # (as the stock round's sale_problem asks first)
         return f"unknown corporation {corp}"
     oc = operating(g)
     if player != g.state.corporations[oc].president:
