@@ -129,6 +129,14 @@ def test_bot_games_round_trip(title: str, bots: str, players: int, seed: int) ->
         assert res.game.players == g.players
 
 
+def _cut(g: Game, n: int) -> Game:
+    """The game after its first ``n`` actions."""
+    cut = Game(g.tables, list(g.players), seed=g.seed, options=list(g.options))
+    for action in g.log[:n]:
+        cut.apply(action)
+    return cut
+
+
 def _without_steps(exported: dict[str, Any]) -> dict[str, Any]:
     """The export with no pass naming its step."""
     acts = [{k: v for k, v in a.items() if k != "step"} for a in exported["actions"]]
@@ -265,9 +273,7 @@ def test_a_1833ne_game_exported_at_each_action_imports_to_that_position() -> Non
     assert (log[37].type, log[38].type, log[91].type) == ("pass", "pass", "pass")
     differ = []
     for n in range(1, len(log) + 1):
-        cut = Game(g.tables, list(g.players), seed=g.seed, options=list(g.options))
-        for action in log[:n]:
-            cut.apply(action)
+        cut = _cut(g, n)
         exported = json.loads(json.dumps(export_game(cut)))
         for doc in (exported, _without_steps(exported)):
             res = import_game(doc)
@@ -282,9 +288,7 @@ def test_a_game_cut_after_a_pass_in_a_takeover_round_imports_to_that_position() 
     g = _played("1833ne-takeover", "random", 4, 27)
     log = list(g.log)
     assert [(a.actor, a.type) for a in log[255:257]] == [("StL&A", "pass"), ("B&W", "pass")]
-    cut = Game(g.tables, list(g.players), seed=g.seed, options=list(g.options))
-    for action in log[:257]:
-        cut.apply(action)
+    cut = _cut(g, 257)
     assert (cut.state.round.kind, cut.acting()) == ("takeover", "FRR")
     res = import_game(_without_steps(json.loads(json.dumps(export_game(cut)))))
     assert res.divergence is None
@@ -300,9 +304,7 @@ def test_a_players_pass_after_held_back_corporation_passes(bots: str, seed: int,
     g = _played("1833ne-takeover", bots, 4, seed)
     log = list(g.log)
     assert log[at].type == "buy_shares" and log[at - 1].type == "pass"
-    game = Game(g.tables, list(g.players), seed=g.seed, options=list(g.options))
-    for action in log[:at]:
-        game.apply(action)
+    game = _cut(g, at)
     game.apply(Pass(log[at].actor))
     res = import_game(_without_steps(json.loads(json.dumps(export_game(game)))))
     assert res.divergence is None
