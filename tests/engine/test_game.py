@@ -185,7 +185,12 @@ def test_options_change_rules_and_trains() -> None:
     assert g.rules.brown_multiple_buy_from_ipo is True
     plain = Game.new(t, ["A", "B"])
     assert [x for x in plain.state.depot if x.startswith("6-")] == ["6-0", "6-1"]
-    assert plain.rules.brown_multiple_buy_from_ipo is False
+    assert plain.rules.brown_multiple_buy_from_ipo is True  # the rules' reading
+    pool_only = Game.new(t, ["A", "B"], options=["brown_pool_only_18xx_games"])
+    assert pool_only.rules.brown_multiple_buy_from_ipo is False
+    # options apply in order: the optional rule after the reading overrides it
+    both = ["brown_pool_only_18xx_games", "multiple_brown_from_ipo"]
+    assert Game.new(t, ["A", "B"], options=both).rules.brown_multiple_buy_from_ipo is True
 
 
 def test_titles_with_unknown_mechanics_are_refused() -> None:

@@ -24,15 +24,17 @@ from eighteen.engine.actions import (
     RouteSpec,
     RunRoutes,
     SellShares,
+    TradePrivate,
 )
 from eighteen.engine.rounds.or_track import lay_options
 
 BOSTON_MANSFIELD = RouteSpec("2-0", ("E23:c0-e5", "F24:e2-t0"), 40)
 
 
-def second_operating_round() -> Game:
-    """Stock round 2 passes; B&M operates (track step) in operating round 1 of set 2."""
-    g = second_stock_round()
+def second_operating_round(g: Game | None = None) -> Game:
+    """Stock round 2 passes (of ``g``, by default the scenario's second stock round); B&M
+    operates (track step) in the next operating round."""
+    g = g or second_stock_round()
     run(g, Pass("B"), Pass("C"), Pass("D"), Pass("A"))
     assert g.acting() == "B&M" and g.state.round.step == "track"
     return g
@@ -207,7 +209,11 @@ def test_bankruptcy_ends_the_game() -> None:
     c_ordinary = [c for c in g.state.certs if c.startswith("B&M_") and c != "B&M_0"]
     g.state.certs[next(c for c in c_ordinary if g.state.certs[c] == "C")] = "pool"
     g.invalidate_caches()
-    assert g.legal_actions() == [Bankrupt("B&M")]
+    # C may sell his D&H to another player (at face here; any agreed price), but need not
+    assert g.legal_actions() == [
+        *(TradePrivate("C", "DH", p, 70) for p in ("A", "B", "D")),
+        Bankrupt("B&M"),
+    ]
     run(g, Bankrupt("B&M"))
     assert g.is_over and g.state.end_reason == "bankruptcy"
     assert g.legal_actions() == []

@@ -186,8 +186,10 @@ def test_certificate_limit_and_yellow_zone_exemption() -> None:
     assert shares.cert_count(g, "A") == 17
 
 
-def test_brown_zone_allows_several_buys_from_the_pool() -> None:
+def test_brown_zone_buys_from_the_pool_only_with_the_18xx_games_reading() -> None:
     g = second_stock_round()
+    # as option brown_pool_only_18xx_games sets it (the rules' own reading: seed audit)
+    g.rules = g.rules.model_copy(update={"brown_multiple_buy_from_ipo": False})
     g.state.corporations["B&M"].cell = [7, 2]  # $30, brown: multiple buys
     g.state.certs.update({"B&M_5": "pool", "B&M_6": "pool", "B&M_7": "pool"})
     run(g, BuyShares("B", "B&M", "pool"), BuyShares("B", "B&M", "pool"))
@@ -196,16 +198,6 @@ def test_brown_zone_allows_several_buys_from_the_pool() -> None:
         g.apply(BuyShares("B", "NYC", "ipo"))  # NYC is not in a brown cell
     with pytest.raises(IllegalAction, match="pool only"):
         g.apply(BuyShares("B", "B&M", "ipo"))
-
-
-def test_brown_zone_buys_from_the_ipo_with_the_option() -> None:
-    g = second_stock_round()
-    # as option multiple_brown_from_ipo sets it
-    g.rules = g.rules.model_copy(update={"brown_multiple_buy_from_ipo": True})
-    g.state.corporations["B&M"].cell = [7, 2]  # $30, brown
-    run(g, BuyShares("B", "B&M", "ipo"), BuyShares("B", "B&M", "ipo"))
-    assert shares.percent_of(g, "B&M", "B") == 20
-    assert g.state.player("B").cash == 313 - 2 * 100  # IPO shares cost par
 
 
 def test_sales_before_float_follow_the_title_rule() -> None:

@@ -2,6 +2,11 @@
 
 #: The options titles/1830 switches on for every 18xx.games import (18xx.games' readings
 #: of the rules where they differ from the seed), in the title's order ...
-READINGS_18XX = ["auction_18xx_games"]
+READINGS_18XX = [
+    "auction_18xx_games",
+    "brown_pool_only_18xx_games",
+    "new_trains_18xx_games",
+    "emergency_18xx_games",
+]
 #: ... and for exports made before 2025 (such as 29133, of 2021), in addition.
 OLD_READINGS_18XX = ["bankrupt_sells_shares"]

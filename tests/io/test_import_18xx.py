@@ -291,7 +291,7 @@ def test_a_truncated_log_replays_what_is_there(game_29133: dict[str, Any]) -> No
 def test_optional_rules_become_title_options(game_29133: dict[str, Any]) -> None:
     game_29133["settings"]["optional_rules"] = ["optional_6_train"]
     res = import_game(game_29133)
-    assert res.game.options == ["optional_6_train", *READINGS_18XX, *OLD_READINGS_18XX]
+    assert res.game.options == [*READINGS_18XX, *OLD_READINGS_18XX, "optional_6_train"]
     # the third 6-train is still for sale when NYNH needs a train: it is not bankrupt,
     # so the game goes on and the last action (its bankruptcy) no longer fits
     d = res.divergence

@@ -347,7 +347,9 @@ RULES: dict[str, Any] = {
     "auction_min_raise": 5,
     "auction_price_drop": 5,
     "auction_forced_price": 0,
-    "brown_multiple_buy_from_ipo": False,
+    # the seed (000, holding limits): any source; the facts' pool-only reading is the
+    # option brown_pool_only_18xx_games
+    "brown_multiple_buy_from_ipo": True,
     "private_price_min_factor": 0.5,
     "private_price_max_factor": 2.0,
     "privates_count_for_cert_limit": True,
@@ -527,11 +529,14 @@ def test_identity_and_money(compiled: dict[str, Any]) -> None:
     assert compiled["bank"] == 12000
     assert compiled["starting_cash"] == {"2": 1200, "3": 800, "4": 600, "5": 480, "6": 400}
     assert compiled["certificate_limit"] == {"2": 28, "3": 20, "4": 16, "5": 13, "6": 11}
-    # the two optional rules of 1830, then 18xx.games' bankruptcy rule (import_18xx.options)
+    # the two optional rules of 1830, then 18xx.games' readings (import_18xx.options)
     assert [o["id"] for o in compiled["options"]] == [
         "multiple_brown_from_ipo",
         "optional_6_train",
         "bankrupt_sells_shares",
+        "brown_pool_only_18xx_games",
+        "new_trains_18xx_games",
+        "emergency_18xx_games",
         "auction_18xx_games",
     ]
     # every 1830 rule choice, exactly (rules added later for other titles keep their defaults)

@@ -282,8 +282,8 @@ def test_a_misspelt_tag_is_mended_to_the_tag_it_is_close_to(tmp_path: Path) -> N
     assert got is not None and got.stand_ins == ()
     assert got.data["rules"]["bankruptcy"]["kind"] == "game_ends"
     assert shown(target) == [
-        "title.toml:157:23: error[E014]: rules.bankruptcy.kind: unknown bankruptcy kind "
+        "title.toml:16:1: error[E152]: starting_cash: starting cash missing for 5 players",
+        "title.toml:189:23: error[E014]: rules.bankruptcy.kind: unknown bankruptcy kind "
         '"game_endz"; expected one of: "game_ends", "player_eliminated"; did you mean '
         '"game_ends"?',
-        "title.toml:16:1: error[E152]: starting_cash: starting cash missing for 5 players",
     ]

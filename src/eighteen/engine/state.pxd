@@ -74,6 +74,7 @@ cdef class OperatingRound:
     cdef public object routes
     cdef public object revenue
     cdef public object bought_train
+    cdef public object new_types
     cdef public object issued
     cdef public object emergency_issued
     cdef public object ferry_bought

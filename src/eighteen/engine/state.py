@@ -96,6 +96,7 @@ class OperatingRound:
     routes: list[dict[str, Any]] = field(default_factory=list)
     revenue: int | None = None
     bought_train: bool = False
+    new_types: list[str] = field(default_factory=list)  # train types on sale since turn start
     issued: bool = False  # issued or redeemed shares this turn (rules.issue_redeem)
     emergency_issued: bool = False  # made its emergency issue this turn
     ferry_bought: bool = False

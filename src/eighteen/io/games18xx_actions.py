@@ -407,14 +407,17 @@ def _discard_train(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
 
 def _buy_company(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     kind, _ = imp.entity(aid, a)
-    if kind == "player":  # a player buys a private from another player (stock round)
+    if kind == "player":  # a player buys a private from another player (a stock round, or
+        # from a president raising money for a forced train: our own use of the action)
         _, buyer = _player(imp, aid, a)
         private = imp.company(aid, a)
         price = imp.number(aid, a, "price")
 
         def trade() -> TradePrivate:  # built when applied: the acting player may change
             seller = imp.game.state.privates[private].owner or ""
-            acting = imp.game.acting() or buyer
+            acting = imp.game.acting()
+            if acting is None or not imp.game.state.is_player(acting):
+                acting = buyer  # (an operating round: a corporation acts)
             return TradePrivate(acting, private, seller if acting == buyer else buyer, price)
 
         imp.apply(aid, a, trade)

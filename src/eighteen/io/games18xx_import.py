@@ -263,9 +263,9 @@ class Importer:
         for o in wanted:
             if o not in self.tables.option_ids:
                 raise ExportError(f"title {self.tables.id}: import_18xx names unknown option {o!r}")
-            if o not in out:
-                out.append(o)
-        return out
+        # the title's readings first, the export's optional rules after them: an optional
+        # rule of 18xx.games overrides a reading of its defaults (options apply in order)
+        return [o for o in dict.fromkeys(wanted) if o not in out] + out
 
     # -- the replay -------------------------------------------------------------------
 

@@ -92,6 +92,7 @@ def begin_turn(g: Context) -> None:
     r.routes = []
     r.revenue = None
     r.bought_train = False
+    r.new_types = []
     r.issued = False
     r.emergency_issued = False
     r.ferry_bought = False

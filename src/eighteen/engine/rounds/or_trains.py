@@ -10,8 +10,11 @@ false).  A corporation without a train that has a route (any corporation without
 with rules.must_own_train = "always") must buy one: if its treasury is
 short of the cheapest bank train, the president adds his cash (for a train from another
 corporation, at most its list price), and may sell shares first, only as many as needed
-and never giving away this corporation's presidency; if that cannot raise the money, he is
-bankrupt (rules.bankruptcy).  With rules.emergency_money naming ``issue_shares`` (seed 003)
+and never giving away this corporation's presidency (with
+rules.president_may_sell_privates_for_train he may also sell a private of his to another
+player, at a price they agree, but need not); if that cannot raise the money, he is
+bankrupt (rules.bankruptcy).  With rules.one_new_train_per_turn a corporation buys at most
+one bank train of the types that came on sale during its turn.  With rules.emergency_money naming ``issue_shares`` (seed 003)
 the corporation must first make an emergency issue (finance.emergency_issue); the
 president's money buys only the cheapest side on sale; with rules.emergency_money the
 sources are spent in its order and bankruptcy comes only after the last (classic titles:
@@ -45,11 +48,13 @@ from eighteen.engine.actions import (
     IssueShares,
     Pass,
     SellShares,
+    TradePrivate,
 )
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.rounds.or_track import ORStep, _r, operating
+from eighteen.engine.rounds.private_trades import sale_offers, trade_problem, transfer
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
@@ -78,6 +83,35 @@ def _room_for(g: Context, corp: str, offer: trains.Offer, room: bool) -> bool:
     """Has the corporation room for the bank's ``offer``: ``room`` (asked once for the
     offers without a trade-in), or room once its trade-in is gone?"""
     return room if offer.exchange is None else _room(g, corp, offer.exchange)
+
+
+def _new_type_bought(g: Context, corp: str) -> bool:
+    """Has the corporation bought its one train of the types that came on sale during its
+    turn (rules.one_new_train_per_turn; seed 002, buying trains: any number of the trains
+    already on sale, one new train)?  Such a train is one of its own: none could be bought
+    before the type came on sale."""
+    new = _r(g).new_types
+    if not new or not g.rules.one_new_train_per_turn:
+        return False
+    return any(trains.card_of(g, t) in new for t in g.state.corporations[corp].trains)
+
+
+def _new_offer(g: Context, corp: str, offer: trains.Offer) -> bool:
+    """Is the bank's ``offer`` a new train the corporation may no longer buy this turn: of
+    a type that came on sale during it (not a discarded train), its one bought already?"""
+    return (
+        offer.train not in g.state.train_pool
+        and trains.card_of(g, offer.train) in _r(g).new_types
+        and _new_type_bought(g, corp)
+    )
+
+
+def _note_new_types(g: Context, before: list[str]) -> None:
+    """The types that came on sale with a purchase (``before``: those on sale before it)."""
+    r = _r(g)
+    for t in trains.on_sale_types(g):
+        if t not in before and t not in r.new_types:
+            r.new_types.append(t)
 
 
 def cheapest_bank_price(
@@ -142,7 +176,7 @@ def _may_buy(g: Context, corp: str) -> bool:
     cash = g.state.corporations[corp].cash
     room = _room(g, corp, None)
     for o in trains.bank_offers(g, corp):
-        if o.price <= cash and _room_for(g, corp, o, room):
+        if o.price <= cash and _room_for(g, corp, o, room) and not _new_offer(g, corp, o):
             return True
     lo = g.rules.train_buy_from_corporation_min
     return room and cash >= lo and bool(other_trains(g, corp))
@@ -186,6 +220,21 @@ def emergency_sale_problem(g: Context, player: str, corp: str, percent: int) -> 
     if unit * (percent - 10) // 10 >= need:
         return f"{player} may sell only as many shares as needed (${need})"
     return shares.sale_problem(g, player, corp, percent, protect=(corp == oc))
+
+
+def private_sale_problem(g: Context, a: TradePrivate) -> str | None:
+    """Why the president of the operating corporation may not sell this private now, to
+    raise money for its forced train (rules.president_may_sell_privates_for_train; seed
+    002, forced purchase 3: "if he finds a buyer"), or None."""
+    corp = operating(g)
+    if not g.rules.president_may_sell_privates_for_train:
+        return "privates are not traded in an operating round"
+    if not emergency(g, corp):
+        return f"{corp} needs no money from its president for a train"
+    pres = g.state.corporations[corp].president
+    if g.tables.is_private(a.private) and g.state.privates[a.private].owner != pres:
+        return f"only a private of {corp}'s president may be sold to raise money for its train"
+    return trade_problem(g, a.actor, a.private, a.counterparty, a.price)
 
 
 def max_raise(g: Context, player: str, oc: str) -> int:
@@ -254,7 +303,7 @@ def reorder_rest(g: Context) -> None:
 
 class BuyTrains(ORStep):
     name = "trains"
-    actions: ClassVar = (BuyTrain, Pass, SellShares, Bankrupt, IssueShares)
+    actions: ClassVar = (BuyTrain, Pass, SellShares, Bankrupt, IssueShares, TradePrivate)
 
     def active(self, g: Context) -> bool:
         if not self.is_current(g):
@@ -281,7 +330,7 @@ class BuyTrains(ORStep):
         low = cheapest_bank_price(g, corp, offers) if em else None
         room = _room(g, corp, None)  # (asked once: the offers without a trade-in share it)
         for o in offers:
-            if not _room_for(g, corp, o, room):
+            if not _room_for(g, corp, o, room) or _new_offer(g, corp, o):
                 continue
             if o.price <= cs.cash or (
                 em and o.exchange is None and low is not None and o.price == low <= budget
@@ -297,6 +346,10 @@ class BuyTrains(ORStep):
                     yield BuyTrain(corp, t, p)
         if em and cs.president:
             yield from shares.sale_options(g, cs.president, emergency_sale_problem)
+            if g.rules.president_may_sell_privates_for_train:
+                for pid in privates.open_privates(g):
+                    if g.state.privates[pid].owner == cs.president:
+                        yield from sale_offers(g, cs.president, pid)
             if may_declare_bankruptcy(g, corp):
                 yield Bankrupt(corp)
         if not must_buy(g, corp):
@@ -307,6 +360,10 @@ class BuyTrains(ORStep):
         corporation's (the first checks of :meth:`process`)."""
         if isinstance(action, SellShares):
             why = emergency_sale_problem(g, action.actor, action.corporation, action.percent)
+            if why:
+                raise IllegalAction(why)
+        elif isinstance(action, TradePrivate):
+            why = private_sale_problem(g, action)
             if why:
                 raise IllegalAction(why)
         else:
@@ -325,6 +382,15 @@ class BuyTrains(ORStep):
                 finance.check_closing(g, action.corporation)
             if g.rules.reorder_after_emergency_sales:
                 reorder_rest(g)
+            return
+        if isinstance(action, TradePrivate):
+            why = private_sale_problem(g, action)
+            if why:
+                raise IllegalAction(why)
+            seller = g.state.privates[action.private].owner
+            assert seller is not None  # (the president: private_sale_problem)
+            buyer = action.counterparty if seller == action.actor else action.actor
+            transfer(g, action.private, seller, buyer, action.price)
             return
         check_actor(action, corp)
         if isinstance(action, IssueShares):
@@ -376,6 +442,10 @@ class BuyTrains(ORStep):
                 offer = o
                 break
         if offer is not None:
+            if _new_offer(g, corp, offer):
+                raise IllegalAction(
+                    f"{corp} has bought its one train of a type that came on sale this turn"
+                )
             if a.price != offer.price:
                 raise IllegalAction(f"train {a.train} costs ${offer.price} from the bank")
             if a.price > cs.cash:
@@ -385,7 +455,10 @@ class BuyTrains(ORStep):
                         "cheapest bank train when the corporation must own one"
                     )
                 self._president_pays(g, corp, a.price - cs.cash)
+            before = trains.on_sale_types(g) if g.rules.one_new_train_per_turn else None
             trains.buy_from_bank(g, corp, a.train, a.price, a.exchange)
+            if before is not None:
+                _note_new_types(g, before)
             return
         owner = trains.owner_of(g, a.train)
         if owner is None or owner == "pool" or owner == corp:

@@ -1,4 +1,5 @@
-"""Private companies traded between players during a stock round.
+"""Private companies traded between players during a stock round (and sold by a president
+raising money for a forced train purchase: rounds/or_trains.py).
 
 Seed 000/002: players may sell a private company to another player at a price both
 agree, in the buyer's or the seller's stock-round turn, but not in the first stock round.
@@ -43,7 +44,7 @@ def trade_problem(g: Context, actor: str, pid: str, other: str, price: int) -> s
     if owner not in (actor, other):
         return f"{pid} belongs to neither {actor} nor {other}"
     buyer = other if owner == actor else actor
-    if buyer == actor and g.state.round.bought:
+    if buyer == actor and getattr(g.state.round, "bought", None):  # (a stock round's)
         return f"{actor} has already bought this turn"
     if price < 1:
         return "a private is traded for at least $1"
@@ -54,6 +55,24 @@ def trade_problem(g: Context, actor: str, pid: str, other: str, price: int) -> s
     ) + 1 > shares.cert_limit(g):
         return f"{buyer} would exceed the certificate limit"
     return None
+
+
+def transfer(g: Context, pid: str, seller: str, buyer: str, price: int) -> None:
+    """The private changes hands between two players at ``price`` (checked by the caller)."""
+    bank.pay(g, buyer, seller, price, f"{pid} from {seller}")
+    g.state.privates[pid].owner = buyer
+    g.note(f"{buyer} buys {pid} from {seller} for ${price}")
+
+
+def sale_offers(g: Context, seller: str, pid: str) -> list[TradePrivate]:
+    """The seller's private ``pid`` offered to every other player at face value (any
+    agreed price is accepted)."""
+    value = g.tables.private(pid).value
+    return [
+        TradePrivate(seller, pid, p.name, value)
+        for p in g.state.players
+        if p.name != seller and trade_problem(g, seller, pid, p.name, value) is None
+    ]
 
 
 def can_buy_private(g: Context, player: str) -> bool:
@@ -95,11 +114,12 @@ class TradePrivates(Step):
             owner = g.state.privates[pid].owner
             if owner is None or not g.state.is_player(owner):
                 continue
+            if owner == who:
+                out += sale_offers(g, who, pid)
+                continue
             value = g.tables.private(pid).value
-            others = [p.name for p in g.state.players if p.name != who] if owner == who else [owner]
-            for other in others:
-                if other != who and trade_problem(g, who, pid, other, value) is None:
-                    out.append(TradePrivate(who, pid, other, value))
+            if trade_problem(g, who, pid, owner, value) is None:
+                out.append(TradePrivate(who, pid, owner, value))
         return out
 
     def process(self, g: Context, action: Action) -> None:
@@ -111,9 +131,7 @@ class TradePrivates(Step):
         seller = g.state.privates[action.private].owner
         assert seller is not None
         buyer = action.counterparty if seller == action.actor else action.actor
-        bank.pay(g, buyer, seller, action.price, f"{action.private} from {seller}")
-        g.state.privates[action.private].owner = buyer
-        g.note(f"{buyer} buys {action.private} from {seller} for ${action.price}")
+        transfer(g, action.private, seller, buyer, action.price)
         r = g.state.round
         r.acted = True  # a trade is the turn's business: the turn is no pass
         if action.private not in r.traded:

@@ -400,6 +400,12 @@ class Rules(Strict):
     train_buy_from_corporation_min: Money = Field(
         1, description="Least price when a corporation buys a train from another."
     )
+    one_new_train_per_turn: bool = Field(
+        False,
+        description="A corporation buys at most one bank train of the types that came on "
+        "sale during its turn (the type before sold out, or the phase making it available "
+        "began); trains already on sale when its turn began, any number.",
+    )
     must_own_train: MustOwnTrain = Field(
         MustOwnTrain.with_route,
         description="When a corporation must own a train after its turn: never, when it "
@@ -407,6 +413,12 @@ class Rules(Strict):
     )
     president_may_sell_for_train: bool = Field(
         True, description="President sells shares to raise money for a forced train purchase."
+    )
+    president_may_sell_privates_for_train: bool = Field(
+        False,
+        description="In a forced train purchase the president may also sell a private he "
+        "owns to another player, at a price they agree (he is not bound to: bankruptcy does "
+        "not wait for it).",
     )
     bankruptcy: Bankruptcy = Field(
         default_factory=lambda: GameEnds(kind="game_ends", sells_shares=False),
@@ -584,7 +596,8 @@ class Import18xx(Strict):
     options: list[str] = Field(
         default_factory=list,
         description="Options switched on for every imported game: rule choices 18xx.games "
-        "makes that are not among its optional rules (ids of this title's options).",
+        "makes that are not among its optional rules (ids of this title's options). They come "
+        "first, the export's optional rules after them, so an optional rule overrides them.",
     )
     dated_options: list[DatedImportOptions] = Field(
         default_factory=list,
