@@ -164,6 +164,12 @@ def _lay_tile(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     if hex_id not in imp.hexes:
         raise ExportError(f"action {aid} (lay_tile): unknown hex {hex_id!r}")
     rotation = imp.number(aid, a, "rotation")
+    count = imp.tables.tile_counts.get(tile)
+    if count is not None and int(copy.rpartition("-")[2]) >= count:
+        raise Divergence(aid, a, f"tile {tile} has {count} copies: there is no {copy}")
+    laid_on = imp.copies.get(copy)
+    if laid_on not in (None, hex_id) and imp.game.state.map.tiles.get(laid_on, ("",))[0] == tile:
+        raise Divergence(aid, a, f"{copy} lies on {laid_on}")
     if kind == "company":
         owner = imp.owner(aid, a, who)
         imp.apply(aid, a, lambda: LayTile(owner, hex_id, tile, rotation, who))
@@ -176,12 +182,13 @@ def _lay_tile(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
 
 def _place_token(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     kind, who = imp.entity(aid, a)
+    tokener = imp.corporation(aid, a, "tokener") if a.get("tokener") else None
     if kind == "company":
-        corp = str(a.get("tokener") or imp.owner(aid, a, who))
+        corp = tokener or str(imp.owner(aid, a, who))
         if not imp.tables.is_corporation(corp):
             raise Divergence(aid, a, f"{who} is not owned by a corporation")
     elif kind == "corporation":
-        corp = str(a.get("tokener") or who)
+        corp = tokener or who
     else:
         raise ExportError(f"action {aid} (place_token): a player cannot place tokens")
     hex_id, city = imp.city(aid, a)
