@@ -4,17 +4,17 @@ buy privates from players, and the anytime private exchange (seed 002, "buying t
 
 Trains come from the bank (the cheapest type on sale, types made available early, trade-
 ins, discarded trains at list price) or from another corporation at any price of at least
-rules.train_buy_from_corporation_min.  A corporation over the phase's train limit discards
-down at once (phased-out trains do not count with rules.obsolete_trains_count_for_limit
-false).  A corporation without a train that has a route (any corporation without a train,
-with rules.must_own_train = "always") must buy one: if its treasury is
-short of the cheapest bank train, the president adds his cash (for a train from another
-corporation, at most its list price), and may sell shares first, only as many as needed
-and never giving away this corporation's presidency (with
+rules.train_buy_from_corporation_min; with rules.one_new_train_per_turn a corporation buys
+at most one bank train of the types that came on sale during its turn.  A corporation over
+the phase's train limit discards down at once (phased-out trains do not count with
+rules.obsolete_trains_count_for_limit false).  A corporation without a train that has a
+route (any corporation without a train, with rules.must_own_train = "always") must buy
+one: if its treasury is short of the cheapest bank train, the president adds his cash (for
+a train from another corporation, at most its list price), and may sell shares first, only
+as many as needed and never giving away this corporation's presidency (with
 rules.president_may_sell_privates_for_train he may also sell a private of his to another
 player, at a price they agree, but need not); if that cannot raise the money, he is
-bankrupt (rules.bankruptcy).  With rules.one_new_train_per_turn a corporation buys at most
-one bank train of the types that came on sale during its turn.  With rules.emergency_money naming ``issue_shares`` (seed 003)
+bankrupt (rules.bankruptcy).  With rules.emergency_money naming ``issue_shares`` (seed 003)
 the corporation must first make an emergency issue (finance.emergency_issue); the
 president's money buys only the cheapest side on sale; with rules.emergency_money the
 sources are spent in its order and bankruptcy comes only after the last (classic titles:
