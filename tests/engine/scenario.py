@@ -76,11 +76,12 @@ def cash(g: Game) -> dict[str, int]:
     return {p.name: p.cash for p in g.state.players}
 
 
-def second_stock_round() -> Game:
+def second_stock_round(title: Tables | None = None) -> Game:
     """B&M floats (C 30% president, A 20%, D 10%); NYC is started by D (20%) with B at 10%.
     Operating round 1: B&M must buy a 2-train (it has a route Boston - Mansfield) and
-    withholds nothing at $100 -> $90.  Stock round 2 starts with B."""
-    g = opening()
+    withholds nothing at $100 -> $90.  Stock round 2 starts with B.  ``title``: other
+    tables to play it on (1830's by default)."""
+    g = opening(title=title)
     run(
         g,
         Par("C", "B&M", 100),

@@ -345,22 +345,7 @@ def three_token_bm() -> Game:
     and no home is held for its corporation (so Albany is free)."""
     data = load_title("1830").data
     corps = [{**c, "tokens": [0, 40, 100]} if c["id"] == "B&M" else c for c in data["corporations"]]
-    g = opening(title=Tables({**data, "corporations": corps}))
-    run(
-        g,
-        Par("C", "B&M", 100),
-        Par("D", "NYC", 67),
-        BuyShares("A", "B&M", "ipo"),
-        BuyShares("B", "NYC", "ipo"),
-        BuyShares("C", "B&M", "ipo"),
-        BuyShares("D", "B&M", "ipo"),
-        BuyShares("A", "B&M", "ipo"),
-        Pass("B"),
-        Pass("C"),
-        Pass("D"),
-        Pass("A"),
-    )
-    pass_round(g)
+    g = second_stock_round(title=Tables({**data, "corporations": corps}))
     g.rules = g.rules.model_copy(update={"home_token_reserved": False})
     return g
 
