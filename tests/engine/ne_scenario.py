@@ -6,7 +6,7 @@ from __future__ import annotations
 from scenario import actor
 
 from eighteen import Game, load_title
-from eighteen.engine import market, network
+from eighteen.engine import market, network, trains
 from eighteen.engine.actions import Action, Bid, LayTile, Pass
 
 #: Four players; "A" is the seed's P1 (player names may not be private ids such as P1).
@@ -108,3 +108,19 @@ def to_stock_round(g: Game) -> None:
         acts = g.legal_actions()
         passes = [a for a in acts if isinstance(a, Pass)]
         g.apply(passes[0] if passes else acts[0])
+
+
+def set_cash(g: Game, corp: str, cash: int) -> None:
+    """Put ``cash`` in the treasury (the bank gives or takes the difference)."""
+    cs = g.state.corporations[corp]
+    g.state.bank += cs.cash - cash
+    cs.cash = cash
+    g.invalidate_caches()
+
+
+def enter(g: Game, card: str) -> None:
+    """The first train of ``card`` is bought (phase change, rusting, phasing out), as
+    trains.buy_from_bank does."""
+    g.state.bought_types.append(card)
+    trains.first_purchase(g, card)
+    g.invalidate_caches()

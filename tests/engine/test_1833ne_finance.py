@@ -6,7 +6,7 @@ cash, president's shares) down to a bankrupt player leaving the game."""
 from __future__ import annotations
 
 import pytest
-from ne_scenario import act, lay, opening, pass_to
+from ne_scenario import act, lay, opening, pass_to, set_cash
 
 from eighteen import Game
 from eighteen.engine import finance, market, shares, trains
@@ -85,14 +85,6 @@ def test_issue_limit_price_and_redeem() -> None:
     assert shares.percent_of(g, "B&W", POOL) == 0
 
 
-def _set_cash(g: Game, corp: str, cash: int) -> None:
-    """Put ``cash`` in the treasury (the bank gives or takes the difference)."""
-    cs = g.state.corporations[corp]
-    g.state.bank += cs.cash - cash
-    cs.cash = cash
-    g.invalidate_caches()
-
-
 def _to_forced_purchase(g: Game) -> None:
     """B&W lays track to Framingham (a route) and reaches its train step with no train."""
     act(g, Pass("B&W"))
@@ -103,7 +95,7 @@ def _to_forced_purchase(g: Game) -> None:
 def test_emergency_issue_only_as_needed() -> None:
     g = opening()
     _to_forced_purchase(g)
-    _set_cash(g, "B&W", 20)
+    set_cash(g, "B&W", 20)
     _set_price(g, "B&W", 80)
     # the cheapest card's sides cost $75 and $100: the treasury ($20) first, then an issue
     # on worse terms: each share drops the price a cell and sells a cell below the price
@@ -124,7 +116,7 @@ def test_emergency_issue_only_as_needed() -> None:
 def test_emergency_issue_each_share_a_step_lower() -> None:
     g = opening()
     _to_forced_purchase(g)
-    _set_cash(g, "B&W", 0)
+    set_cash(g, "B&W", 0)
     _set_price(g, "B&W", 80)
     # nothing in the treasury: one share ($60) is short of the $75 train, two reach both
     # sides of the card ($60 + $50 = $110 >= $100)
@@ -147,7 +139,7 @@ def _a_holds_rr(g: Game, price: int) -> None:
 def test_emergency_money_in_order_then_bankruptcy() -> None:
     g = opening()
     _to_forced_purchase(g)
-    _set_cash(g, "B&W", 0)
+    set_cash(g, "B&W", 0)
     _set_price(g, "B&W", 30)
     a = g.state.player("A")
     g.state.bank += a.cash
@@ -182,7 +174,7 @@ def test_emergency_money_in_order_then_bankruptcy() -> None:
 def test_president_cash_then_his_shares_pay_for_the_train() -> None:
     g = opening()
     _to_forced_purchase(g)
-    _set_cash(g, "B&W", 0)
+    set_cash(g, "B&W", 0)
     _set_price(g, "B&W", 30)
     a = g.state.player("A")
     g.state.bank += a.cash - 30
@@ -204,7 +196,7 @@ def test_president_cash_then_his_shares_pay_for_the_train() -> None:
 def test_president_pays_for_the_cheaper_side_after_the_issue() -> None:
     g = opening()
     _to_forced_purchase(g)
-    _set_cash(g, "B&W", 0)
+    set_cash(g, "B&W", 0)
     _set_price(g, "B&W", 30)
     # at $30 one share can be issued (price $20, sold at $10); a second would sell for $0
     assert g.legal_actions() == [IssueShares("B&W", 1)]
@@ -221,7 +213,7 @@ def test_president_pays_for_the_cheaper_side_after_the_issue() -> None:
 def test_bankrupt_president_leaves_and_the_game_goes_on() -> None:
     g = opening()
     _to_forced_purchase(g)
-    _set_cash(g, "B&W", 0)
+    set_cash(g, "B&W", 0)
     _set_price(g, "B&W", 20)  # no emergency issue below $20 after the drop
     a = g.state.player("A")
     g.state.bank += a.cash
@@ -248,7 +240,7 @@ def test_bankrupt_president_leaves_and_the_game_goes_on() -> None:
 def test_phased_out_trains_leave_after_their_last_run() -> None:
     g = opening()
     _to_forced_purchase(g)
-    _set_cash(g, "B&W", 500)
+    set_cash(g, "B&W", 500)
     act(g, BuyTrain("B&W", "2-0", 75), BuyTrain("B&W", "2+1-1", 100))
     assert g.state.corporations["B&W"].trains == ["2-0", "2+1-1"]
     # phase III begins: the phase-I card is phased out

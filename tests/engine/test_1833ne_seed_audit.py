@@ -15,11 +15,13 @@ from ne_scenario import (
     act,
     all_pass,
     auction,
+    enter,
     lay,
     new_game,
     opening,
     pass_to,
     price,
+    set_cash,
     to_stock_round,
 )
 from scenario import actor
@@ -62,14 +64,6 @@ from eighteen.engine.state import IPO, POOL
 # helpers
 
 
-def _set_cash(g: Game, corp: str, cash: int) -> None:
-    """Put ``cash`` in the treasury (the bank gives or takes the difference)."""
-    cs = g.state.corporations[corp]
-    g.state.bank += cs.cash - cash
-    cs.cash = cash
-    g.invalidate_caches()
-
-
 def _play_until(g: Game, corp: str, step: str, number: int | None = None) -> None:
     """Everyone passes (taking the first forced action) until ``corp`` is at ``step`` (in
     operating round ``number`` if given)."""
@@ -82,14 +76,6 @@ def _play_until(g: Game, corp: str, step: str, number: int | None = None) -> Non
         acts = g.legal_actions()
         passes = [a for a in acts if isinstance(a, Pass)]
         g.apply(passes[0] if passes else acts[0])
-
-
-def _enter(g: Game, card: str) -> None:
-    """The first train of ``card`` is bought (phase change, rusting, phasing out), as
-    trains.buy_from_bank does."""
-    g.state.bought_types.append(card)
-    trains.first_purchase(g, card)
-    g.invalidate_caches()
 
 
 def _to_second_run(g: Game) -> RunRoutes:
@@ -299,7 +285,7 @@ def test_one_yellow_plus_a_yellow_or_an_upgrade_twenty_dollars_each() -> None:
     act(g, Pass("B&W"))  # no issue
     assert phases.current_id(g) == "I"
     assert {a.hex for a in g.legal_actions() if isinstance(a, LayTile)} == {"F23"}  # no G22
-    _enter(g, "3/5")
+    enter(g, "3/5")
     assert phases.current_id(g) == "II"
     cash = g.state.corporations["B&W"].cash
     act(g, LayTile("B&W", "G22", "N23", 4))  # the upgrade first: $20
@@ -318,7 +304,7 @@ def test_a_tile_laid_this_turn_may_be_upgraded_by_the_second_lay() -> None:
     may upgrade the yellow tile the first one laid; each costs $20."""
     g = opening()
     act(g, Pass("B&W"))  # no issue
-    _enter(g, "3/5")
+    enter(g, "3/5")
     cash = g.state.corporations["B&W"].cash
     act(g, lay(g, "B&W", "F23", "58", ["G22", "E22"]))
     on_f23 = [a for a in g.legal_actions() if isinstance(a, LayTile) and a.hex == "F23"]
@@ -384,7 +370,7 @@ def test_three_trains_at_most_in_phase_one_and_a_side_chosen_for_good() -> None:
     card is bought as one side; the other side of that card is gone; a corporation holds
     at most three trains in phase I."""
     g = opening()
-    _set_cash(g, "B&W", 1000)
+    set_cash(g, "B&W", 1000)
     pass_to(g, "B&W", "trains")
     assert [a for a in g.legal_actions() if isinstance(a, BuyTrain)] == [
         BuyTrain("B&W", "2-0", 75),
@@ -415,15 +401,15 @@ def test_phases_four_and_five_remove_and_phase_out_trains() -> None:
     for t in ("2-0", "3/5-0", "4/7-0"):
         g.state.depot.remove(t)
     g.invalidate_caches()
-    _enter(g, "3/5")
-    _enter(g, "4/7")
+    enter(g, "3/5")
+    enter(g, "4/7")
     assert phases.train_limit(g) == 3
     assert trains.counted(g, "B&W") == ["3/5-0", "4/7-0"]  # the 2 is phased out
-    _enter(g, "6/9")
+    enter(g, "6/9")
     assert phases.current_id(g) == "IV" and phases.train_limit(g) == 2
     assert g.state.corporations["B&W"].trains == ["3/5-0", "4/7-0"]
     assert trains.counted(g, "B&W") == ["4/7-0"]
-    _enter(g, "7+3")
+    enter(g, "7+3")
     assert phases.current_id(g) == "V" and phases.train_limit(g) == 2
     assert g.state.corporations["B&W"].trains == ["4/7-0"]
     assert trains.counted(g, "B&W") == []
@@ -502,7 +488,7 @@ def test_the_game_ends_at_once_when_one_player_is_left() -> None:
     act(g, Pass("B&W"))
     act(g, lay(g, "B&W", "F23", "58", ["G22", "E22"]))
     pass_to(g, "B&W", "trains")
-    _set_cash(g, "B&W", 0)
+    set_cash(g, "B&W", 0)
 
     cell = next(p for p in g.tables._cells if g.tables.cell(p).price == 20)
     market.place(g, "B&W", cell)
@@ -530,8 +516,8 @@ def test_score_is_cash_plus_shares_at_price_not_the_treasury() -> None:
     assert g.state.player("A").cash == 250
     assert views.player_value(g, "A") == 250 + 160 + 50
     assert g.state.corporations["B&W"].cash == 160
-    _enter(g, "3/5")
-    _enter(g, "4/7")  # phase III: players' privates close
+    enter(g, "3/5")
+    enter(g, "4/7")  # phase III: players' privates close
     assert views.player_value(g, "A") == 250 + 160
 
 
@@ -565,12 +551,12 @@ def test_connection_bonus_values_change_with_the_phase() -> None:
     assert amount(g, "RR", "BOS-MTL", {"G22", "E22"}) == 0
     assert amount(g, "RR", "BOS-OGD", {"G22", "A6"}) == 40
     assert amount(g, "B&W", "BOS-OGD", {"G22", "A6"}) == 80
-    _enter(g, "3/5")
+    enter(g, "3/5")
     assert amount(g, "RR", "BOS-MTL", {"G22", "B3"}) == 150
-    _enter(g, "4/7")
+    enter(g, "4/7")
     assert amount(g, "RR", "BOS-MTL", {"G22", "B3"}) == 200
     assert amount(g, "B&W", "BOS-OGD", {"G22", "A6"}) == 120  # $60, doubled
-    _enter(g, "6/9")
+    enter(g, "6/9")
     assert amount(g, "RR", "BOS-MTL", {"G22", "B3"}) == 200
     assert amount(g, "B&W", "BOS-OGD", {"G22", "A6"}) == 60  # P4 closed in phase IV
 
@@ -654,7 +640,7 @@ def test_worcester_station_stays_forty_dollars_after_phase_four() -> None:
     g = opening()
     g.state.corporations["B&W"].tokens_placed = 1
     for card in ("3/5", "4/7", "6/9", "7+3"):
-        _enter(g, card)
+        enter(g, card)
     assert phases.current_id(g) == "V"
     assert "E22" not in network.reserved(g)
     assert next_token_cost(g, "B&W", "E22") == 40
