@@ -573,6 +573,102 @@ def test_a_president_short_of_money_may_sell_a_private_to_a_player() -> None:
     assert g.state.player("C").cash == 20
 
 
+def _no_train_bm(depot_gone: tuple[str, ...]) -> Game:
+    """B&M at its train step with no train and $2000; ``depot_gone``: trains the bank has
+    sold already (setup)."""
+    g = second_operating_round()
+    g.state.depot = [t for t in g.state.depot if t not in depot_gone]
+    g.state.corporations["B&M"].trains = []
+    g.state.corporations["B&M"].cash = 2000
+    g.invalidate_caches()
+    run(g, Pass("B&M"))  # no train, no run
+    return g
+
+
+def test_trains_on_sale_when_the_turn_began_in_any_number() -> None:
+    """The reading of seed 002's "trains already on sale": the 2-trains sold out before
+    B&M's turn, so the 3-trains were on sale when it began; it may buy more than one,
+    the first of them starting phase 3."""
+    g = _no_train_bm(tuple(f"2-{i}" for i in range(6)))
+    run(g, BuyTrain("B&M", "3-0", 180))
+    assert bank_offers(g) == {("3-1", 180, None)}
+    run(g, BuyTrain("B&M", "3-1", 180))
+    assert g.state.corporations["B&M"].trains == ["3-0", "3-1"]
+
+
+def test_a_second_new_train_is_refused_and_the_18xx_games_reading_sells_it() -> None:
+    """After its one new train B&M may buy no other of that type: the trains step, with
+    nothing left to offer, is over, and such a purchase is refused, the state unchanged.
+    With 18xx.games' reading (option new_trains_18xx_games) the second is bought."""
+    g = _no_train_bm(("2-1", "2-2", "2-3"))
+    run(g, BuyTrain("B&M", "2-4", 80), BuyTrain("B&M", "2-5", 80), BuyTrain("B&M", "3-0", 180))
+    assert g.state.round.step == "companies"  # (phase 3: a private may be bought)
+    before = g.state_hash()
+    with pytest.raises(IllegalAction, match="buy_train is not possible now"):
+        g.apply(BuyTrain("B&M", "3-1", 180))
+    assert g.state_hash() == before
+    g = _no_train_bm(("2-1", "2-2", "2-3"))
+    g.rules = g.rules.model_copy(update={"one_new_train_per_turn": False})  # as the option
+    run(g, BuyTrain("B&M", "2-4", 80), BuyTrain("B&M", "2-5", 80), BuyTrain("B&M", "3-0", 180))
+    assert bank_offers(g) == {("3-1", 180, None)}
+    run(g, BuyTrain("B&M", "3-1", 180))
+    assert g.state.corporations["B&M"].trains == ["2-4", "2-5", "3-0", "3-1"]
+
+
+def test_the_buyer_may_send_the_presidents_sale_of_a_private() -> None:
+    """The forced purchase's private sale is a trade both players agree: A, buying C's
+    D&H, may send it as well (at any price A can pay)."""
+    g = forced_purchase_game(president_cash=200)
+    g.apply(TradePrivate("A", "DH", "C", 120))  # (in B&M's turn)
+    assert g.state.privates["DH"].owner == "A"
+    assert (g.state.player("A").cash, g.state.player("C").cash) == (280 - 120, 320)
+
+
+@pytest.mark.parametrize(
+    ("setup", "trade", "reason"),
+    [
+        (
+            "18xx.games",
+            TradePrivate("C", "DH", "A", 70),
+            "privates are not traded in an operating round",
+        ),
+        (
+            "rich",
+            TradePrivate("C", "DH", "A", 70),
+            "B&M needs no money from its president for a train",
+        ),
+        (
+            "",
+            TradePrivate("A", "SV", "B", 20),
+            "only a private of B&M's president may be sold to raise money for its train",
+        ),
+        ("", TradePrivate("C", "DH", "B&M", 70), "'B&M' is not another player in the game"),
+        ("", TradePrivate("C", "DH", "A", 0), "a private is traded for at least $1"),
+        ("", TradePrivate("C", "DH", "A", 281), "A has only $280"),
+    ],
+)
+def test_a_private_sale_outside_the_rule_is_refused(
+    setup: str, trade: TradePrivate, reason: str
+) -> None:
+    """What the forced purchase's private sale needs: the rule on (18xx.games' reading,
+    option emergency_18xx_games, has no such sale), a corporation short of money for its
+    train, the president's own private, another player, a price the buyer can pay."""
+    g = forced_purchase_game(president_cash=200)
+    if setup == "18xx.games":
+        g.rules = g.rules.model_copy(update={"president_may_sell_privates_for_train": False})
+    elif setup == "rich":
+        g.state.corporations["B&M"].cash = 300
+        g.invalidate_caches()
+    if setup != "rich":
+        offered = {a for a in g.legal_actions() if isinstance(a, TradePrivate)}
+        assert bool(offered) == (setup == "")
+    before = g.state_hash()
+    with pytest.raises(IllegalAction) as exc:
+        g.apply(trade)
+    assert str(exc.value) == reason
+    assert g.state_hash() == before
+
+
 # -- game end ------------------------------------------------------------------------------
 
 
