@@ -156,7 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
         "`eighteen titles` and in generated/<id>.md)",
     )
     pl.add_argument("--save", default=None, help="write the save to this file")
-    pl.add_argument("--quiet", action="store_true", help="print only the ranking")
+    pl.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no log of the rounds: only what was played and the ranking",
+    )
     _format(pl)
 
     r = sub.add_parser("replay", help="replay a save and print the ranking")

@@ -78,6 +78,22 @@ def find_title_dir(title_id: str) -> Path | None:
     return None
 
 
+def title_ref(target: str) -> str:
+    """A title argument as an id: a folder holding title.toml names the title its
+    ``id`` declares (its folder's name if that cannot be read; the loading that follows
+    reports the file); anything else is an id already."""
+    folder = Path(target)
+    if not (folder / "title.toml").is_file():
+        return target
+    import tomllib
+
+    try:
+        declared = tomllib.loads((folder / "title.toml").read_text(encoding="utf-8")).get("id")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        declared = None
+    return declared if isinstance(declared, str) and declared else folder.resolve().name
+
+
 def find_library(name: str, near: Path) -> Path | None:
     """The tiles.toml of tile library ``name`` (e.g. ``common``) for a title in ``near``:
     the title's sibling folder first, then every titles/ folder."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +31,7 @@ from eighteen.engine.bots import play
 from eighteen.engine.game import Game
 from eighteen.engine.tables import TitleNotFound, load_title
 from eighteen.io.jsonlimits import JSONLimitError, load_json
+from eighteen.locations import title_ref
 from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots, seated_bots
 from eighteen.title.save import SaveFormatError, check_save
 from eighteen.title.versions import SaveTitleMismatch, check_save_title
@@ -86,6 +88,14 @@ def ranking_json(game: Game) -> dict[str, Any]:
             for place, (name, value) in enumerate(views.ranking(game), 1)
         ],
     }
+
+
+def _stdout_gone() -> None:
+    """The reader of stdout has gone: what is printed from now on goes nowhere (the game
+    and its save go on; exit code 0, as for any command whose reader left)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 class RoundLog:
@@ -156,7 +166,7 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
         except OutputError as exc:
             return _err(f"cannot write the save: {exc}", "play")
     try:
-        tables = load_title(args.title)
+        tables = load_title(title_ref(args.title))  # (a folder plays its compiled tables)
     except TitleNotFound as exc:
         return _err(str(exc), "play")
     stale = stale_tables(tables.id, tables.hash)
@@ -190,7 +200,11 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
             if fmt == "text":
                 progress.emit(f"{tables.name}: {len(players)} {who}, seed {args.seed}")
             for _ in play(game, bots):
-                log.step()
+                try:
+                    log.step()
+                except BrokenPipeError:  # the reader left (`| head`): play on, and save
+                    _stdout_gone()
+                    log.quiet = True
                 progress.tick(game)
     except RuntimeError as exc:
         if not game.stuck:

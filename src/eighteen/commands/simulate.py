@@ -120,7 +120,10 @@ def prepare(
         seats = seat_bots(parse_bots(args.bots), args.players)
     except BotSpecError as exc:
         raise UsageError(f"--bots: {exc}") from None
-    titles = [args.title] if args.vs is None else [args.title, args.vs]
+    from eighteen.locations import title_ref
+
+    # (a folder plays its compiled tables: it names its title)
+    titles = [title_ref(t) for t in ([args.title] if args.vs is None else [args.title, args.vs])]
     if len(set(titles)) != len(titles):
         raise UsageError(f"--vs names the same title as TITLE ({args.title})")
     tables: dict[str, Tables] = {}
