@@ -202,7 +202,9 @@ def corporation_extension_targets(title: Title, s: Sources) -> Iterator[Problem]
 
 @check
 def cert_limit_by_corporations(title: Title, s: Sources) -> Iterator[Problem]:
-    """E196: the certificate limit by corporations in play covers every player count."""
+    """E196: the certificate limit by corporations in play covers every player count (a
+    key that is a count outside the allowed range: W154, as in the other per-count
+    tables)."""
     table = title.title.certificate_limit_by_corporations
     if table is None or title.title.players.min > title.title.players.max:
         return
@@ -211,10 +213,13 @@ def cert_limit_by_corporations(title: Title, s: Sources) -> Iterator[Problem]:
         if str(n) not in table:
             yield s.locate("title", (key,), "E196", f"no limits for {n} players")
     for k, row in table.items():
-        if not k.isdigit() or int(k) not in player_counts(title):
+        if not k.isdigit():
             yield s.locate(
                 "title", (key, k), "E196", f"'{k}' is not an allowed player count", key=True
             )
+        elif int(k) not in player_counts(title):
+            msg = f"'{k}' is not an allowed player count"
+            yield s.locate("title", (key, k), "W154", msg, severity=W, key=True)
         for corps in row:
             if not corps.isdigit():
                 path = (key, k, corps)

@@ -33,7 +33,8 @@ def run_checks(title: Title, sources: Sources) -> list[Problem]:
         except MissingPart:
             continue
         except Exception as exc:  # a check must never take the validator down
-            out.append(
-                Problem("title.toml", 1, 1, "E999", f"internal error in {fn.__name__}: {exc!r}")
-            )
+            loaded = sources.file("title")  # (the title's own file: its path as shown)
+            where = loaded.display if loaded is not None else "title.toml"
+            msg = f"internal error in {fn.__name__}: {exc!r}"
+            out.append(Problem(where, 1, 1, "E999", msg))
     return out
