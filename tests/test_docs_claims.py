@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli import run
 
 import eighteen
 from eighteen import native
@@ -43,12 +44,6 @@ OPTIONS_1830 = (
     "private settle it with the lowest bidder acting (raise over the best bid, or pass and "
     "withdraw), and the priority deal goes to the player whose normal turn comes next)"
 )
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli import run
 
 import eighteen
 from eighteen.cli import build_parser, main
@@ -35,12 +36,6 @@ from eighteen.title.pipeline import load_title
 from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # -- docs/routes.md ------------------------------------------------------------------------

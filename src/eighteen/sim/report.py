@@ -145,6 +145,7 @@ def plot_prices(summary: dict[str, Any], records: dict[str, list[Record]]) -> st
         done = [r for r in records[tid] if r["finished"]]
         enough = max(2, len(done) // 4)
         used: set[str] = set()
+        drawn = False
         for j, (cid, corp) in enumerate(summary["results"][tid]["corporations"].items()):
             paths = [r["corporations"][cid]["prices"] for r in done]
             xs, ys = [], []
@@ -156,10 +157,12 @@ def plot_prices(summary: dict[str, Any], records: dict[str, list[Record]]) -> st
             if xs:
                 color, style = _line_style(corp.get("color"), used, plt.cm.tab10(j % 10))
                 ax.plot(xs, ys, lw=1.2, label=cid, color=color, ls=style)
+                drawn = True
         ax.set_title(tid)
         ax.set_xlabel("after operating round")
         ax.set_ylabel("mean share price ($)")
-        ax.legend(frameon=False, fontsize=7, ncol=2)
+        if drawn:  # (too few games for any path: no empty legend)
+            ax.legend(frameon=False, fontsize=7, ncol=2)
     return _svg(fig)
 
 
