@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-from test_stand_ins import broken
+from title.test_stand_ins import broken
 
 from eighteen import Game, load_title
-from eighteen.engine import trains
+from eighteen.engine import phase_change, privates, trains
 from eighteen.engine.tables import Tables
 from eighteen.title import geometry
 from eighteen.title.compile import compile_title
@@ -82,13 +82,20 @@ def test_pointy_cells_are_where_column_minus_one_plus_row_index_is_even() -> Non
 def test_pointy_edges_run_sw_w_nw_ne_e_se() -> None:
     """Geometry: on pointy hexes 0 = SW, 1 = W, 2 = NW, 3 = NE, 4 = E, 5 = SE (letters are
     rows, A at the top)."""
-    assert compiled("1830")["hexes"]["E19"]["neighbors"] == ["F18", "E17", "D18", "D20", "E21", "F20"]
+    assert compiled("1830")["hexes"]["E19"]["neighbors"] == [
+        "F18",
+        "E17",
+        "D18",
+        "D20",
+        "E21",
+        "F20",
+    ]
 
 
 def test_flat_edges_run_s_sw_nw_n_ne_se() -> None:
     """Geometry: with layout = "flat" the roles swap (letters are columns); edges 0 = S,
     1 = SW, 2 = NW, 3 = N, 4 = NE, 5 = SE."""
-    full = {h: None for h in ("C10", "B9", "B7", "C6", "D7", "D9")}
+    full = {"C10", "B9", "B7", "C6", "D7", "D9"}
     assert geometry.neighbors("C8", full, "flat") == ["C10", "B9", "B7", "C6", "D7", "D9"]
 
 
@@ -115,15 +122,23 @@ def test_hex_color_defaults_to_white() -> None:
     assert Hex.model_fields["color"].default == "white"
 
 
-def test_hex_color_is_one_of_white_yellow_gray_red(tmp_path: Path) -> None:
-    """map.toml: "`color` is `white` (...), `yellow` (...), `gray` (...) or `red`
-    (off-board)". FALSE: the schema also allows green, brown and blue for a map hex
-    (1833NE uses blue), and a green E19 validates with no problem at all."""
+def test_hex_colors_are_the_seven_the_doc_lists(tmp_path: Path) -> None:
+    """map.toml: "`color` is `white` (...), `yellow`, `green` or `brown` (preprinted,
+    upgradable in that order), `gray` (...), `red` (off-board) or `blue` (sea)"; a green
+    preprinted E19 validates."""
     schema = json.loads((ROOT / "schema" / "map.schema.json").read_text())
-    hex_color = schema["$defs"]["Hex"]["properties"]["color"]
-    enum = schema["$defs"][hex_color["$ref"].rsplit("/", 1)[1]]["enum"] if "$ref" in hex_color else hex_color["enum"]
+    assert schema["$defs"]["Hex"]["properties"]["color"]["$ref"] == "#/$defs/Color"
+    assert sorted(schema["$defs"]["Color"]["enum"]) == [
+        "blue",
+        "brown",
+        "gray",
+        "green",
+        "red",
+        "white",
+        "yellow",
+    ]
     target = broken(tmp_path, {"map.toml": [('at = "E19"\n', 'at = "E19"\ncolor = "green"\n')]})
-    assert (sorted(enum), codes(target) != []) == (["gray", "red", "white", "yellow"], True)
+    assert codes(target) == []
 
 
 def test_unlimited_manifest_count_compiles_to_null() -> None:
@@ -170,7 +185,10 @@ def test_upgrades_keep_label_and_go_one_colour_up() -> None:
         ta, tb = tiles[a], tiles[b]
         assert up[ta["color"]] == tb["color"], (a, b)
         assert ta["label"] == tb["label"], (a, b)
-    assert compiled("1830")["upgrades"]["57"] == {"14": [0, 1, 2, 3, 4, 5], "15": [0, 1, 2, 3, 4, 5]}
+    # every old connection kept: 57 (city on 0-3) onto 14 (0,1,3,4) / 15 (0,1,2,3) only
+    # at the rotations that still cover edges 0 and 3
+    assert tiles["14"]["exits"] == [0, 1, 3, 4] and tiles["15"]["exits"] == [0, 1, 2, 3]
+    assert compiled("1830")["upgrades"]["57"] == {"14": [0, 2, 3, 5], "15": [0, 3]}
 
 
 # --- trains.toml: effects ----------------------------------------------------------------
@@ -245,8 +263,12 @@ def test_ability_types_are_exactly_the_listed_ones() -> None:
 def test_shares_default_to_a_20_percent_president_and_eight_10s() -> None:
     """corporations.toml: shares = [20, 10, 10, 10, 10, 10, 10, 10, 10] is the default."""
     assert "shares =" not in (ROOT / "titles" / "1830" / "corporations.toml").read_text()
-    assert {c["id"]: c["shares"] for c in compiled("1830")["corporations"]}["NYNH"] == [20] + [10] * 8
-    assert Corporation.model_fields["shares"].get_default(call_default_factory=True) == [20] + [10] * 8
+    assert {c["id"]: c["shares"] for c in compiled("1830")["corporations"]}["NYNH"] == [20] + [
+        10
+    ] * 8
+    assert (
+        Corporation.model_fields["shares"].get_default(call_default_factory=True) == [20] + [10] * 8
+    )
 
 
 def test_home_and_variable_home_together_is_an_error(tmp_path: Path) -> None:
@@ -352,20 +374,84 @@ def test_new_rules_default_to_the_classic_rule_and_are_all_written() -> None:
 # --- Extensions intro --------------------------------------------------------------------
 
 
-def test_extension_fields_at_their_default_are_left_out_of_the_compiled_document() -> None:
-    """Extensions: "While it holds its default it is left out of the compiled document, so
-    a title that does not use it compiles exactly as before." 1830 uses none of them."""
+def test_extension_fields_are_written_at_their_defaults() -> None:
+    """Extensions: every field is optional, its default the classic rule; the compiled
+    document writes every field, defaults included (docs/compiled-format.md). 1830 uses
+    none of them."""
     title, problems = load_folder(ROOT / "titles" / "1830")
     assert title is not None and problems == []
     doc = compile_title(title)
     corp = {c["id"]: c for c in doc["corporations"]}["NYNH"]
-    written = sorted(
-        k
-        for k in ("reservations", "station_costs", "joint_token", "available_from", "min_par", "variable_home")
-        if k in corp
-    )
-    written += sorted(k for k in ("bonuses", "ferries") if k in doc)
-    written += sorted(k for k in ("stubs",) if k in doc["hexes"]["E19"])
-    written += sorted(k for k in ("closes_on", "flips_on") if k in doc["privates"][0])
-    written += sorted(k for k in ("obsolete_on", "variants") if k in doc["trains"][0])
-    assert written == []
+    keys = ("reservations", "station_costs", "joint_token", "available_from", "min_par")
+    assert {k: corp[k] for k in (*keys, "variable_home")} == {
+        "reservations": [],
+        "station_costs": {},
+        "joint_token": None,
+        "available_from": None,
+        "min_par": None,
+        "variable_home": None,
+    }
+    assert (doc["bonuses"], doc["ferries"], doc["hexes"]["E19"]["stubs"]) == (None, None, [])
+    assert (doc["privates"][0]["closes_on"], doc["privates"][0]["flips_on"]) == (None, None)
+    assert (doc["trains"][0]["obsolete_on"], doc["trains"][0]["variants"]) == (None, [])
+
+
+# --- Extensions: trains, phases and privates in play ----------------------------------
+
+
+def _with(table: str, row_id: str, **changes: object) -> Game:
+    """A two-player 1830 game whose compiled ``table`` row ``row_id`` has ``changes``."""
+    data = load_title("1830").data
+    rows = [{**r, **changes} if r["id"] == row_id else r for r in data[table]]
+    return Game.new(Tables({**data, table: rows}), ["A", "B"])
+
+
+def test_obsolete_on_phases_a_train_out_after_one_more_run() -> None:
+    """Extensions, Trains and phases: obsolete_on phases a train out (runs once more, then
+    leaves). 2 with obsolete_on = "3" (and no rusts_on): the first 3 keeps the 2s until
+    their owner's run."""
+    for obsolete_on, after_purchase, after_run in (("3", True, []), (None, False, ["2-0"])):
+        g = _with("trains", "2", obsolete_on=obsolete_on, rusts_on=None)
+        g.state.corporations["PRR"].trains = ["2-0"]
+        g.state.bought_types.append("3")  # as buy_from_bank records it
+        trains.first_purchase(g, "3")
+        assert g.state.corporations["PRR"].trains == ["2-0"]
+        assert trains.is_obsolete(g, "2-0") is after_purchase
+        trains.retire_obsolete(g, "PRR")
+        assert g.state.corporations["PRR"].trains == after_run
+
+
+def test_closes_on_closes_the_private_whoever_owns_it() -> None:
+    """Extensions, Privates: closes_on (phase: closes whoever owns it)."""
+    for closes_on, closed in (("3", True), (None, False)):
+        g = _with("privates", "SV", closes_on=closes_on)
+        g.state.privates["SV"].owner = "PRR"
+        g.state.privates["DH"].owner = "A"
+        phase_change.on_phase(g, "3")
+        assert (g.state.privates["SV"].closed, g.state.privates["DH"].closed) == (closed, False)
+
+
+def test_flips_on_stops_a_corporation_owned_private_paying() -> None:
+    """Extensions, Privates: flips_on (phase: a corporation-owned private stops paying
+    revenue but keeps its powers). SV ($5) flips on phase 3; it pays in phase 2 only."""
+    for phase, paid in (("2", 5), ("3", 0)):
+        g = _with("privates", "SV", flips_on="3")
+        g.state.privates["SV"].owner = "PRR"
+        g.state.phase = g.tables.phase_index(phase)
+        before = g.state.corporations["PRR"].cash
+        privates.pay_revenue(g)
+        assert g.state.corporations["PRR"].cash - before == paid
+        assert g.state.privates["SV"].closed is False
+
+
+def test_close_player_privates_closes_only_player_owned_privates() -> None:
+    """Extensions, Trains and phases: the phase event close_player_privates closes every
+    private a player owns."""
+    g = Game.new(load_title("1830"), ["A", "B"])
+    g.state.privates["SV"].owner = "A"
+    g.state.privates["CS"].owner = "PRR"
+    phase_change.run_event(g, "close_player_privates")
+    assert {p: s.closed for p, s in g.state.privates.items() if s.owner} == {
+        "SV": True,
+        "CS": False,
+    }
