@@ -35,6 +35,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from replay import read_game  # (bench/ is this script's directory: first on the path)
+
 BENCH = Path(__file__).resolve().parent
 FIXTURES = BENCH.parent / "tests/fixtures/18xx-games"
 #: The default exports: a long two-player game, the real game, a five-player game.
@@ -81,8 +83,6 @@ def per_call(repeat: int, run: Any, *args: Any) -> tuple[float, Any]:
 
 def measure(core: ModuleType, path: Path, at: float, repeat: int) -> list[str] | str:
     """The row of one export at one share of its actions, or why the walks differ."""
-    # (bench/ is this script's directory: first on the path)
-    from replay import read_game
 
     from eighteen.engine import network
     from eighteen.io import games18xx
