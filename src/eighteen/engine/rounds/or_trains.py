@@ -85,24 +85,26 @@ def _room_for(g: Context, corp: str, offer: trains.Offer, room: bool) -> bool:
     return room if offer.exchange is None else _room(g, corp, offer.exchange)
 
 
-def _new_type_bought(g: Context, corp: str) -> bool:
-    """Has the corporation bought its one train of the types that came on sale during its
-    turn (rules.one_new_train_per_turn; seed 002, buying trains: any number of the trains
-    already on sale, one new train)?  Such a train is one of its own: none could be bought
-    before the type came on sale."""
+def _spent_new_types(g: Context, corp: str) -> list[str]:
+    """The types that came on sale during the corporation's turn once it has bought its one
+    train of them (rules.one_new_train_per_turn; seed 002, buying trains: any number of the
+    trains already on sale, one new train), else none.  Such a train is one of its own: none
+    could be bought before the type came on sale.  (Asked once per question, not per offer.)"""
     new = _r(g).new_types
     if not new or not g.rules.one_new_train_per_turn:
-        return False
-    return any(trains.card_of(g, t) in new for t in g.state.corporations[corp].trains)
+        return []
+    if any(trains.card_of(g, t) in new for t in g.state.corporations[corp].trains):
+        return new
+    return []
 
 
-def _new_offer(g: Context, corp: str, offer: trains.Offer) -> bool:
-    """Is the bank's ``offer`` a new train the corporation may no longer buy this turn: of
-    a type that came on sale during it (not a discarded train), its one bought already?"""
+def _spent(g: Context, offer: trains.Offer, spent: list[str]) -> bool:
+    """Is the bank's ``offer`` of a type in ``spent`` (:func:`_spent_new_types`), and not
+    a discarded train?"""
     return (
-        offer.train not in g.state.train_pool
-        and trains.card_of(g, offer.train) in _r(g).new_types
-        and _new_type_bought(g, corp)
+        bool(spent)
+        and trains.card_of(g, offer.train) in spent
+        and offer.train not in g.state.train_pool
     )
 
 
@@ -175,8 +177,9 @@ def _may_buy(g: Context, corp: str) -> bool:
     with room, another corporation's train at the least price allowed."""
     cash = g.state.corporations[corp].cash
     room = _room(g, corp, None)
+    spent = _spent_new_types(g, corp)
     for o in trains.bank_offers(g, corp):
-        if o.price <= cash and _room_for(g, corp, o, room) and not _new_offer(g, corp, o):
+        if o.price <= cash and _room_for(g, corp, o, room) and not _spent(g, o, spent):
             return True
     lo = g.rules.train_buy_from_corporation_min
     return room and cash >= lo and bool(other_trains(g, corp))
@@ -329,8 +332,9 @@ class BuyTrains(ORStep):
         # (the cheapest price matters to an emergency purchase only: not looked for else)
         low = cheapest_bank_price(g, corp, offers) if em else None
         room = _room(g, corp, None)  # (asked once: the offers without a trade-in share it)
+        spent = _spent_new_types(g, corp)
         for o in offers:
-            if not _room_for(g, corp, o, room) or _new_offer(g, corp, o):
+            if not _room_for(g, corp, o, room) or _spent(g, o, spent):
                 continue
             if o.price <= cs.cash or (
                 em and o.exchange is None and low is not None and o.price == low <= budget
@@ -442,7 +446,7 @@ class BuyTrains(ORStep):
                 offer = o
                 break
         if offer is not None:
-            if _new_offer(g, corp, offer):
+            if _spent(g, offer, _spent_new_types(g, corp)):
                 raise IllegalAction(
                     f"{corp} has bought its one train of a type that came on sale this turn"
                 )
