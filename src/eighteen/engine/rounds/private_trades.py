@@ -44,8 +44,6 @@ def trade_problem(g: Context, actor: str, pid: str, other: str, price: int) -> s
     if owner not in (actor, other):
         return f"{pid} belongs to neither {actor} nor {other}"
     buyer = other if owner == actor else actor
-    if buyer == actor and getattr(g.state.round, "bought", None):  # (a stock round's)
-        return f"{actor} has already bought this turn"
     if price < 1:
         return "a private is traded for at least $1"
     if price > s.player(buyer).cash:
@@ -55,6 +53,15 @@ def trade_problem(g: Context, actor: str, pid: str, other: str, price: int) -> s
     ) + 1 > shares.cert_limit(g):
         return f"{buyer} would exceed the certificate limit"
     return None
+
+
+def stock_trade_problem(g: Context, actor: str, pid: str, other: str, price: int) -> str | None:
+    """Why this trade is illegal in the acting player's stock-round turn (buying a private
+    is the turn's one purchase), or None."""
+    problem = trade_problem(g, actor, pid, other, price)
+    if problem is None and g.state.privates[pid].owner == other and g.state.round.bought:
+        return f"{actor} has already bought this turn"
+    return problem
 
 
 def transfer(g: Context, pid: str, seller: str, buyer: str, price: int) -> None:
@@ -86,7 +93,7 @@ def can_buy_private(g: Context, player: str) -> bool:
             owner is not None
             and owner != player
             and g.state.is_player(owner)
-            and trade_problem(g, player, pid, owner, 1) is None
+            and stock_trade_problem(g, player, pid, owner, 1) is None
         ):
             return True
     return False
@@ -118,14 +125,16 @@ class TradePrivates(Step):
                 out += sale_offers(g, who, pid)
                 continue
             value = g.tables.private(pid).value
-            if trade_problem(g, who, pid, owner, value) is None:
+            if stock_trade_problem(g, who, pid, owner, value) is None:
                 out.append(TradePrivate(who, pid, owner, value))
         return out
 
     def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, TradePrivate)
         check_actor(action, self.actor(g))
-        problem = trade_problem(g, action.actor, action.private, action.counterparty, action.price)
+        problem = stock_trade_problem(
+            g, action.actor, action.private, action.counterparty, action.price
+        )
         if problem:
             raise IllegalAction(problem)
         seller = g.state.privates[action.private].owner
