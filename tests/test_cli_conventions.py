@@ -32,16 +32,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-@pytest.fixture(scope="module")
-def save(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished 3-player 1830 bot game."""
-    path = tmp_path_factory.mktemp("save") / "game.json"
-    assert (
-        main(["play", "1830", "--players", "3", "--seed", "2", "--quiet", "--save", str(path)]) == 0
-    )
-    return path
-
-
 def subcommands() -> dict[str, argparse.ArgumentParser]:
     parser = build_parser()
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

@@ -46,16 +46,6 @@ OPTIONS_1830 = (
 )
 
 
-@pytest.fixture(scope="module")
-def save(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished 3-player 1830 greedy bot game (756 actions)."""
-    path = tmp_path_factory.mktemp("save") / "game.json"
-    assert (
-        main(["play", "1830", "--players", "3", "--seed", "2", "--quiet", "--save", str(path)]) == 0
-    )
-    return path
-
-
 def truncated(save: Path, n: int, target: Path) -> Path:
     """A save holding only the first ``n`` actions of ``save``."""
     data = json.loads(save.read_text())

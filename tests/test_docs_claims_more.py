@@ -26,7 +26,7 @@ from eighteen.engine.actions import RunRoutes
 from eighteen.engine.bots import PERSONALITIES, Personality, make_bots
 from eighteen.engine.game import Game
 from eighteen.engine.routefinder import optimize
-from eighteen.sim import report, runner
+from eighteen.sim import report
 from eighteen.sim.botspec import parse_bots, seat_bots, seated_bots
 from eighteen.sim.stats import wilson
 from eighteen.sim.summary import title_summary
@@ -310,14 +310,6 @@ def test_seat_i_bot_gets_seed_game_seed_times_1000_plus_i() -> None:
         random.Random(7000 + i).random() for i in range(4)
     ]
     assert bots.bot_seed(7, 3) == 7003
-
-
-@pytest.fixture
-def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a game was started")
-
-    monkeypatch.setattr(runner, "run_simulation", refuse)
 
 
 @pytest.mark.usefixtures("no_games")

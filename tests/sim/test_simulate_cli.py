@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from eighteen.cli import main
-from eighteen.sim import runner
 
 
 def test_simulate_vs_writes_summary_and_report(
@@ -53,16 +52,6 @@ def test_text_output_names_the_files(capsys: pytest.CaptureFixture[str], tmp_pat
     assert "\n  random (3 seat-games): wins " in text
     assert err == f"wrote summary.json to {tmp_path}\n"  # progress and "wrote" on stderr
     assert not (tmp_path / "report.html").exists()
-
-
-@pytest.fixture
-def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fail the test if a game were started: errors must come first."""
-
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a game was started")
-
-    monkeypatch.setattr(runner, "run_simulation", refuse)
 
 
 @pytest.mark.usefixtures("no_games")
