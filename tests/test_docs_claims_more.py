@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sim.test_sim_summary import TABLES, record
 from test_cli import run
 
 import eighteen
@@ -372,38 +373,16 @@ def test_a_mean_of_fewer_than_two_values_has_no_interval_and_a_rate_has_wilsons(
 
 
 def _record(index: int, values: list[int], phases_at: dict[str, Any], sets: int) -> dict[str, Any]:
-    top = max(values)
-    winners = [i for i, v in enumerate(values) if v == top]
-    return {
-        "title": "toy",
-        "index": index,
-        "seed": 1 + index,
-        "bots": ["greedy", "random"],
-        "finished": True,
-        "end_reason": "bank broken",
-        "actions": 100 + 10 * index,
-        "sets": sets,
-        "operating_rounds": 8 + index,
-        "values": values,
-        "ranks": [1 + sum(1 for w in values if w > v) for v in values],
-        "wins": [1 / len(winners) if i in winners else 0.0 for i in range(len(values))],
-        "bankrupt": [],
-        "phases": phases_at,
-        "private_owners": {"P1": 1},
-        "corporations": {},
-        "takeovers": 0,
-        "takeovers_held": False,
-    }
-
-
-class _Tables:
-    id = "toy"
-    name = "Toy"
-    version = "1.0.0"
-    hash = "sha256:0"
-    privates = [type("P", (), {"id": "P1", "name": "First"})()]
-    corporations: list[Any] = []
-    phases = [type("Ph", (), {"id": "2"})(), type("Ph", (), {"id": "3"})()]
+    """test_sim_summary's record with these phases and sets, 100 + 10 x index actions and
+    P1 first owned by seat 2."""
+    return record(
+        index,
+        values,
+        phases=phases_at,
+        sets=sets,
+        actions=100 + 10 * index,
+        private_owners={"P1": 1},
+    )
 
 
 def test_length_min_max_phase_beginnings_and_owner_value() -> None:
@@ -416,7 +395,7 @@ def test_length_min_max_phase_beginnings_and_owner_value() -> None:
         _record(1, [200, 400], {"2": start, "3": {"or": 4, "set": 3, "action": 60}}, 7),
         _record(2, [100, 900], {"2": start}, 6),
     ]
-    s = title_summary(records, _Tables())  # type: ignore[arg-type]
+    s = title_summary(records, TABLES)
     length = s["length"]
     assert {k: (v["min"], v["max"], v["mean"]) for k, v in length.items()} == {
         "sets": (5, 7, 6.0),
