@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from eighteen.cli import main
+from eighteen.locations import title_ref
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -146,3 +147,21 @@ def test_play_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1 and "nonesuch" in err
     code, _, err = run(capsys, "play", "1830", "--players", "9")
     assert code == 1 and "2-6 players" in err
+
+
+def test_a_title_folder_names_the_title_it_declares(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play` and `simulate` take a folder as the id its title.toml declares (the folder's
+    name when the file cannot be read); so `--vs` naming the same title as a folder and
+    as an id is the same title."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "title.toml").write_text('id = "1830"\n')
+    assert title_ref(str(folder)) == "1830"
+    (folder / "title.toml").write_text("id = \n")  # not TOML
+    assert title_ref(str(folder)) == "mine"
+    assert title_ref("1833ne") == "1833ne"
+    code, _, err = run(capsys, "simulate", str(ROOT / "titles/1830"), "--vs", "1830")
+    assert code == 2
+    assert f"--vs names the same title as TITLE ({ROOT / 'titles/1830'})" in err

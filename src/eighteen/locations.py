@@ -78,6 +78,17 @@ def find_title_dir(title_id: str) -> Path | None:
     return None
 
 
+def title_head(folder: Path) -> dict[str, object]:
+    """The top-level keys of a title folder's title.toml, read as they stand ({} when it
+    cannot be read: loading the title reports why)."""
+    import tomllib
+
+    try:
+        return tomllib.loads((folder / "title.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
 def title_ref(target: str) -> str:
     """A title argument as an id: a folder holding title.toml names the title its
     ``id`` declares (its folder's name if that cannot be read; the loading that follows
@@ -85,12 +96,7 @@ def title_ref(target: str) -> str:
     folder = Path(target)
     if not (folder / "title.toml").is_file():
         return target
-    import tomllib
-
-    try:
-        declared = tomllib.loads((folder / "title.toml").read_text(encoding="utf-8")).get("id")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        declared = None
+    declared = title_head(folder).get("id")
     return declared if isinstance(declared, str) and declared else folder.resolve().name
 
 

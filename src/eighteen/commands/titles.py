@@ -183,9 +183,7 @@ def cmd_schema(*, check: bool = False, out: str | None = None, fmt: str = "text"
 
 def title_listing() -> list[dict[str, Any]]:
     """Every title found: id, name, version, where its sources and compiled tables are."""
-    import tomllib
-
-    from eighteen.locations import generated_dirs, roots
+    from eighteen.locations import generated_dirs, roots, title_head
     from eighteen.title.pipeline import find_titles
 
     seen: dict[str, dict[str, Any]] = {}
@@ -193,10 +191,7 @@ def title_listing() -> list[dict[str, Any]]:
         for folder in find_titles(root / "titles"):
             if folder.name in seen or not (folder / "title.toml").is_file():
                 continue
-            try:
-                head = tomllib.loads((folder / "title.toml").read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                head = {}
+            head = title_head(folder)
             seen[folder.name] = {
                 "id": folder.name,
                 "name": str(head.get("name", "")),
