@@ -675,7 +675,7 @@ def test_a_save_holds_title_version_hash_players_seed_options_actions() -> None:
     assert saved == {
         "format": 1,
         "title": "1830",
-        "version": "1.1.0",
+        "version": "1.2.0",
         "hash": title.hash,
         "players": ["Ann", "Bob", "Cy"],
         "seed": 7,

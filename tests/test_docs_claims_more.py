@@ -128,7 +128,7 @@ def test_routes_refuses_another_title_version_and_force_replays_with_a_warning(
     code, out, err = run(capsys, "routes", str(old))
     assert (code, out) == (1, "")
     assert err.startswith(f"eighteen routes: error: {old}: save made with 1830 1.0.0 (sha256:")
-    assert "but the title is now 1830 1.1.0 (sha256:" in err
+    assert "but the title is now 1830 1.2.0 (sha256:" in err
     assert "the title has a new version since the game was saved. " in err
     assert err.count("\n") == 1
     code, out, err = run(capsys, "routes", str(old), "--force")
@@ -258,13 +258,12 @@ def test_simulate_prints_win_rates_length_end_reasons_and_significant_difference
     lines = text.splitlines()
     assert lines[:2] == [
         "1830: 2/2 games finished",
-        "  seat 1 (greedy): wins 100.0% [34.2%, 100.0%], mean value $7,844",
+        "  seat 1 (greedy): wins 100.0% [34.2%, 100.0%], mean value $13,120",
     ]
-    assert "  operating rounds: mean 18" in lines
-    assert "  ends: bank broken 50.0%, bankruptcy 50.0%" in lines
-    assert "  ends: bank broken 100.0%" in lines
-    assert "1830-example - 1830: 6 of 54 differences significant" in lines
-    assert "  CPR revenue per OR: +55.1 [+51.6, +58.5]" in lines
+    assert "  operating rounds: mean 24" in lines
+    assert lines.count("  ends: bank broken 100.0%") == 2
+    assert "1830-example - 1830: 12 of 53 differences significant" in lines
+    assert "  CPR final price: +7.5 [+6.52, +8.48]" in lines
 
 
 def test_summary_is_byte_for_byte_the_same_with_two_workers(
@@ -284,11 +283,11 @@ def test_summary_is_byte_for_byte_the_same_with_two_workers(
 
 
 def test_some_fifty_measures_are_compared(vs_run: tuple[Path, str]) -> None:
-    """docs/simulate.md, summary.json: "some fifty measures (54 for 1830 against
+    """docs/simulate.md, summary.json: "some fifty measures (53 for 1830 against
     1830-example with four players)"."""
     one, _ = vs_run
     differences = json.loads((one / "summary.json").read_text())["comparison"]["differences"]
-    assert len(differences) == 54
+    assert len(differences) == 53
 
 
 def test_comparison_lists_every_seat_and_phase_figure(vs_run: tuple[Path, str]) -> None:

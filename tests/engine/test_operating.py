@@ -209,10 +209,15 @@ def test_bankruptcy_ends_the_game() -> None:
     c_ordinary = [c for c in g.state.certs if c.startswith("B&M_") and c != "B&M_0"]
     g.state.certs[next(c for c in c_ordinary if g.state.certs[c] == "C")] = "pool"
     g.invalidate_caches()
-    # C may sell his D&H to another player (at face here; any agreed price), but need not
+    # C may sell his D&H to another player (at face here; any agreed price), but need not;
+    # B&M may still buy privates from players, at any time of its turn (its $50 then
+    # leaves C short by more)
     assert g.legal_actions() == [
         *(TradePrivate("C", "DH", p, 70) for p in ("A", "B", "D")),
         Bankrupt("B&M"),
+        *(BuyCompany("B&M", "SV", p) for p in (10, 20, 40)),
+        *(BuyCompany("B&M", "CS", p) for p in (20, 40, 50)),
+        *(BuyCompany("B&M", "DH", p) for p in (35, 50)),
     ]
     run(g, Bankrupt("B&M"))
     assert g.is_over and g.state.end_reason == "bankruptcy"

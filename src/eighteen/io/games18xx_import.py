@@ -16,9 +16,10 @@ from typing import Any
 
 from eighteen.compiled import CompiledHex, CompiledTile
 from eighteen.engine import bank, collector, network, views
-from eighteen.engine.actions import Action, IllegalAction, Pass
+from eighteen.engine.actions import Action, Bid, BuyCompany, ExchangePrivate, IllegalAction, Pass
 from eighteen.engine.game import Game
 from eighteen.engine.map import MapError
+from eighteen.engine.rounds import auction
 from eighteen.engine.rounds.operating import STEP_INDEX, TURN
 from eighteen.engine.routes import RouteError
 from eighteen.engine.state import IPO, POOL
@@ -143,6 +144,23 @@ def _created_day(value: Any) -> str | None:
     return None
 
 
+#: Actions taken at any time of a turn, which fit wherever they come (Importer._after_turn).
+ANYTIME = (BuyCompany, ExchangePrivate)
+
+
+def _export_day(data: dict[str, Any]) -> str | None:
+    """The day the game was created: the export's ``created_at``, or, where an older
+    export lacks it, its first action's (each action carries its own)."""
+    day = _created_day(data.get("created_at"))
+    actions = data.get("actions")
+    if day is None and isinstance(actions, list):
+        for a in actions:
+            day = _created_day(a.get("created_at")) if isinstance(a, dict) else None
+            if day is not None:
+                break
+    return day
+
+
 def _settings(data: dict[str, Any]) -> dict[str, Any]:
     s = data.get("settings")
     return s if isinstance(s, dict) else {}
@@ -256,7 +274,7 @@ class Importer:
                     raise ExportError(f"unknown option {o!r} in settings.eighteen_options")
             return [str(o) for o in exact]
         wanted = list(self.mapping.options)
-        created = _created_day(self.data.get("created_at"))
+        created = _export_day(self.data)
         for dated in self.mapping.dated_options:
             if created is not None and created < dated.before:
                 wanted += dated.options
@@ -333,13 +351,35 @@ class Importer:
         if t != "pass":
             self.pending_passes = self.trailing_passes
             self.trailing_passes = []
-        auction = self.game.state.round.kind == "auction"
+        in_auction = self.game.state.round.kind == "auction"
+        if in_auction:
+            self.forced_take(aid, a)
         handler(self, aid, a)
-        if auction:
+        if in_auction:
             # a private sold with a share (grant_share; by a bid or by the pass that
             # settles it) takes that certificate out of the IPO: a later purchase of it
             # is from the pool (both engines grant the first certificate)
             self.out_of_ipo.update(c for c, o in self.game.state.certs.items() if o != IPO)
+
+    def forced_take(self, aid: int | str, a: dict[str, Any]) -> None:
+        """The first private has dropped to $0 after everyone passed: 18xx.games gives it
+        to the player due to take it without logging an action, where our engine waits
+        for that player's bid.  The bid is made here, before the next logged action,
+        unless that action is this very bid (as our own exports log it)."""
+        g = self.game
+        who = g.acting()
+        left = auction.unsold(g)
+        if not left or who is None or not auction.must_take(g, who):
+            return
+        first = left[0]
+        if auction.cheapest_price(g) != 0:
+            return
+        if a.get("type") == "bid" and a.get("company") == first and self.entity(aid, a)[1] == who:
+            return
+        try:
+            g.apply(Bid(who, first, 0))
+        except IllegalAction as exc:
+            raise Divergence(aid, a, f"{who} takes {first} for $0: {exc}") from None
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -422,6 +462,8 @@ class Importer:
         logged = self.pending_passes  # (kept: _pass_grouped uses them up)
         limit = MAX_PASSES + len(logged)  # (the passes logged may all be due)
         action = build()
+        if isinstance(action, ANYTIME) and self._after_turn(build, logged):
+            return
         while passes < limit:
             if self._other_corporation_acts(action):
                 if not self.pass_step():
@@ -452,6 +494,36 @@ class Importer:
                 raise Divergence(aid, a, str(first))
             passes += 1
             action = build()
+
+    def _after_turn(
+        self, build: Callable[[], Action], logged: list[tuple[int | str, dict[str, Any]]]
+    ) -> bool:
+        """An action taken at any time of a turn (a private bought or exchanged) fits
+        before the operating corporation's passes logged ahead of it too, but comes after
+        them: where those passes end its turn in our engine, they are made first and the
+        action is applied there (True).  A private paid out by the round that follows goes
+        to whoever owned it then.  Where they do not end the turn, or the action is refused
+        after them, they are undone (False)."""
+        g = self.game
+        r = g.state.round
+        corp = g.acting()
+        if r.kind != "operating" or corp is None or not g.tables.is_corporation(corp):
+            return False
+        due = sum(1 for _, a in logged if str(a.get("entity")) == corp)
+        made = 0
+        while made < due and g.state.round is r and r.index < len(r.order):
+            if r.order[r.index] != corp or not self.pass_step():
+                break
+            made += 1
+        if made and (g.state.round is not r or r.index >= len(r.order) or r.order[r.index] != corp):
+            try:
+                g.apply(build())
+                return True
+            except (IllegalAction, MapError, RouteError):
+                pass
+        for _ in range(made):
+            g.undo()
+        return False
 
     def passes_logged(self, entity: str) -> int:
         """How many passes ``entity`` logged right before the action being applied."""

@@ -506,14 +506,17 @@ class AnytimeLay(Step):
 
 def next_token_cost(g: Context, corp: str, hex_id: str | None = None) -> int | None:
     """Cost of the corporation's next station (None: none left); a ``station_costs``
-    entry for the hex replaces it (seed 003: a cheaper station in a reserved city)."""
+    entry for the hex replaces it (seed 003: a cheaper station in a reserved city).  A
+    home token still waiting for its city (:class:`HomeToken`) keeps the charter's first
+    token: the others are the later ones."""
     cs = g.state.corporations[corp]
     row = g.tables.corporation(corp)
     costs = row.tokens
-    if cs.tokens_placed >= len(costs):
+    used = cs.tokens_placed + (corp in g.state.home_waiting)
+    if used >= len(costs):
         return None
     special = (row.station_costs or {}).get(hex_id or "")
-    return int(special) if special is not None else int(costs[cs.tokens_placed])
+    return int(special) if special is not None else int(costs[used])
 
 
 def token_options(g: Context) -> list[tuple[str, int, int, bool]]:

@@ -533,7 +533,9 @@ def company_options(g: Context) -> list[tuple[str, int, int]]:
     if not phases.privates_buyable(g):
         return []
     corp = operating(g)
-    if emergency(g, corp) or _r(g).emergency_issued:
+    if _r(g).emergency_issued or (
+        not g.rules.privates_bought_in_forced_purchase and emergency(g, corp)
+    ):
         return []  # the treasury goes to the forced train
     cs = g.state.corporations[corp]
     out = []

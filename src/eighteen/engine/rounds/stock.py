@@ -384,8 +384,9 @@ class StockRoundSteps(Round):
         assert isinstance(step, BuySellPar)
         # a player who has traded (bought, sold, started a corporation, traded a private)
         # and can do nothing more ends the turn, asked right after the trade (a founder
-        # who must place the home first: before that too, and again once it is placed)
-        if r.acted and not step.can_trade(g):
+        # who must place the home first: before that too, and again once it is placed);
+        # one who has bought nothing yet may still buy a private from a player
+        if r.acted and not step.can_trade(g) and not can_buy_private(g, step.actor(g)):  # type: ignore[arg-type]
             step._end_turn(g, passed=False)
         if g.state.home_choice is not None:
             return  # the founder places the home first (ChooseHome)

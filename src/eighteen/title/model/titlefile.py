@@ -420,6 +420,12 @@ class Rules(Strict):
         "owns to another player, at a price they agree (he is not bound to: bankruptcy does "
         "not wait for it).",
     )
+    privates_bought_in_forced_purchase: bool = Field(
+        False,
+        description="A corporation that must buy a train its treasury cannot pay for may "
+        "still buy privates from players in its turn (its president then pays more of the "
+        "train). Without it, its treasury goes to the forced train.",
+    )
     bankruptcy: Bankruptcy = Field(
         default_factory=lambda: GameEnds(kind="game_ends", sells_shares=False),
         description='Effect of bankruptcy: {kind = "game_ends", sells_shares = false} or '
