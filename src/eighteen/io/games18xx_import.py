@@ -9,6 +9,7 @@ names it.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -144,7 +145,7 @@ def _created_day(value: Any) -> str | None:
     return None
 
 
-#: Actions taken at any time of a turn, which fit wherever they come (Importer._after_turn).
+#: Actions taken at any time of a turn, which fit wherever they come (Importer._after_passes).
 ANYTIME = (BuyCompany, ExchangePrivate)
 
 
@@ -292,7 +293,9 @@ class Importer:
         first divergence."""
         self.check_routes = check_routes
         kept = filter_actions(self.raw)
+        after: list[dict[str, Any]] = []  # (the kept actions past a cut)
         if stop_at is not None:
+            after = [a for a in kept if int_field(a["id"], a, "id") > stop_at]
             kept = [a for a in kept if int_field(a["id"], a, "id") <= stop_at]
         divergence = None
         aid: int | str = "-"
@@ -306,7 +309,12 @@ class Importer:
                     raise Divergence(aid, a, "the game is already over in our engine")
                 self.step(aid, a)
                 self.applied += 1
-            self.flush_passes()
+            if after and not self.game.is_over:
+                self.settle_cut(after[0])
+            else:
+                self.flush_passes()
+                if self.game.state.round.kind == "auction" and not self.game.is_over:
+                    self.forced_take("-", {})
         except Divergence as d:
             divergence = d
         except (ExportError, TitleNotFound):
@@ -462,7 +470,7 @@ class Importer:
         logged = self.pending_passes  # (kept: _pass_grouped uses them up)
         limit = MAX_PASSES + len(logged)  # (the passes logged may all be due)
         action = build()
-        if isinstance(action, ANYTIME) and self._after_turn(build, logged):
+        if isinstance(action, ANYTIME) and self._after_passes(build, logged):
             return
         while passes < limit:
             if self._other_corporation_acts(action):
@@ -495,15 +503,16 @@ class Importer:
             passes += 1
             action = build()
 
-    def _after_turn(
+    def _after_passes(
         self, build: Callable[[], Action], logged: list[tuple[int | str, dict[str, Any]]]
     ) -> bool:
         """An action taken at any time of a turn (a private bought or exchanged) fits
         before the operating corporation's passes logged ahead of it too, but comes after
-        them: where those passes end its turn in our engine, they are made first and the
-        action is applied there (True).  A private paid out by the round that follows goes
-        to whoever owned it then.  Where they do not end the turn, or the action is refused
-        after them, they are undone (False)."""
+        them: those passes are made first, as many as our engine takes (up to the end of
+        the corporation's turn), and the action is applied after as many of them as it
+        fits after (True); none fit: they are undone (False).  A private paid out by the
+        round that follows goes to whoever owned it then, and a purchase logged at a
+        turn's last step is made there."""
         g = self.game
         r = g.state.round
         corp = g.acting()
@@ -515,14 +524,13 @@ class Importer:
             if r.order[r.index] != corp or not self.pass_step():
                 break
             made += 1
-        if made and (g.state.round is not r or r.index >= len(r.order) or r.order[r.index] != corp):
+        while made:
             try:
                 g.apply(build())
                 return True
             except (IllegalAction, MapError, RouteError):
-                pass
-        for _ in range(made):
-            g.undo()
+                g.undo()
+                made -= 1
         return False
 
     def passes_logged(self, entity: str) -> int:
@@ -628,16 +636,54 @@ class Importer:
         except IllegalAction as exc:
             raise Divergence(aid, a, str(exc)) from None
 
-    def flush_passes(self) -> None:
+    def settle_cut(self, nxt: dict[str, Any]) -> None:
+        """A log cut before its end (``stop_at``): what 18xx.games did up to the cut that our
+        engine has not done yet is what the next kept action needs first: the free private
+        handed over, the corporation passes held back.  That action is tried and taken
+        back with what it did itself; the passes it needed first stay (where it fits with
+        none, those held back were for steps our engine skips).  Where it does not fit, or
+        is a corporation's pass itself, the passes held back are made as at the log's end:
+        a corporation whose turn the next action shows over passes to its turn's end, the
+        others one step a pass."""
+        g = self.game
+        self.forced_take(nxt.get("id", "-"), nxt)
+        start, checked, reported = len(g.log), self.routes_checked, len(self.route_report)
+        held = list(self.trailing_passes)
+        kind = None
+        with contextlib.suppress(ExportError):
+            kind = self.entity(nxt.get("id", "-"), nxt)[0]
+        fits = False
+        if not (nxt.get("type") == "pass" and kind == "corporation"):
+            with contextlib.suppress(Divergence, ExportError, IllegalAction, MapError, RouteError):
+                self.step(nxt.get("id", "-"), nxt)
+                fits = True
+        keep = start
+        while keep < len(g.log):
+            done = g.log[keep]
+            if not (isinstance(done, Pass) and g.tables.is_corporation(done.actor)):
+                break
+            keep += 1
+        while len(g.log) > keep:
+            g.undo()
+        self.routes_checked = checked
+        del self.route_report[reported:]
+        if fits or len(g.log) > start:
+            self.trailing_passes = []  # (made, or passes of steps our engine skips)
+            return
+        self.trailing_passes = held
+        self.flush_passes(ended=lambda corp: str(nxt.get("entity")) != corp)
+
+    def flush_passes(self, ended: Callable[[str], bool] | None = None) -> None:
         """At the end of the log, replay the corporation passes logged after the last
         other action.  In a finished game they ended the turns of their corporations (our
         engine may need more passes for them than 18xx.games logged, or fewer); in a game
-        still on, each ends one step."""
+        still on, each ends one step.  ``ended``: whose turns they ended, at a cut."""
         g = self.game
         finished = self.data.get("status") == "finished"
         for aid, a in self.trailing_passes:
             corp = str(a["entity"])
-            for _ in range(MAX_PASSES if finished else 1):
+            whole = ended(corp) if ended is not None else finished
+            for _ in range(MAX_PASSES if whole else 1):
                 if g.is_over or g.acting() != corp:
                     break
                 if g.state.round.kind != "operating":
