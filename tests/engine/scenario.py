@@ -26,13 +26,21 @@ def run(g: Game, *actions: Action) -> None:
         g.apply(a)
 
 
+#: The readings of 1830 the importer switches on for every 18xx.games export
+#: (titles/1830/title.toml ``[import_18xx] options``).
+IMPORT_READINGS: list[str] = list(load_title("1830").doc.import_18xx.options)  # type: ignore[union-attr]
+
+
 def opening(
-    players: list[str] | None = None, bo_par: int = 67, title: Tables | None = None
+    players: list[str] | None = None,
+    bo_par: int = 67,
+    title: Tables | None = None,
+    options: list[str] | None = None,
 ) -> Game:
     """Four players buy the privates at face in turn: A SV, B CS, C DH, D MH, A CA, B BO;
     B sets B&O's par.  Stock round 1 then starts with C.  ``title``: 1830's tables or a
-    changed copy."""
-    g = Game.new(title or load_title("1830"), players or PLAYERS)
+    changed copy; ``options``: its options (e.g. :data:`IMPORT_READINGS`)."""
+    g = Game.new(title or load_title("1830"), players or PLAYERS, options=options or [])
     names = [p.name for p in g.state.players]
     order = ["SV", "CS", "DH", "MH", "CA", "BO"]
     faces = [20, 40, 70, 110, 160, 220]
@@ -76,12 +84,12 @@ def cash(g: Game) -> dict[str, int]:
     return {p.name: p.cash for p in g.state.players}
 
 
-def second_stock_round(title: Tables | None = None) -> Game:
+def second_stock_round(title: Tables | None = None, options: list[str] | None = None) -> Game:
     """B&M floats (C 30% president, A 20%, D 10%); NYC is started by D (20%) with B at 10%.
     Operating round 1: B&M must buy a 2-train (it has a route Boston - Mansfield) and
     withholds nothing at $100 -> $90.  Stock round 2 starts with B.  ``title``: other
-    tables to play it on (1830's by default)."""
-    g = opening(title=title)
+    tables to play it on (1830's by default), ``options`` its options."""
+    g = opening(title=title, options=options)
     run(
         g,
         Par("C", "B&M", 100),

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scenario import PLAYERS, run, second_stock_round
+from scenario import IMPORT_READINGS, PLAYERS, run, second_stock_round
 from test_operating import BOSTON_MANSFIELD, set_phase
 
 from eighteen import Game, IllegalAction, load_title
@@ -62,12 +62,7 @@ from eighteen.io.games18xx_import import Importer
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures/18xx-games"
 
 #: the readings the importer switches on for every 18xx.games export (title.toml)
-IMPORT_OPTIONS = [
-    "auction_18xx_games",
-    "brown_pool_only_18xx_games",
-    "new_trains_18xx_games",
-    "emergency_18xx_games",
-]
+IMPORT_OPTIONS = IMPORT_READINGS
 
 
 def export(name: str) -> dict[str, Any]:
@@ -266,10 +261,7 @@ def bankruptcy_position(extra: tuple[str, ...] = ()) -> Game:
     has no train and $50, C no cash.  Operating round 1 of 2: the privates' $105 break the
     bank (C gets $15); B&M runs nothing ($90 -> $82) and must buy the 5-train: $50 + $15
     + C's 10% he may sell ($82) < $450, so C may declare bankruptcy at once."""
-    base = second_stock_round()
-    g = Game.new(load_title("1830"), PLAYERS, options=[*IMPORT_OPTIONS, *extra])
-    for a in base.log:
-        g.apply(a)
+    g = second_stock_round(options=[*IMPORT_OPTIONS, *extra])
     set_phase(g, "4", ["2", "3", "4"])
     g.state.bank = 100
     g.state.corporations["B&M"].trains = []

@@ -23,19 +23,16 @@ import json
 from pathlib import Path
 
 import pytest
-from scenario import money, pass_round, run
+from scenario import IMPORT_READINGS, money, pass_round, run, second_stock_round
 from test_operating import BOSTON_MANSFIELD
 
 from eighteen import Game, load_title
 from eighteen.engine import market, phases, shares, trains
 from eighteen.engine.actions import (
-    Bid,
-    BuyShares,
     BuyTrain,
     DiscardTrain,
     Dividend,
     ExchangePrivate,
-    Par,
     Pass,
     RunRoutes,
     SellShares,
@@ -44,12 +41,7 @@ from eighteen.io.games18xx import import_game
 
 TITLE = load_title("1830")
 #: the options eighteen import-18xx switches on for an 1830 export (title.toml)
-IMPORT_OPTIONS = [
-    "auction_18xx_games",
-    "brown_pool_only_18xx_games",
-    "new_trains_18xx_games",
-    "emergency_18xx_games",
-]
+IMPORT_OPTIONS = IMPORT_READINGS
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830-generated"
 
 #: 18xx.games' 1830 market, written out here (facts reference §2) to check the compiled
@@ -75,29 +67,7 @@ ROWS = [row.split() for row in GRID]
 
 def game(options: tuple[str, ...] = ()) -> Game:
     """scenario.second_stock_round() played with the importer's options (plus ``options``)."""
-    g = Game.new(TITLE, ["A", "B", "C", "D"], options=[*IMPORT_OPTIONS, *options])
-    for who, pid, face in [
-        ("A", "SV", 20),
-        ("B", "CS", 40),
-        ("C", "DH", 70),
-        ("D", "MH", 110),
-        ("A", "CA", 160),
-        ("B", "BO", 220),
-    ]:
-        run(g, Bid(who, pid, face))
-    run(
-        g,
-        Par("B", "B&O", 67),
-        Par("C", "B&M", 100),
-        Par("D", "NYC", 67),
-        BuyShares("A", "B&M", "ipo"),
-        BuyShares("B", "NYC", "ipo"),
-        BuyShares("C", "B&M", "ipo"),
-        BuyShares("D", "B&M", "ipo"),
-        BuyShares("A", "B&M", "ipo"),
-    )
-    pass_round(g)  # stock round 1
-    pass_round(g)  # operating round 1: B&M buys its 2-train and earns nothing
+    g = second_stock_round(options=[*IMPORT_OPTIONS, *options])
     assert g.state.round.kind == "stock" and g.state.corporations["B&M"].cell == [0, 5]
     return g
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from scenario import IMPORT_READINGS
 
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine import shares
@@ -30,12 +31,7 @@ from eighteen.engine.actions import (
 from eighteen.io.games18xx import export_game, import_game
 
 #: The options the importer switches on for 1830 (titles/1830/title.toml [import_18xx]).
-READINGS = [
-    "auction_18xx_games",
-    "brown_pool_only_18xx_games",
-    "new_trains_18xx_games",
-    "emergency_18xx_games",
-]
+READINGS = IMPORT_READINGS
 PLAYERS = ["A", "B", "C", "D"]
 
 

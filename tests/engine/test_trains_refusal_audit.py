@@ -17,27 +17,23 @@ import json
 from pathlib import Path
 
 import pytest
-from scenario import money, pass_round, run
+from scenario import IMPORT_READINGS, money, run, second_stock_round
 
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine import market, network, trains
 from eighteen.engine.actions import (
     Action,
     Bankrupt,
-    Bid,
     BuyCompany,
-    BuyShares,
     BuyTrain,
     DiscardTrain,
-    Par,
     Pass,
     SellShares,
 )
 from eighteen.io.games18xx import import_game
 
 TITLE = load_title("1830")
-assert TITLE.doc.import_18xx is not None
-OPTIONS = list(TITLE.doc.import_18xx.options)  # 18xx.games' readings, as the importer plays
+OPTIONS = IMPORT_READINGS  # 18xx.games' readings, as the importer plays
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830-generated"
 
 _BASE: list[Game] = []
@@ -47,27 +43,7 @@ def or_game() -> Game:
     """B&M at its track step in operating round 1 of set 2 (a copy of one game built once):
     cash A $280, B $353, C $260, D $296; B&M $920 with train 2-0, price $90."""
     if not _BASE:
-        g = Game.new(TITLE, ["A", "B", "C", "D"], options=OPTIONS)
-        for player, pid, face in zip(
-            "ABCDAB", ("SV", "CS", "DH", "MH", "CA", "BO"), (20, 40, 70, 110, 160, 220), strict=True
-        ):
-            run(g, Bid(player, pid, face))
-        run(
-            g,
-            Par("B", "B&O", 67),
-            Par("C", "B&M", 100),
-            Par("D", "NYC", 67),
-            BuyShares("A", "B&M", "ipo"),
-            BuyShares("B", "NYC", "ipo"),
-            BuyShares("C", "B&M", "ipo"),
-            BuyShares("D", "B&M", "ipo"),
-            BuyShares("A", "B&M", "ipo"),
-            Pass("B"),
-            Pass("C"),
-            Pass("D"),
-            Pass("A"),
-        )
-        pass_round(g)  # operating round 1: B&M buys a 2-train
+        g = second_stock_round(options=OPTIONS)  # operating round 1: B&M buys a 2-train
         run(g, Pass("B"), Pass("C"), Pass("D"), Pass("A"))
         assert g.acting() == "B&M" and g.state.round.step == "track"
         _BASE.append(g)
