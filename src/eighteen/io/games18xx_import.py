@@ -646,7 +646,8 @@ class Importer:
         a corporation whose turn the next action shows over passes to its turn's end, the
         others one step a pass."""
         g = self.game
-        self.forced_take(nxt.get("id", "-"), nxt)
+        if g.state.round.kind == "auction":
+            self.forced_take(nxt.get("id", "-"), nxt)
         start, checked, reported = len(g.log), self.routes_checked, len(self.route_report)
         held = list(self.trailing_passes)
         kind = None
