@@ -26,11 +26,6 @@ def run(g: Game, *actions: Action) -> None:
         g.apply(a)
 
 
-#: The readings of 1830 the importer switches on for every 18xx.games export
-#: (titles/1830/title.toml ``[import_18xx] options``).
-IMPORT_READINGS: list[str] = list(load_title("1830").doc.import_18xx.options)  # type: ignore[union-attr]
-
-
 def opening(
     players: list[str] | None = None,
     bo_par: int = 67,
@@ -39,7 +34,7 @@ def opening(
 ) -> Game:
     """Four players buy the privates at face in turn: A SV, B CS, C DH, D MH, A CA, B BO;
     B sets B&O's par.  Stock round 1 then starts with C.  ``title``: 1830's tables or a
-    changed copy; ``options``: its options (e.g. :data:`IMPORT_READINGS`)."""
+    changed copy; ``options``: its options (e.g. readings_18xx.READINGS_18XX)."""
     g = Game.new(title or load_title("1830"), players or PLAYERS, options=options or [])
     names = [p.name for p in g.state.players]
     order = ["SV", "CS", "DH", "MH", "CA", "BO"]

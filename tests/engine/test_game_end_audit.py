@@ -34,12 +34,12 @@ wanted; values are exact.
 from __future__ import annotations
 
 import copy
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
-from scenario import IMPORT_READINGS, PLAYERS, run, second_stock_round
+from corpus_18xx import export
+from readings_18xx import READINGS_18XX
+from scenario import PLAYERS, run, second_stock_round
 from test_operating import BOSTON_MANSFIELD, set_phase
 
 from eighteen import Game, IllegalAction, load_title
@@ -58,18 +58,6 @@ from eighteen.engine.actions import (
 )
 from eighteen.io.games18xx import import_game
 from eighteen.io.games18xx_import import Importer
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures/18xx-games"
-
-#: the readings the importer switches on for every 18xx.games export (title.toml)
-IMPORT_OPTIONS = IMPORT_READINGS
-
-
-def export(name: str) -> dict[str, Any]:
-    """A corpus export, read afresh (tests edit it in memory only)."""
-    sub = "1830" if name == "29133" else "1830-generated"
-    data: dict[str, Any] = json.loads((FIXTURES / sub / f"{name}.json").read_text())
-    return data
 
 
 def by_key(res: Any) -> dict[str, int]:
@@ -229,7 +217,7 @@ def test_a_bank_broken_by_the_auctions_payout() -> None:
     """All pass after SV is sold: the privates pay ($5 to A) and leave the bank with $0.
     The auction goes on, then stock round 1, then the set of one operating round (no
     corporation floated: only the privates pay), and the game ends."""
-    g = Game.new(load_title("1830"), PLAYERS, options=IMPORT_OPTIONS)
+    g = Game.new(load_title("1830"), PLAYERS, options=READINGS_18XX)
     run(g, Bid("A", "SV", 20))
     g.state.bank = 5  # setup
     g.invalidate_caches()
@@ -261,7 +249,7 @@ def bankruptcy_position(extra: tuple[str, ...] = ()) -> Game:
     has no train and $50, C no cash.  Operating round 1 of 2: the privates' $105 break the
     bank (C gets $15); B&M runs nothing ($90 -> $82) and must buy the 5-train: $50 + $15
     + C's 10% he may sell ($82) < $450, so C may declare bankruptcy at once."""
-    g = second_stock_round(options=[*IMPORT_OPTIONS, *extra])
+    g = second_stock_round(options=[*READINGS_18XX, *extra])
     set_phase(g, "4", ["2", "3", "4"])
     g.state.bank = 100
     g.state.corporations["B&M"].trains = []
@@ -453,7 +441,7 @@ def test_the_dated_option_switches_at_2025(created: Any, sells: bool) -> None:
             a.pop("created_at", None)
     options = Importer(data).game.options
     assert ("bankrupt_sells_shares" in options) is sells
-    assert options[: len(IMPORT_OPTIONS)] == IMPORT_OPTIONS
+    assert options[: len(READINGS_18XX)] == READINGS_18XX
 
 
 def test_the_first_actions_date_stands_in_for_a_missing_created_at() -> None:

@@ -23,7 +23,8 @@ import json
 from pathlib import Path
 
 import pytest
-from scenario import IMPORT_READINGS, money, pass_round, run, second_stock_round
+from readings_18xx import READINGS_18XX
+from scenario import money, pass_round, run, second_stock_round
 from test_operating import BOSTON_MANSFIELD
 
 from eighteen import Game, load_title
@@ -40,8 +41,6 @@ from eighteen.engine.actions import (
 from eighteen.io.games18xx import import_game
 
 TITLE = load_title("1830")
-#: the options eighteen import-18xx switches on for an 1830 export (title.toml)
-IMPORT_OPTIONS = IMPORT_READINGS
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830-generated"
 
 #: 18xx.games' 1830 market, written out here (facts reference §2) to check the compiled
@@ -67,7 +66,7 @@ ROWS = [row.split() for row in GRID]
 
 def game(options: tuple[str, ...] = ()) -> Game:
     """scenario.second_stock_round() played with the importer's options (plus ``options``)."""
-    g = second_stock_round(options=[*IMPORT_OPTIONS, *options])
+    g = second_stock_round(options=[*READINGS_18XX, *options])
     assert g.state.round.kind == "stock" and g.state.corporations["B&M"].cell == [0, 5]
     return g
 

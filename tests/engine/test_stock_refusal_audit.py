@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from scenario import IMPORT_READINGS
+from readings_18xx import READINGS_18XX
 
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine import shares
@@ -30,8 +30,6 @@ from eighteen.engine.actions import (
 )
 from eighteen.io.games18xx import export_game, import_game
 
-#: The options the importer switches on for 1830 (titles/1830/title.toml [import_18xx]).
-READINGS = IMPORT_READINGS
 PLAYERS = ["A", "B", "C", "D"]
 
 
@@ -39,7 +37,7 @@ PLAYERS = ["A", "B", "C", "D"]
 
 
 def new(options: list[str] | None = None, players: list[str] | None = None) -> Game:
-    return Game.new(load_title("1830"), players or PLAYERS, options=options or READINGS)
+    return Game.new(load_title("1830"), players or PLAYERS, options=options or READINGS_18XX)
 
 
 def opening(options: list[str] | None = None) -> Game:
@@ -237,20 +235,25 @@ def export(actions: list[dict[str, Any]], players: int = 2) -> dict[str, Any]:
     }
 
 
+def passes(n: int) -> list[dict[str, Any]]:
+    """``n`` passes of the auction by players 1 and 2 in turn (each round drops SV $5)."""
+    return [{"type": "pass", "entity": 1 + i % 2} for i in range(n)]
+
+
+def after_sv() -> list[dict[str, Any]]:
+    """The rest of a 2-player auction once SV is sold: the others at face, B&O at $100."""
+    bids = [(2, "CS", 40), (1, "DH", 70), (2, "MH", 110), (1, "CA", 160), (2, "BO", 220)]
+    return [
+        *({"type": "bid", "entity": e, "company": c, "price": p} for e, c, p in bids),
+        {"type": "par", "entity": 2, "corporation": "B&O", "share_price": "100,0,6"},
+    ]
+
+
 def test_sv_bought_at_five_dollars_in_an_import() -> None:
     """The control of the test below (the same export, one round of passes fewer): the
     export is well formed and SV is bought at $5 by a logged bid."""
-    acts: list[dict[str, Any]] = [{"type": "pass", "entity": 1 + i % 2} for i in range(6)]
-    acts += [
-        {"type": "bid", "entity": 1, "company": "SV", "price": 5},
-        {"type": "bid", "entity": 2, "company": "CS", "price": 40},
-        {"type": "bid", "entity": 1, "company": "DH", "price": 70},
-        {"type": "bid", "entity": 2, "company": "MH", "price": 110},
-        {"type": "bid", "entity": 1, "company": "CA", "price": 160},
-        {"type": "bid", "entity": 2, "company": "BO", "price": 220},
-        {"type": "par", "entity": 2, "corporation": "B&O", "share_price": "100,0,6"},
-    ]
-    res = import_game(export(acts))
+    sv = {"type": "bid", "entity": 1, "company": "SV", "price": 5}
+    res = import_game(export([*passes(6), sv, *after_sv()]))
     assert res.divergence is None
     assert res.game.state.round.kind == "stock"
     assert cash(res.game) == {"Player 1": 1200 - 5 - 70 - 160, "Player 2": 830}
@@ -259,16 +262,7 @@ def test_sv_bought_at_five_dollars_in_an_import() -> None:
 def test_sv_at_zero_is_taken_without_an_action_in_an_import() -> None:
     """18xx.games gives SV to the player after the last passer once four rounds of passes
     bring it to $0, and logs no action for it; the importer makes that player's bid."""
-    acts: list[dict[str, Any]] = [{"type": "pass", "entity": 1 + i % 2} for i in range(8)]
-    acts += [
-        {"type": "bid", "entity": 2, "company": "CS", "price": 40},
-        {"type": "bid", "entity": 1, "company": "DH", "price": 70},
-        {"type": "bid", "entity": 2, "company": "MH", "price": 110},
-        {"type": "bid", "entity": 1, "company": "CA", "price": 160},
-        {"type": "bid", "entity": 2, "company": "BO", "price": 220},
-        {"type": "par", "entity": 2, "corporation": "B&O", "share_price": "100,0,6"},
-    ]
-    res = import_game(export(acts))
+    res = import_game(export([*passes(8), *after_sv()]))
     assert res.divergence is None
     g = res.game
     assert g.state.privates["SV"].owner == "Player 1"
@@ -674,7 +668,7 @@ def test_brown_several_from_the_pool_but_not_after_an_ipo_purchase() -> None:
 
 
 def test_brown_several_from_the_ipo_with_the_optional_rule() -> None:
-    g = brown_position([*READINGS, "multiple_brown_from_ipo"])
+    g = brown_position([*READINGS_18XX, "multiple_brown_from_ipo"])
     for source in ("ipo", "pool", "ipo", "pool"):
         g.apply(BuyShares("C", "ERIE", source))
     assert pct(g, "ERIE", "C") == 40 and cash(g)["C"] == 530 - 2 * 67 - 2 * 30

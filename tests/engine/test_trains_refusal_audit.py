@@ -17,7 +17,8 @@ import json
 from pathlib import Path
 
 import pytest
-from scenario import IMPORT_READINGS, money, run, second_stock_round
+from readings_18xx import READINGS_18XX
+from scenario import money, run, second_stock_round
 
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine import market, network, trains
@@ -33,7 +34,6 @@ from eighteen.engine.actions import (
 from eighteen.io.games18xx import import_game
 
 TITLE = load_title("1830")
-OPTIONS = IMPORT_READINGS  # 18xx.games' readings, as the importer plays
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830-generated"
 
 _BASE: list[Game] = []
@@ -43,7 +43,7 @@ def or_game() -> Game:
     """B&M at its track step in operating round 1 of set 2 (a copy of one game built once):
     cash A $280, B $353, C $260, D $296; B&M $920 with train 2-0, price $90."""
     if not _BASE:
-        g = second_stock_round(options=OPTIONS)  # operating round 1: B&M buys a 2-train
+        g = second_stock_round(options=READINGS_18XX)  # operating round 1: B&M buys a 2-train
         run(g, Pass("B"), Pass("C"), Pass("D"), Pass("A"))
         assert g.acting() == "B&M" and g.state.round.step == "track"
         _BASE.append(g)
@@ -531,6 +531,20 @@ def test_a_corporation_short_of_money_for_its_train_may_still_buy_a_private() ->
     assert (g.state.corporations["B&M"].cash, g.state.player("A").cash) == (40, 290)
     run(g, BuyTrain("B&M", "4-0", 300))
     assert g.state.player("C").cash == 1000 - 260
+
+
+def test_without_the_rule_the_treasury_goes_to_the_forced_train() -> None:
+    """rules.privates_bought_in_forced_purchase false (1833NE's reading): the same B&M is
+    offered no private, and a purchase is refused with the state unchanged."""
+    g = at_trains("4", ("2", "3"))
+    setup(g, BM=50, C=1000)
+    g.rules = g.rules.model_copy(update={"privates_bought_in_forced_purchase": False})
+    g.invalidate_caches()
+    assert not any(isinstance(a, BuyCompany) for a in g.legal_actions())
+    before = g.state_hash()
+    with pytest.raises(IllegalAction, match="^buy_company is not possible now: the trains step"):
+        g.apply(BuyCompany("B&M", "SV", 10))
+    assert g.state_hash() == before
 
 
 def test_import_a_private_bought_by_a_trainless_corporation_short_of_money() -> None:

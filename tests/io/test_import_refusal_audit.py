@@ -11,13 +11,11 @@ small edits of real exports (29133, a generated corpus game), made in memory.
 
 from __future__ import annotations
 
-import copy
-import functools
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_18xx import action, at, export, insert_after
 
 import eighteen
 from eighteen.engine import shares
@@ -25,46 +23,7 @@ from eighteen.engine.actions import Dividend
 from eighteen.engine.game import Game
 from eighteen.engine.map import Board, MapState
 from eighteen.engine.routes import Route, RouteError, check_routes, route_from_connections
-from eighteen.io.games18xx import ExportError, ImportResult, import_game
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures/18xx-games"
-
-
-@functools.cache
-def _raw(name: str) -> str:
-    path = FIXTURES / ("1830/29133.json" if name == "29133" else f"1830-generated/{name}.json")
-    return path.read_text()
-
-
-def export(name: str) -> dict[str, Any]:
-    """A fresh copy of a fixture export (29133 or a generated game's name)."""
-    data: dict[str, Any] = json.loads(_raw(name))
-    return data
-
-
-def action(data: dict[str, Any], aid: int) -> dict[str, Any]:
-    return next(a for a in data["actions"] if a["id"] == aid)
-
-
-def insert_after(data: dict[str, Any], aid: int, new: list[dict[str, Any]]) -> dict[str, Any]:
-    """A copy with ``new`` inserted after the raw action ``aid``: the new actions take the
-    ids aid+1..., the later ones move up (and so do undo targets past ``aid``)."""
-    out = copy.deepcopy(data)
-    acts = out["actions"]
-    pos = next(i for i, a in enumerate(acts) if a["id"] == aid)
-    n = len(new)
-    for a in acts[pos + 1 :]:
-        a["id"] += n
-    for a in acts:
-        if a["type"] == "undo" and a.get("action_id") and a["action_id"] > aid:
-            a["action_id"] += n
-    acts[pos + 1 : pos + 1] = [{**copy.deepcopy(x), "id": aid + 1 + k} for k, x in enumerate(new)]
-    return out
-
-
-def at(data: dict[str, Any], aid: int | None = None) -> ImportResult:
-    """The import of a copy, after the kept action ``aid`` (the whole log when None)."""
-    return import_game(copy.deepcopy(data), stop_at=aid)
+from eighteen.io.games18xx import ExportError, ImportResult
 
 
 def cash(g: Game) -> dict[str, int]:

@@ -22,32 +22,16 @@ from __future__ import annotations
 import copy
 import functools
 import json
-from pathlib import Path
 from typing import Any
+
+import corpus_18xx
+from corpus_18xx import action, export
 
 from eighteen import Game, load_title
 from eighteen.engine import market
 from eighteen.engine.actions import Bankrupt, Dividend, RunRoutes
 from eighteen.engine.bots import make_bots, play
 from eighteen.io.games18xx import ImportResult, export_game, filter_actions, import_game
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures/18xx-games"
-
-
-@functools.cache
-def _raw(name: str) -> str:
-    folder = "1830" if name == "29133" else "1830-generated"
-    return (FIXTURES / folder / f"{name}.json").read_text()
-
-
-def export(name: str) -> dict[str, Any]:
-    """A fresh copy of a corpus game (29133 is the real one)."""
-    data: dict[str, Any] = json.loads(_raw(name))
-    return data
-
-
-def action(data: dict[str, Any], aid: int) -> dict[str, Any]:
-    return next(a for a in data["actions"] if a.get("id") == aid)
 
 
 def replace(data: dict[str, Any], aid: int, new: dict[str, Any]) -> dict[str, Any]:
@@ -72,8 +56,8 @@ def append(data: dict[str, Any], new: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def at(data: dict[str, Any], aid: int | None = None) -> ImportResult:
-    """The import of a copy, up to the kept action ``aid`` (the whole log when None)."""
-    res = import_game(copy.deepcopy(data), stop_at=aid)
+    """:func:`corpus_18xx.at`, which must not diverge."""
+    res = corpus_18xx.at(data, aid)
     assert res.divergence is None, res.divergence
     return res
 

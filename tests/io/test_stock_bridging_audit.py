@@ -13,53 +13,12 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
-from pathlib import Path
 from typing import Any
 
+from corpus_18xx import action, at, bare, export, insert_after, player
+
 from eighteen.engine import market
-from eighteen.io.games18xx import ImportResult, import_game
-
-GENERATED = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830-generated"
-
-
-@functools.cache
-def _raw(name: str) -> str:
-    return (GENERATED / f"{name}.json").read_text()
-
-
-def export(name: str) -> dict[str, Any]:
-    """A fresh copy of a generated corpus game."""
-    data: dict[str, Any] = json.loads(_raw(name))
-    return data
-
-
-def action(data: dict[str, Any], aid: int) -> dict[str, Any]:
-    return next(a for a in data["actions"] if a["id"] == aid)
-
-
-def bare(a: dict[str, Any]) -> dict[str, Any]:
-    """A logged action without its id (as an auto action, or to be inserted)."""
-    return {k: v for k, v in a.items() if k != "id"}
-
-
-def player(data: dict[str, Any], name: str) -> Any:
-    return next(p["id"] for p in data["players"] if p["name"] == name)
-
-
-def insert_after(data: dict[str, Any], aid: int, new: list[dict[str, Any]]) -> dict[str, Any]:
-    """A copy with ``new`` inserted after the raw action ``aid``: they take the ids aid+1...,
-    the later actions (and undo targets past ``aid``) move up."""
-    out = copy.deepcopy(data)
-    acts = out["actions"]
-    pos = next(i for i, a in enumerate(acts) if a["id"] == aid)
-    for a in acts[pos + 1 :]:
-        a["id"] += len(new)
-    for a in acts:
-        if a["type"] == "undo" and a.get("action_id") and a["action_id"] > aid:
-            a["action_id"] += len(new)
-    acts[pos + 1 : pos + 1] = [{**copy.deepcopy(x), "id": aid + 1 + k} for k, x in enumerate(new)]
-    return out
+from eighteen.io.games18xx import ImportResult
 
 
 def as_autos(data: dict[str, Any], parent: int, children: list[int]) -> dict[str, Any]:
@@ -70,11 +29,6 @@ def as_autos(data: dict[str, Any], parent: int, children: list[int]) -> dict[str
     out["actions"] = [a for a in out["actions"] if a["id"] not in children]
     action(out, parent)["auto_actions"] = moved
     return out
-
-
-def at(data: dict[str, Any], aid: int | None = None) -> ImportResult:
-    """The import of a copy, up to the kept action ``aid`` (the whole log when None)."""
-    return import_game(copy.deepcopy(data), stop_at=aid)
 
 
 @functools.cache
@@ -222,25 +176,6 @@ def test_the_bo_buyer_pars_b_and_o_then_the_next_in_turn_holds_the_priority() ->
     assert where(parred) == ("stock", "Player 2", "Player 2", 0)
     assert parred.game.state.corporations["B&O"].par == 67
     assert cash(parred) == {"Player 1": 490, "Player 2": 620, "Player 3": 645}
-
-
-def test_everyone_passing_until_sv_is_free_gives_it_to_the_next_player() -> None:
-    """Two players pass four times each: SV drops $5 a round, to $0, and 18xx.games gives
-    it to the next player, Player 1, logging nothing; Player 2 then buys CS at face value."""
-    data = export("g2p_s2001")
-    ids = [player(data, "Player 1"), player(data, "Player 2")]
-    passes = [
-        {"id": i + 1, "type": "pass", "entity": ids[i % 2], "entity_type": "player"}
-        for i in range(8)
-    ]
-    cs = {"id": 9, "type": "bid", "entity": ids[1], "entity_type": "player"}
-    data["actions"] = [*passes, {**cs, "company": "CS", "price": 40}]
-    res = at(data)
-    assert res.divergence is None
-    g = res.game
-    assert (g.state.privates["SV"].owner, g.state.privates["CS"].owner) == ("Player 1", "Player 2")
-    assert cash(res) == {"Player 1": 1200, "Player 2": 1160}
-    assert where(res) == ("auction", "Player 1", "Player 1", 0)
 
 
 # -- programmed actions (auto_actions) ------------------------------------------------------
@@ -452,3 +387,21 @@ def test_an_unfinished_export_ending_as_sv_becomes_free_hands_it_over() -> None:
     assert res.divergence is None
     assert res.game.state.privates["SV"].owner == "Player 1"
     assert res.game.acting() == "Player 2"
+
+
+def test_a_cut_before_a_programmed_setting_looks_past_it() -> None:
+    """g2p_s2003: NYNH's passes (159, 160) end the operating round.  A programmed setting
+    (161) changes nothing itself, so a cut at 160 asks the first action that does (the
+    purchase under it) what it needs: NYNH's held passes are made and the stock round has
+    begun (the setting's "fit" dropped them, and the cut stood in the operating round)."""
+    data = export("g2p_s2003")
+    assert [action(data, i)["type"] for i in (159, 160, 161, 162)] == [
+        "pass",
+        "pass",
+        "program_buy_shares",
+        "pass",
+    ]
+    cut = at(data, 160)
+    assert cut.divergence is None
+    assert cut.game.state.round.kind == "stock"
+    assert at(data, 161).game.log[: len(cut.game.log)] == cut.game.log
