@@ -7,6 +7,8 @@ READINGS_18XX = [
     "brown_pool_only_18xx_games",
     "new_trains_18xx_games",
     "emergency_18xx_games",
+    "private_trades_18xx_games",
+    "offboard_groups_18xx_games",
 ]
 #: ... and for exports made before 2025 (such as 29133, of 2021), in addition.
 OLD_READINGS_18XX = ["bankrupt_sells_shares"]

@@ -40,6 +40,10 @@ OPTIONS_1830 = (
     "sale during its turn (18xx.games' reading)); "
     "emergency_18xx_games (A president raising money for a forced train purchase may sell "
     "shares only, not his privates (18xx.games' reading)); "
+    "private_trades_18xx_games (A private whose first buyer received a share with it (C&A, "
+    "B&O) is not traded between players (18xx.games' reading)); "
+    "offboard_groups_18xx_games (The two Canadian West hexes (A9, A11) are one area: a route "
+    "reaches at most one of them (18xx.games' reading)); "
     "auction_18xx_games (The private auction as 18xx.games plays it: several bidders on one "
     "private settle it with the lowest bidder acting (raise over the best bid, or pass and "
     "withdraw), and the priority deal goes to the player whose normal turn comes next)"
@@ -675,7 +679,7 @@ def test_a_save_holds_title_version_hash_players_seed_options_actions() -> None:
     assert saved == {
         "format": 1,
         "title": "1830",
-        "version": "1.2.0",
+        "version": "1.3.0",
         "hash": title.hash,
         "players": ["Ann", "Bob", "Cy"],
         "seed": 7,

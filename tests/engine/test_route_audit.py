@@ -590,3 +590,45 @@ def test_corpus_two_d_trains_share_a_city_and_withhold() -> None:
     assert money_of(kept, "ERIE") == (players, 579, 100)
     assert kept.game.state.corporations["ERIE"].cell == [3, 9]
     assert (kept.game.state.round.step, kept.game.acting()) == ("routes", "CPR")
+
+
+# -- off-board areas (rules.offboard_groups) ----------------------------------------------
+
+
+#: A9 - Barrie (B10, 57 NW-SE) - C11 (7) - B12 (8) - A11: both Canadian West hexes.
+CANADA_TILES = (("B10", "57", 2), ("C11", "7", 2), ("B12", "8", 0))
+CANADA = ("A9:e5-o0", "B10:c0-e2", "B10:c0-e5", "C11:e2-e3", "B12:e0-e2", "A11:e5-o0")
+
+
+def canada_game(options: list[str]) -> Game:
+    """B&M to run a 3-train, with a station in Barrie and track to both Canadian West
+    hexes (``options``: the game's)."""
+    g = second_stock_round(options=options)
+    run(g, Pass("B"), Pass("C"), Pass("D"), Pass("A"))
+    lay(g, *CANADA_TILES)
+    token(g, "B&M", "B10")
+    give(g, "3-0")
+    to_routes(g)
+    return g
+
+
+def test_canadian_west_is_two_red_hexes_by_the_seed_and_one_area_by_18xx_games() -> None:
+    """Seed 002 (routes): a route may start and end at two different red hexes, so A9 -
+    Barrie - A11 runs for $30 + $20 + $30.  18xx.games tags A9 and A11 "Canada" and
+    refuses a route reaching both: the option offboard_groups_18xx_games (an import
+    reading) groups them, and the best run is then Barrie - A11 ($50)."""
+    g = canada_game([])
+    assert offered(g) == [("3-0", ("A11-o0", "B10-c0", "A9-o0"), 80)]
+    run(g, RunRoutes("B&M", (RouteSpec("3-0", CANADA, 80),)))
+    assert g.state.round.step == "dividend"
+
+    g = canada_game(READINGS_18XX)
+    assert "offboard_groups_18xx_games" in g.options
+    refused(
+        g,
+        RunRoutes("B&M", (RouteSpec("3-0", CANADA, 80),)),
+        r"illegal route: train 3-0: the route visits A11 and A9, off-boards of one area \(Canada\)",
+    )
+    assert offered(g) == [("3-0", ("A11-o0", "B10-c0"), 50)]
+    run(g, RunRoutes("B&M", (RouteSpec("3-0", CANADA[2:], 50),)))
+    assert g.state.round.step == "dividend"

@@ -360,6 +360,12 @@ RULES: dict[str, Any] = {
     "bank_broken": "end_of_or_set",
     "home_token_reserved": True,
     "private_values_count_at_end": True,
+    # the seed (002, routes): two different red hexes may end one route; the facts' Canada
+    # tag on A9 and A11 is the option offboard_groups_18xx_games
+    "offboard_groups": {},
+    # the seed (002, private sales): any private between players; the corpus never trades
+    # C&A or B&O: option private_trades_18xx_games
+    "private_trades_include_share_grants": True,
 }
 
 # facts §9: neighbour offsets by edge on a pointy map, as (d number, d letter index)
@@ -523,7 +529,7 @@ def compiled() -> dict[str, Any]:
 
 def test_identity_and_money(compiled: dict[str, Any]) -> None:
     assert compiled["id"] == "1830"
-    assert compiled["version"] == "1.2.0"
+    assert compiled["version"] == "1.3.0"
     assert compiled["designers"] == ["Francis Tresham"]
     assert compiled["players"] == {"min": 2, "max": 6}
     assert compiled["bank"] == 12000
@@ -537,8 +543,17 @@ def test_identity_and_money(compiled: dict[str, Any]) -> None:
         "brown_pool_only_18xx_games",
         "new_trains_18xx_games",
         "emergency_18xx_games",
+        "private_trades_18xx_games",
+        "offboard_groups_18xx_games",
         "auction_18xx_games",
     ]
+    opts = {o["id"]: o for o in compiled["options"]}
+    assert opts["private_trades_18xx_games"]["rules"] == {
+        "private_trades_include_share_grants": False
+    }
+    assert opts["offboard_groups_18xx_games"]["rules"] == {
+        "offboard_groups": {"A9": "Canada", "A11": "Canada"}
+    }
     # every 1830 rule choice, exactly (rules added later for other titles keep their defaults)
     assert {k: compiled["rules"][k] for k in RULES} == RULES
 

@@ -431,7 +431,7 @@ CROSS: list[tuple[str, str, Edits, list[str]]] = [
                 ('name = "Deep South"\ncolor = "red"', 'name = "Deep South"\ncolor = "gray"')
             ]
         },
-        ["map.toml:358:1: error[E103]: hexes[50].offboard: off-board on a non-red hex"],
+        ["map.toml:359:1: error[E103]: hexes[50].offboard: off-board on a non-red hex"],
     ),
     (
         "E103-red-without",
@@ -444,14 +444,14 @@ CROSS: list[tuple[str, str, Edits, list[str]]] = [
                 )
             ]
         },
-        ["map.toml:331:9: error[E103]: hexes[47].color: red hex without offboard"],
+        ["map.toml:332:9: error[E103]: hexes[47].color: red hex without offboard"],
     ),
     (
         "E104",
         "1830",
         {"map.toml": [("revenue = { yellow = 30, brown = 40 }", "revenue = { yellow = 30 }")]},
         [
-            "map.toml:359:11: error[E104]: hexes[50].offboard.revenue: off-board revenue "
+            "map.toml:360:11: error[E104]: hexes[50].offboard.revenue: off-board revenue "
             "missing for phase colour 'brown'"
         ],
     ),
@@ -1238,7 +1238,7 @@ def test_e198_a_value_no_implementation_registers(
     registers: an error at the value (were `row_per_share` not played)."""
     monkeypatch.setitem(IMPLEMENTED, "sell_drop", {"step_if_president"})
     assert found(broken(tmp_path, {})) == [
-        "title.toml:127:13: error[E198]: rules.sell_drop: the engine cannot play "
+        "title.toml:139:13: error[E198]: rules.sell_drop: the engine cannot play "
         "rules.sell_drop = 'row_per_share': games of this title would be refused"
     ]
 

@@ -76,7 +76,7 @@ def test_a_string_for_the_bank_hides_no_missing_starting_cash(tmp_path: Path) ->
             "map.toml",
             'at = "A9"\ncolor = "red"',
             'at = "A9"\ncolor = 5',
-            "map.toml:304:9: error[E010]: hexes[44].color: expected a string, got integer 5",
+            "map.toml:305:9: error[E010]: hexes[44].color: expected a string, got integer 5",
         ),
         (
             "trains.toml",
@@ -283,7 +283,7 @@ def test_a_misspelt_tag_is_mended_to_the_tag_it_is_close_to(tmp_path: Path) -> N
     assert got.data["rules"]["bankruptcy"]["kind"] == "game_ends"
     assert shown(target) == [
         "title.toml:16:1: error[E152]: starting_cash: starting cash missing for 5 players",
-        "title.toml:189:23: error[E014]: rules.bankruptcy.kind: unknown bankruptcy kind "
+        "title.toml:202:23: error[E014]: rules.bankruptcy.kind: unknown bankruptcy kind "
         '"game_endz"; expected one of: "game_ends", "player_eliminated"; did you mean '
         '"game_ends"?',
     ]

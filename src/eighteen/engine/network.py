@@ -317,6 +317,27 @@ def run_access(g: Context, corp: str) -> tuple[frozenset[str], frozenset[str]]:
     return stations, frozenset(privates.excluded_hexes(g, corp))
 
 
+def offboard_groups(g: Context) -> frozenset[tuple[str, str]]:
+    """(hex, group) of the off-boards the rules group beyond the map's own groups
+    (rules.offboard_groups): a route visits at most one off-board of a group."""
+    return frozenset(g.rules.offboard_groups.items())
+
+
+def group_problem(g: Context, route: Route) -> str | None:
+    """Why ``route`` breaks rules.offboard_groups (two off-boards of one group), or None.
+    The map's own groups are checked with the route (routes.check_route)."""
+    groups = g.rules.offboard_groups
+    seen: dict[str, str] = {}
+    for s in route.stops:
+        group = groups.get(s.hex) if s.kind == "offboard" else None
+        if group is None:
+            continue
+        if group in seen:
+            return f"the route visits {seen[group]} and {s.hex}, off-boards of one area ({group})"
+        seen[group] = s.hex
+    return None
+
+
 def optimal(g: Context, corp: str, *, budget: int | None = None) -> RouteResult:
     """The most valuable routes for the corporation's trains now, with the proof of it
     (see :func:`eighteen.engine.routefinder.optimize`)."""
@@ -333,6 +354,7 @@ def optimal(g: Context, corp: str, *, budget: int | None = None) -> RouteResult:
             budget=budget,
             stations=stations,
             excluded=excluded,
+            groups=offboard_groups(g),
         ),
     )
 
@@ -367,7 +389,7 @@ def check(g: Context, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
             raise RouteError(f"{corp} does not own train {r.train}")
         runs.append((r.train, own[r.train], list(r.paths)))
     stations, excluded = run_access(g, corp)
-    return check_routes(
+    out = check_routes(
         board(g),
         g.state.map,
         corp,
@@ -378,6 +400,12 @@ def check(g: Context, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
         excluded=excluded,
         extensions={r.train: r.extension for r in routes if r.extension},
     )
+    if g.rules.offboard_groups:
+        for route in out:
+            why = group_problem(g, route)
+            if why is not None:
+                raise RouteError(f"train {route.train}: {why}")
+    return out
 
 
 def can_run(g: Context, corp: str) -> bool:

@@ -204,6 +204,8 @@ def exchange_problem(g: Context, player: str, pid: str, source: str) -> str | No
     abilities = g.tables.abilities(pid, ExchangeShare)
     if not abilities:
         return f"{pid} has no exchange ability"
+    if not g.state.is_player(player):
+        return f"only a player who owns {pid} may exchange it, not {player}"
     ab = abilities[0]
     if source not in ab.from_:
         return f"{pid} cannot be exchanged for a share from the {source}"

@@ -156,11 +156,14 @@ class Network:
         corp: str,
         stations: frozenset[str] = frozenset(),
         excluded: frozenset[str] = frozenset(),
+        groups: frozenset[tuple[str, str]] = frozenset(),
     ) -> Network:
         """Cut the corporation's track into segments (a snapshot of ``state`` is kept).
 
         ``stations``: hexes where it has a virtual station (every stop there is one of its
-        stations); ``excluded``: hexes it may not run to (their stops are left out).
+        stations); ``excluded``: hexes it may not run to (their stops are left out);
+        ``groups``: (hex, group) of off-boards grouped beyond the map's own groups
+        (rules.offboard_groups).
         """
         g = board.graph(state.copy())
         n = len(g.stops)
@@ -168,7 +171,13 @@ class Network:
         net.excluded = [g.stops[s][0] in excluded for s in range(n)]
         net.passable = [g.passable(s, corp) for s in range(n)]
         net.town = [g.stops[s][1] == "town" for s in range(n)]
-        net.group = [g.group(s) for s in range(n)]
+        more = dict(groups)
+        net.group = [
+            more[g.stops[s][0]]
+            if g.stops[s][1] == "offboard" and g.stops[s][0] in more
+            else g.group(s)
+            for s in range(n)
+        ]
         net.tokens = [t for t in g.station_stops(corp, stations) if not net.excluded[t]]
         net.adj = [[] for _ in range(n)]
         net._cut()
@@ -358,11 +367,12 @@ def network(
     corp: str,
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
+    groups: Collection[tuple[str, str]] = (),
 ) -> Network:
     """The corporation's :class:`Network`, shared between calls on the same position."""
-    st, ex = frozenset(stations), frozenset(excluded)
-    key = (state.track_key(), state.token_key(), corp, st, ex)
-    net = board.cached("network", key, lambda: Network.build(board, state, corp, st, ex))
+    st, ex, gr = frozenset(stations), frozenset(excluded), frozenset(groups)
+    key = (state.track_key(), state.token_key(), corp, st, ex, gr)
+    net = board.cached("network", key, lambda: Network.build(board, state, corp, st, ex, gr))
     net.g.current()  # (its graph's tables may hold another layout's since it was made)
     return net
 
@@ -422,6 +432,7 @@ def optimize(
     budget: int | None = None,
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
+    groups: Collection[tuple[str, str]] = (),
 ) -> RouteResult:
     """The most valuable routes for ``corp``'s ``trains`` (id, distance) on a position.
 
@@ -430,12 +441,13 @@ def optimize(
     colour; ``bonuses`` the phase's route bonuses (hashable, e.g.
     :func:`eighteen.engine.routes.table_bonuses`); ``budget`` the most states to explore
     (default :data:`DEFAULT_BUDGET`); ``stations`` hexes where the corporation has a
-    virtual station; ``excluded`` hexes it may not run to. Results are cached on the board
-    per position.
+    virtual station; ``excluded`` hexes it may not run to; ``groups`` (hex, group) of
+    off-boards grouped beyond the map's own groups (one of a group per route). Results are
+    cached on the board per position.
     """
     budget = DEFAULT_BUDGET if budget is None else budget
     rules = tuple((tid, TrainRule.of(d)) for tid, d in trains)
-    st, ex = frozenset(stations), frozenset(excluded)
+    st, ex, gr = frozenset(stations), frozenset(excluded), frozenset(groups)
     key: Hashable = (
         state.track_key(),
         state.token_key(),
@@ -446,11 +458,12 @@ def optimize(
         budget,
         st,
         ex,
+        gr,
     )
     return board.cached(
         "optimize",
         key,
-        lambda: _optimize(board, state, corp, rules, revenue_key, bonuses, budget, st, ex),
+        lambda: _optimize(board, state, corp, rules, revenue_key, bonuses, budget, st, ex, gr),
     )
 
 
@@ -464,10 +477,11 @@ def _optimize(
     budget: int,
     stations: frozenset[str],
     excluded: frozenset[str],
+    groups: frozenset[tuple[str, str]] = frozenset(),
 ) -> RouteResult:
     if not trains:
         return RouteResult((), 0, True, 0, 0)
-    net = network(board, state, corp, stations, excluded)
+    net = network(board, state, corp, stations, excluded, groups)
     limits = [r.max_stops for _, r in trains]
     limit = None if None in limits else max(x for x in limits if x is not None)
     enum = net.enumerate(limit, budget)
@@ -941,10 +955,11 @@ def all_routes(
     *,
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
+    groups: Collection[tuple[str, str]] = (),
 ) -> list[Route]:
     """Every legal route of one train, best first (revenue desc, then stop ids, track)."""
     rule = TrainRule.of(distance)
-    net = network(board, state, corp, stations, excluded)
+    net = network(board, state, corp, stations, excluded, groups)
     enum = net.enumerate(rule.max_stops, 1 << 62)
     revs = net.revenues(revenue_key)
     return [

@@ -4,7 +4,8 @@ raising money for a forced train purchase: rounds/or_trains.py).
 Seed 000/002: players may sell a private company to another player at a price both
 agree, in the buyer's or the seller's stock-round turn, but not in the first stock round.
 Enabled by ``rules.private_trades_between_players``; the first stock round by
-``rules.private_trades_in_first_stock_round``.  A trade is the turn's business (a turn
+``rules.private_trades_in_first_stock_round``; a private that came with a share
+(grant_share) only with ``rules.private_trades_include_share_grants``.  A trade is the turn's business (a turn
 with only a trade is no pass), and buying a private is the turn's one purchase: no share
 may be bought after it, except more shares in a multiple-buy (brown) cell, and no private
 after a share (seed 000, stock round: "buy one certificate, or a private from a player").
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 from eighteen.engine import bank, privates, shares
 from eighteen.engine.actions import Action, IllegalAction, TradePrivate
 from eighteen.engine.rounds.base import Step, check_actor
+from eighteen.title.model import GrantShare
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
@@ -40,6 +42,8 @@ def trade_problem(g: Context, actor: str, pid: str, other: str, price: int) -> s
         return f"{pid} is not an open private company"
     if other == actor or not s.is_player(other) or other in s.eliminated:
         return f"{other!r} is not another player in the game"
+    if not g.rules.private_trades_include_share_grants and g.tables.abilities(pid, GrantShare):
+        return f"{pid} came with a share: it is not traded between players"
     owner = s.privates[pid].owner
     if owner not in (actor, other):
         return f"{pid} belongs to neither {actor} nor {other}"

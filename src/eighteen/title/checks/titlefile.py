@@ -109,3 +109,26 @@ def option_targets(title: Title, s: Sources) -> Iterator[Problem]:
                     f"unknown train '{key}'",
                     key=True,
                 )
+
+
+@check
+def offboard_groups_name_offboards(title: Title, s: Sources) -> Iterator[Problem]:
+    """E199: rules.offboard_groups (in the rules or an option) groups off-board hexes only."""
+    offboards = {h.at for h in title.map.hexes if h.offboard is not None}
+    places: list[tuple[tuple[str | int, ...], Any]] = [
+        (("rules", "offboard_groups"), title.title.rules.offboard_groups)
+    ]
+    for i, o in enumerate(title.title.options):
+        places.append((("options", i, "rules", "offboard_groups"), o.rules.get("offboard_groups")))
+    for path, groups in places:
+        if not isinstance(groups, dict):
+            continue  # (none, or a value of the wrong kind: E156)
+        for hid in groups:
+            if hid not in offboards:
+                yield s.locate(
+                    "title",
+                    (*path, hid),
+                    "E199",
+                    f"rules.offboard_groups: {hid} is not an off-board hex of the map",
+                    key=True,
+                )

@@ -361,6 +361,11 @@ class Rules(Strict):
     tile_lays: list[TileLay] = Field(
         description="Tile lays allowed per operating turn, in order.", min_length=1
     )
+    offboard_groups: dict[HexId, Annotated[str, Field(min_length=1, max_length=40)]] = Field(
+        default_factory=dict,
+        description="Off-board hexes grouped into areas beyond the map's own groups (hex -> "
+        "area name): a route visits at most one off-board of an area.",
+    )
     private_auction: Auction = Field(Auction.waterfall, description="Initial private sale.")
     auction_min_raise: Money = Field(5, description="Smallest raise over a bid or face value.")
     auction_bidoff: AuctionBidoff = Field(
@@ -393,6 +398,11 @@ class Rules(Strict):
     )
     private_trades_in_first_stock_round: bool = Field(
         False, description="May players trade privates in the first stock round?"
+    )
+    private_trades_include_share_grants: bool = Field(
+        True,
+        description="May a private whose first buyer received a share with it (a "
+        "grant_share ability) be traded between players?",
     )
     privates_count_for_cert_limit: bool = Field(
         True, description="Do private companies count toward the certificate limit?"
