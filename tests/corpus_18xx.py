@@ -59,3 +59,20 @@ def insert_after(data: dict[str, Any], aid: int, new: list[dict[str, Any]]) -> d
 def at(data: dict[str, Any], aid: int | None = None) -> ImportResult:
     """The import of a copy, up to the kept action ``aid`` (the whole log when None)."""
     return import_game(copy.deepcopy(data), stop_at=aid)
+
+
+def made_export(actions: list[dict[str, Any]], players: int = 2) -> dict[str, Any]:
+    """A minimal 18xx.games 1830 export of ``players`` players (ids 1, 2, ...) and
+    ``actions`` (given ids 1, 2, ...; a player's unless they say otherwise)."""
+    for i, a in enumerate(actions, 1):
+        a["id"] = i
+        a.setdefault("entity_type", "player")
+    return {
+        "id": 1,
+        "title": "1830",
+        "players": [{"id": i, "name": f"Player {i}"} for i in range(1, players + 1)],
+        "settings": {"seed": 1, "optional_rules": []},
+        "status": "active",
+        "actions": actions,
+        "created_at": 1767225600,
+    }

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from corpus_18xx import at
+from corpus_18xx import at, made_export
 from corpus_18xx import export as corpus_export
 from readings_18xx import READINGS_18XX
 
@@ -486,22 +486,6 @@ def test_priority_after_a_last_sale_set_off_by_another_purchase_seed() -> None:
 # -- imports from 18xx.games -----------------------------------------------------------
 
 
-def export(actions: list[dict[str, Any]], players: int = 2) -> dict[str, Any]:
-    """A minimal 18xx.games export of ``players`` players (ids 1, 2, ...) and actions."""
-    for i, a in enumerate(actions, 1):
-        a["id"] = i
-        a.setdefault("entity_type", "player")
-    return {
-        "id": 1,
-        "title": "1830",
-        "players": [{"id": i, "name": f"Player {i}"} for i in range(1, players + 1)],
-        "settings": {"seed": 1, "optional_rules": []},
-        "status": "active",
-        "actions": actions,
-        "created_at": 1767225600,
-    }
-
-
 def bid(entity: int, company: str, price: int) -> dict[str, Any]:
     return {"type": "bid", "entity": entity, "company": company, "price": price}
 
@@ -522,7 +506,7 @@ def test_import_sv_taken_at_zero_sets_off_a_bidoff() -> None:
         bid(1, "BO", 220),
         {"type": "par", "entity": 1, "corporation": "B&O", "share_price": "90,1,6"},
     ]
-    res = import_game(export(actions))
+    res = import_game(made_export(actions))
     assert res.divergence is None
     g = res.game
     assert owners(g) == {
@@ -575,7 +559,7 @@ def test_import_sv_at_zero_sells_every_bid_private_and_ends_the_auction() -> Non
         {"type": "par", "entity": 1, "corporation": "B&O", "share_price": "71,4,6"},
         {"type": "pass", "entity": 1},
     ]
-    res = import_game(export(actions))
+    res = import_game(made_export(actions))
     assert res.divergence is None
     g = res.game
     assert owners(g) == {
@@ -594,7 +578,7 @@ def test_import_sv_at_zero_sells_every_bid_private_and_ends_the_auction() -> Non
 def test_import_reports_a_bid_18xx_games_refuses() -> None:
     """A bid on a later private at its face while SV is unsold: a divergence at that
     action, nothing applied from it on."""
-    res = import_game(export([bid(1, "CA", 160), bid(2, "SV", 20)]))
+    res = import_game(made_export([bid(1, "CA", 160), bid(2, "SV", 20)]))
     assert res.divergence is not None
     assert "a bid on CA must be at least $165" in str(res.divergence)
     assert res.applied == 0 and res.game.state.round.bids == {}

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
+from corpus_18xx import made_export
 from readings_18xx import READINGS_18XX
+from stock_setups import PLAYERS, give, later, new, opening, place, refused, set_cash, start
 
-from eighteen import Game, IllegalAction, load_title
+from eighteen import Game
 from eighteen.engine import shares
 from eighteen.engine.actions import (
-    Action,
     Bid,
     BuyShares,
     ExchangePrivate,
@@ -30,70 +30,7 @@ from eighteen.engine.actions import (
 )
 from eighteen.io.games18xx import export_game, import_game
 
-PLAYERS = ["A", "B", "C", "D"]
-
-
 # -- helpers ----------------------------------------------------------------------------
-
-
-def new(options: list[str] | None = None, players: list[str] | None = None) -> Game:
-    return Game.new(load_title("1830"), players or PLAYERS, options=options or READINGS_18XX)
-
-
-def opening(options: list[str] | None = None) -> Game:
-    """A SV, B CS, C DH, D MH, A CA (and PRR_1), B BO (B&O at $100): stock round 1 starts
-    with C.  Cash A $420, B $340, C $530, D $490."""
-    g = new(options)
-    for who, pid, face in [
-        ("A", "SV", 20),
-        ("B", "CS", 40),
-        ("C", "DH", 70),
-        ("D", "MH", 110),
-        ("A", "CA", 160),
-        ("B", "BO", 220),
-    ]:
-        g.apply(Bid(who, pid, face))
-    g.apply(Par("B", "B&O", 100))
-    return g
-
-
-def later(g: Game, turn: str) -> Game:
-    """Make the stock round a later one (number 2) with a new turn of ``turn``."""
-    r = g.state.round
-    r.number = 2
-    r.turn = PLAYERS.index(turn)
-    r.bought, r.acted, r.sale_dropped = [], False, []
-    g.invalidate_caches()
-    return g
-
-
-def start(g: Game, corp: str, par: int, president: str) -> None:
-    """Put ``corp`` on its par cell with ``president`` holding the president's
-    certificate (no money moves)."""
-    cs = g.state.corporations[corp]
-    cs.par = par
-    cs.cell = list(g.tables.par_cell(par))  # type: ignore[arg-type]
-    cs.president = president
-    g.state.certs[f"{corp}_0"] = president
-    g.invalidate_caches()
-
-
-def give(g: Game, corp: str, owner: str, n: int, source: str = "ipo") -> None:
-    """Move ``n`` ordinary certificates of ``corp`` from ``source`` to ``owner``."""
-    for cert in shares.ordinary_certs_of(g, corp, source)[:n]:
-        g.state.certs[cert] = owner
-    g.invalidate_caches()
-
-
-def place(g: Game, corp: str, row: int, col: int) -> None:
-    g.state.corporations[corp].cell = [row, col]
-    g.invalidate_caches()
-
-
-def set_cash(g: Game, **cash: int) -> None:
-    for name, amount in cash.items():
-        g.state.player(name).cash = amount
-    g.invalidate_caches()
 
 
 def cash(g: Game) -> dict[str, int]:
@@ -106,14 +43,6 @@ def pct(g: Game, corp: str, owner: str) -> int:
 
 def price(g: Game, corp: str) -> int:
     return g.tables.cell(g.state.corporations[corp].cell).price  # type: ignore[arg-type]
-
-
-def refused(g: Game, action: Action, match: str | None = None) -> None:
-    """The action is refused and leaves the state exactly as it was."""
-    before = g.state_hash()
-    with pytest.raises(IllegalAction, match=match):
-        g.apply(action)
-    assert g.state_hash() == before
 
 
 def fill_certs(g: Game, player: str, n: int) -> None:
@@ -219,22 +148,6 @@ def test_after_a_bidoff_ends_the_auction_the_next_normal_turn_has_priority() -> 
     assert cash(g) == {"A": 530, "B": 260, "C": 420, "D": 560}
 
 
-def export(actions: list[dict[str, Any]], players: int = 2) -> dict[str, Any]:
-    """A minimal 18xx.games export of ``players`` players (ids 1, 2, ...) and actions."""
-    for i, a in enumerate(actions, 1):
-        a["id"] = i
-        a.setdefault("entity_type", "player")
-    return {
-        "id": 1,
-        "title": "1830",
-        "players": [{"id": i, "name": f"Player {i}"} for i in range(1, players + 1)],
-        "settings": {"seed": 1, "optional_rules": []},
-        "status": "active",
-        "actions": actions,
-        "created_at": 1767225600,
-    }
-
-
 def passes(n: int) -> list[dict[str, Any]]:
     """``n`` passes of the auction by players 1 and 2 in turn (each round drops SV $5)."""
     return [{"type": "pass", "entity": 1 + i % 2} for i in range(n)]
@@ -253,7 +166,7 @@ def test_sv_bought_at_five_dollars_in_an_import() -> None:
     """The control of the test below (the same export, one round of passes fewer): the
     export is well formed and SV is bought at $5 by a logged bid."""
     sv = {"type": "bid", "entity": 1, "company": "SV", "price": 5}
-    res = import_game(export([*passes(6), sv, *after_sv()]))
+    res = import_game(made_export([*passes(6), sv, *after_sv()]))
     assert res.divergence is None
     assert res.game.state.round.kind == "stock"
     assert cash(res.game) == {"Player 1": 1200 - 5 - 70 - 160, "Player 2": 830}
@@ -262,7 +175,7 @@ def test_sv_bought_at_five_dollars_in_an_import() -> None:
 def test_sv_at_zero_is_taken_without_an_action_in_an_import() -> None:
     """18xx.games gives SV to the player after the last passer once four rounds of passes
     bring it to $0, and logs no action for it; the importer makes that player's bid."""
-    res = import_game(export([*passes(8), *after_sv()]))
+    res = import_game(made_export([*passes(8), *after_sv()]))
     assert res.divergence is None
     g = res.game
     assert g.state.privates["SV"].owner == "Player 1"

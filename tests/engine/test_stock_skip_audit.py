@@ -25,13 +25,11 @@ from typing import Any
 
 import pytest
 from corpus_18xx import at, export, insert_after, player
-from readings_18xx import READINGS_18XX
+from stock_setups import give, later, opening, place, refused, set_cash, start
 
-from eighteen import Game, IllegalAction, load_title
+from eighteen import Game
 from eighteen.engine import shares
 from eighteen.engine.actions import (
-    Action,
-    Bid,
     BuyShares,
     ExchangePrivate,
     Par,
@@ -40,65 +38,7 @@ from eighteen.engine.actions import (
     TradePrivate,
 )
 
-PLAYERS = ["A", "B", "C", "D"]
-
-
 # -- helpers ----------------------------------------------------------------------------
-
-
-def opening(options: list[str] | None = None) -> Game:
-    """A SV, B CS, C DH, D MH, A CA (and PRR_1), B BO (B&O at $100): stock round 1 starts
-    with C.  Cash A $420, B $340, C $530, D $490."""
-    g = Game.new(load_title("1830"), PLAYERS, options=READINGS_18XX if options is None else options)
-    for who, pid, face in [
-        ("A", "SV", 20),
-        ("B", "CS", 40),
-        ("C", "DH", 70),
-        ("D", "MH", 110),
-        ("A", "CA", 160),
-        ("B", "BO", 220),
-    ]:
-        g.apply(Bid(who, pid, face))
-    g.apply(Par("B", "B&O", 100))
-    return g
-
-
-def later(g: Game, turn: str) -> Game:
-    """Make the stock round a later one (number 2) with a fresh turn of ``turn``."""
-    r = g.state.round
-    r.number = 2
-    r.turn = PLAYERS.index(turn)
-    r.bought, r.acted, r.sale_dropped = [], False, []
-    g.invalidate_caches()
-    return g
-
-
-def start(g: Game, corp: str, par: int, president: str) -> None:
-    """``corp`` on its par cell, ``president`` holding the president's certificate."""
-    cs = g.state.corporations[corp]
-    cs.par = par
-    cs.cell = list(g.tables.par_cell(par))  # type: ignore[arg-type]
-    cs.president = president
-    g.state.certs[f"{corp}_0"] = president
-    g.invalidate_caches()
-
-
-def give(g: Game, corp: str, owner: str, n: int, source: str = "ipo") -> None:
-    """Move ``n`` ordinary certificates of ``corp`` from ``source`` to ``owner``."""
-    for cert in shares.ordinary_certs_of(g, corp, source)[:n]:
-        g.state.certs[cert] = owner
-    g.invalidate_caches()
-
-
-def place(g: Game, corp: str, row: int, col: int) -> None:
-    g.state.corporations[corp].cell = [row, col]
-    g.invalidate_caches()
-
-
-def set_cash(g: Game, **cash: int) -> None:
-    for name, amount in cash.items():
-        g.state.player(name).cash = amount
-    g.invalidate_caches()
 
 
 def close(g: Game, *pids: str) -> None:
@@ -126,13 +66,6 @@ def where(g: Game) -> tuple[str | None, int, str]:
 
 def kinds(g: Game) -> set[str]:
     return {type(a).__name__ for a in g.legal_actions()}
-
-
-def refused(g: Game, action: Action, match: str | None = None) -> None:
-    before = g.state_hash()
-    with pytest.raises(IllegalAction, match=match):
-        g.apply(action)
-    assert g.state_hash() == before
 
 
 def stock_where(res: Any) -> tuple[str, str | None, int | None, str]:
