@@ -129,6 +129,6 @@ def offboard_groups_name_offboards(title: Title, s: Sources) -> Iterator[Problem
                     "title",
                     (*path, hid),
                     "E199",
-                    f"rules.offboard_groups: {hid} is not an off-board hex of the map",
+                    f"{hid} is not an off-board hex of the map",
                     key=True,
                 )
