@@ -27,6 +27,7 @@ B&M $920 with the 2-0 train, at $90.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 import pytest
@@ -49,6 +50,7 @@ from eighteen.engine.actions import (
     RunRoutes,
     TradePrivate,
 )
+from eighteen.io.games18xx import export_game, import_game
 
 # -- helpers ----------------------------------------------------------------------------------
 
@@ -496,7 +498,7 @@ def test_c_and_a_and_b_and_o_are_not_traded_between_players_by_18xx_games() -> N
         "BO came with a share: it is not traded between players",
     )
     trades = {(a.private, a.counterparty) for a in g.legal_actions() if isinstance(a, TradePrivate)}
-    assert {p for p, _ in trades} == {"SV", "CS", "DH", "MH"}
+    assert trades == {("SV", "A"), ("DH", "C"), ("MH", "D")}  # B's own CS is not offered
     run(g, TradePrivate("B", "SV", "A", 1))
     assert g.state.privates["SV"].owner == "B"
 
@@ -527,3 +529,35 @@ def test_a_player_who_could_buy_only_c_and_a_is_passed_by_18xx_games() -> None:
     g = setup(READINGS_18XX)
     assert g.acting() == "A"
     assert "D can do nothing" in [m for _, m in g.events]
+
+
+def test_a_private_is_sold_in_the_sellers_turn_by_the_seed_only() -> None:
+    """Seed 002: a private changes hands in the buyer's or the seller's stock-round turn.
+    18xx.games' buy_company is the buyer's action, taken in his turn only (option
+    private_trades_18xx_games): B, to act, may not sell his CS to C."""
+    seed = second_stock_round()
+    c = seed.state.player("C").cash
+    run(seed, TradePrivate("B", "CS", "C", 40))
+    assert seed.state.privates["CS"].owner == "C"
+    assert seed.state.player("C").cash == c - 40
+    g = stock_round_2()
+    refused(
+        g, TradePrivate("B", "CS", "C", 40), "CS is bought in its buyer's turn, not sold in B's"
+    )
+    assert not [a for a in g.legal_actions() if isinstance(a, TradePrivate) and a.private == "CS"]
+
+
+def test_an_export_with_a_sale_in_the_sellers_turn_imports_only_on_the_seed_reading() -> None:
+    """Our export writes B's sale of CS to C (the seed allows it in B's turn) as C's
+    buy_company, naming the game's options (settings.eighteen_options): it imports.  As an
+    18xx.games log (without them, the importer's readings on) the same action is C buying
+    in B's turn, which 18xx.games refuses: a divergence."""
+    g = second_stock_round()
+    run(g, TradePrivate("B", "CS", "C", 40))
+    data = export_game(g)
+    assert data["actions"][-1]["type"] == "buy_company"
+    assert import_game(copy.deepcopy(data)).game.state_hash() == g.state_hash()
+    del data["settings"]["eighteen_options"]
+    res = import_game(data)
+    assert res.divergence is not None
+    assert res.divergence.reason == "CS is bought in its buyer's turn, not sold in B's"

@@ -366,6 +366,7 @@ RULES: dict[str, Any] = {
     # the seed (002, private sales): any private between players; the corpus never trades
     # C&A or B&O: option private_trades_18xx_games
     "private_trades_include_share_grants": True,
+    "private_sales_in_sellers_turn": True,
 }
 
 # facts §9: neighbour offsets by edge on a pointy map, as (d number, d letter index)
@@ -549,7 +550,8 @@ def test_identity_and_money(compiled: dict[str, Any]) -> None:
     ]
     opts = {o["id"]: o for o in compiled["options"]}
     assert opts["private_trades_18xx_games"]["rules"] == {
-        "private_trades_include_share_grants": False
+        "private_trades_include_share_grants": False,
+        "private_sales_in_sellers_turn": False,
     }
     assert opts["offboard_groups_18xx_games"]["rules"] == {
         "offboard_groups": {"A9": "Canada", "A11": "Canada"}

@@ -2,7 +2,8 @@
 raising money for a forced train purchase: rounds/or_trains.py).
 
 Seed 000/002: players may sell a private company to another player at a price both
-agree, in the buyer's or the seller's stock-round turn, but not in the first stock round.
+agree, in the buyer's or the seller's stock-round turn (the seller's with
+``rules.private_sales_in_sellers_turn``), but not in the first stock round.
 Enabled by ``rules.private_trades_between_players``; the first stock round by
 ``rules.private_trades_in_first_stock_round``; a private that came with a share
 (grant_share) only with ``rules.private_trades_include_share_grants``.  A trade is the turn's business (a turn
@@ -63,9 +64,14 @@ def stock_trade_problem(g: Context, actor: str, pid: str, other: str, price: int
     """Why this trade is illegal in the acting player's stock-round turn (buying a private
     is the turn's one purchase), or None."""
     problem = trade_problem(g, actor, pid, other, price)
-    if problem is None and g.state.privates[pid].owner == other and g.state.round.bought:
+    if problem is not None:
+        return problem
+    owner = g.state.privates[pid].owner
+    if owner == other and g.state.round.bought:
         return f"{actor} has already bought this turn"
-    return problem
+    if owner == actor and not g.rules.private_sales_in_sellers_turn:
+        return f"{pid} is bought in its buyer's turn, not sold in {actor}'s"
+    return None
 
 
 def transfer(g: Context, pid: str, seller: str, buyer: str, price: int) -> None:
@@ -126,7 +132,8 @@ class TradePrivates(Step):
             if owner is None or not g.state.is_player(owner):
                 continue
             if owner == who:
-                out += sale_offers(g, who, pid)
+                if g.rules.private_sales_in_sellers_turn:
+                    out += sale_offers(g, who, pid)
                 continue
             value = g.tables.private(pid).value
             if stock_trade_problem(g, who, pid, owner, value) is None:

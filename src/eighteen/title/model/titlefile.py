@@ -399,6 +399,11 @@ class Rules(Strict):
     private_trades_in_first_stock_round: bool = Field(
         False, description="May players trade privates in the first stock round?"
     )
+    private_sales_in_sellers_turn: bool = Field(
+        True,
+        description="May a player sell a private to another player in his own stock-round "
+        "turn (not only buy one in his)?",
+    )
     private_trades_include_share_grants: bool = Field(
         True,
         description="May a private whose first buyer received a share with it (a "
