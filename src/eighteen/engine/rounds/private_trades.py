@@ -3,13 +3,14 @@ raising money for a forced train purchase: rounds/or_trains.py).
 
 Seed 000/002: players may sell a private company to another player at a price both
 agree, in the buyer's or the seller's stock-round turn (the seller's with
-``rules.private_sales_in_sellers_turn``), but not in the first stock round.
-Enabled by ``rules.private_trades_between_players``; the first stock round by
+``rules.private_sales_in_sellers_turn``), but not in the first stock round.  Enabled by
+``rules.private_trades_between_players``; the first stock round by
 ``rules.private_trades_in_first_stock_round``; a private that came with a share
-(grant_share) only with ``rules.private_trades_include_share_grants``.  A trade is the turn's business (a turn
-with only a trade is no pass), and buying a private is the turn's one purchase: no share
-may be bought after it, except more shares in a multiple-buy (brown) cell, and no private
-after a share (seed 000, stock round: "buy one certificate, or a private from a player").
+(grant_share) only with ``rules.private_trades_include_share_grants``.  A trade is the
+turn's business (a turn with only a trade is no pass), and buying a private is the turn's
+one purchase: no share may be bought after it, except more shares in a multiple-buy
+(brown) cell, and no private after a share (seed 000, stock round: "buy one certificate,
+or a private from a player").
 """
 
 from __future__ import annotations
