@@ -156,10 +156,11 @@ def test_an_off_board_is_never_passed_through(board: Board) -> None:
     )
 
 
-def test_both_canadian_off_boards_in_one_route_are_allowed_here(board: Board) -> None:
-    """A rules choice (titles/1830/map.toml): 18xx.games tags A9 and A11 "Canada" and
-    refuses such a route when it is submitted, so no log holds it; we follow the 1830
-    rules and allow it.  It cannot make an import diverge."""
+def test_both_canadian_off_boards_are_read_as_one_route(board: Board) -> None:
+    """The reading of a logged route knows the map alone: A9 - Barrie - A11 is a route.
+    The 1830 rules allow it (titles/1830/map.toml); 18xx.games tags A9 and A11 "Canada" and
+    refuses it, so no log holds it, and the engine's check refuses it on its readings
+    (option offboard_groups_18xx_games: tests/engine/test_route_audit.py)."""
     s = MapState()
     board.lay_tile(s, "B10", "15", 2)
     board.place_token(s, "CPR", "B10", 0)

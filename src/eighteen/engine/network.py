@@ -323,21 +323,6 @@ def offboard_groups(g: Context) -> frozenset[tuple[str, str]]:
     return frozenset(g.rules.offboard_groups.items())
 
 
-def group_problem(g: Context, route: Route) -> str | None:
-    """Why ``route`` breaks rules.offboard_groups (two off-boards of one group), or None.
-    The map's own groups are checked with the route (routes.check_route)."""
-    groups = g.rules.offboard_groups
-    seen: dict[str, str] = {}
-    for s in route.stops:
-        group = groups.get(s.hex) if s.kind == "offboard" else None
-        if group is None:
-            continue
-        if group in seen:
-            return f"the route visits {seen[group]} and {s.hex}, off-boards of one area ({group})"
-        seen[group] = s.hex
-    return None
-
-
 def optimal(g: Context, corp: str, *, budget: int | None = None) -> RouteResult:
     """The most valuable routes for the corporation's trains now, with the proof of it
     (see :func:`eighteen.engine.routefinder.optimize`)."""
@@ -389,7 +374,7 @@ def check(g: Context, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
             raise RouteError(f"{corp} does not own train {r.train}")
         runs.append((r.train, own[r.train], list(r.paths)))
     stations, excluded = run_access(g, corp)
-    out = check_routes(
+    return check_routes(
         board(g),
         g.state.map,
         corp,
@@ -399,13 +384,8 @@ def check(g: Context, corp: str, routes: tuple[RouteSpec, ...]) -> list[Route]:
         stations=stations,
         excluded=excluded,
         extensions={r.train: r.extension for r in routes if r.extension},
+        groups=offboard_groups(g),
     )
-    if g.rules.offboard_groups:
-        for route in out:
-            why = group_problem(g, route)
-            if why is not None:
-                raise RouteError(f"train {route.train}: {why}")
-    return out
 
 
 def can_run(g: Context, corp: str) -> bool:

@@ -39,6 +39,7 @@ cpdef tuple _check(
     object excluded=*,
     object pids=*,
     object tokens=*,
+    object groups=*,
 )
 
 @cython.locals(stride=cython.long)
@@ -69,6 +70,7 @@ cpdef tuple _check_route(
     object stations,
     object excluded,
     object known=*,
+    object groups=*,
 )
 
 cpdef object _make_route(

@@ -502,10 +502,12 @@ def _check(
     excluded: Collection[str] = (),
     pids: Sequence[int] | None = None,
     tokens: Mapping[str, tuple[tuple[str, ...], ...]] | None = None,
+    groups: Collection[tuple[str, str]] = (),
 ) -> tuple[Route, int]:
     """Check one route on graph ``g``; returns it and the bitmask of hex sides it uses
     (``pids``: the ids of ``paths`` on ``g`` when the caller has them; ``tokens``: the
-    position's token snapshot, when the caller checks several routes of one position).
+    position's token snapshot, when the caller checks several routes of one position;
+    ``groups``: (hex, group) of off-boards grouped beyond the map's own groups).
 
     The answer is kept by the board for what it follows from: the arguments, the tiles and
     station tokens of the hexes the route's track lies on (a piece of track, and the
@@ -533,11 +535,12 @@ def _check(
             bonus_key,
             frozenset(stations),
             frozenset(excluded),
+            frozenset(groups),
         )
         hash(key)  # (the parts are text, numbers and their sets: else not keepable)
     except TypeError:  # an argument that cannot be a key: no keeping
         return _check_route(
-            g, corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids
+            g, corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids, groups
         )
     board = g.board
     kept = board._kept("check", key)
@@ -549,7 +552,7 @@ def _check(
             return kept[3]
     # (the arguments named, not unpacked from a tuple: compiled, a C call)
     found = _check_route(
-        g, corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids
+        g, corp, train, rule, paths, revenue_key, bonuses, stations, excluded, pids, groups
     )
     laid = tuple([tiles.get(h) for h in hexes])
     board._keep("check", key, (hexes, laid, tuple([tokens.get(h) for h in hexes]), found))
@@ -579,6 +582,7 @@ def _check_route(
     stations: Collection[str],
     excluded: Collection[str],
     known: Sequence[int] | None = None,
+    groups: Collection[tuple[str, str]] = (),
 ) -> tuple[Route, int]:
     if not paths:
         raise RouteError("a route needs track")
@@ -626,16 +630,17 @@ def _check_route(
     # function holds no closure)
     towns = 0
     stationed = False
-    groups: list[str] = []
+    areas: list[str] = []
+    more = dict(groups) if groups else None
     for s in stop_ids:
         h, kind, _ = g.stops[s]
         if kind == "town":
             towns += 1
         if not stationed and (g.has_token(s, corp) or h in stations):
             stationed = True
-        group = g.group(s)
+        group = more[h] if more is not None and kind == "offboard" and h in more else g.group(s)
         if group is not None:
-            groups.append(group)
+            areas.append(group)
     if not rule.fits(len(stop_ids), towns):
         raise RouteError(
             f"{len(stop_ids)} stops ({towns} towns) is more than the train's {rule.describe()}"
@@ -645,7 +650,7 @@ def _check_route(
     for s in stop_ids:
         if g.stops[s][0] in excluded:
             raise RouteError(f"{corp} may not run to {g.stops[s][0]}")
-    if len(groups) != len(set(groups)):
+    if len(areas) != len(set(areas)):
         raise RouteError("the route visits two off-boards of the same group")
     # track pieces with no hex side (stop to stop inside a hex) are exclusive too
     for pid in pids:
@@ -691,19 +696,35 @@ def check_route(
     *,
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
+    groups: Collection[tuple[str, str]] = (),
 ) -> Route:
     """Check one route given as its track pieces in order (either direction).
 
     ``paths`` are :class:`Path` objects or strings like ``"H12:c0-e4"``;
     ``train_distance`` anything :meth:`TrainRule.of` reads; ``stations``: hexes where the
     corporation has a virtual station (its stops count as the corporation's stations);
-    ``excluded``: hexes it may not run to. Returns the route (canonical direction, revenue
-    for ``revenue_key`` and ``bonuses``) or raises :class:`RouteError`.
+    ``excluded``: hexes it may not run to; ``groups``: (hex, group) of off-boards grouped
+    beyond the map's own groups (a route visits one off-board of a group). Returns the
+    route (canonical direction, revenue for ``revenue_key`` and ``bonuses``) or raises
+    :class:`RouteError`.
     """
     g = board.graph(state)
-    return _check(g, corp, train, train_distance, paths, revenue_key, bonuses, stations, excluded)[
-        0
-    ]
+    # (every argument by position: compiled, a call to the C function)
+    found = _check(
+        g,
+        corp,
+        train,
+        train_distance,
+        paths,
+        revenue_key,
+        bonuses,
+        stations,
+        excluded,
+        None,
+        None,
+        groups,
+    )
+    return found[0]
 
 
 def check_routes(
@@ -717,12 +738,14 @@ def check_routes(
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
     extensions: Mapping[str, Sequence[Path | str]] | None = None,
+    groups: Collection[tuple[str, str]] = (),
 ) -> list[Route]:
     """Check a corporation's whole run: each (train, distance, paths) and that no two
     routes share track or a train (see :func:`check_route`); a once-per-run bonus counts
     on one route only (:func:`share_once`). ``extensions`` gives, by train, the track
     extending its route for interconnection bonuses (see :func:`check_extension`); an
-    extension must earn one. Raises :class:`RouteError`."""
+    extension must earn one; ``groups`` as :func:`check_route`. Raises
+    :class:`RouteError`."""
     g = board.graph(state)
     tokens = g.state.token_snapshot()  # (once: every route is checked on this position)
     used = 0
@@ -744,6 +767,7 @@ def check_routes(
             excluded,
             None,  # (every argument by position: compiled, a keyword one would make this
             tokens,  # a call through Python, not to the C function)
+            groups,
         )
         if used & sides:
             raise RouteError(f"the route of train {train} shares track with another route")
