@@ -477,7 +477,7 @@ class Importer:
         logged = self.pending_passes  # (kept: _pass_grouped uses them up)
         limit = MAX_PASSES + len(logged)  # (the passes logged may all be due)
         action = build()
-        if isinstance(action, ANYTIME) and self._after_passes(build, logged):
+        if isinstance(action, ANYTIME) and self._after_passes(build):
             return
         while passes < limit:
             if self._other_corporation_acts(action):
@@ -510,9 +510,7 @@ class Importer:
             passes += 1
             action = build()
 
-    def _after_passes(
-        self, build: Callable[[], Action], logged: list[tuple[int | str, dict[str, Any]]]
-    ) -> bool:
+    def _after_passes(self, build: Callable[[], Action]) -> bool:
         """An action taken at any time of a turn (a private bought or exchanged) fits
         before the corporation passes logged ahead of it too, but comes after those that
         ended the operating round: the next round's private revenue goes to whoever owned
@@ -528,7 +526,7 @@ class Importer:
             return False
         if r.order[r.index] != corp:
             return False
-        due = sum(1 for _, a in logged if str(a.get("entity")) == corp)
+        due = self.passes_logged(corp)
         if not due:
             return False
         trial = g.clone()  # (tried on a copy: taking passes back replays from a snapshot)
