@@ -19,10 +19,8 @@ with B.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from corpus_18xx import export as corpus_export
 from readings_18xx import READINGS_18XX
 from scenario import money, pass_round, run, second_stock_round
 from test_operating import BOSTON_MANSFIELD
@@ -41,7 +39,6 @@ from eighteen.engine.actions import (
 from eighteen.io.games18xx import import_game
 
 TITLE = load_title("1830")
-CORPUS = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830-generated"
 
 #: 18xx.games' 1830 market, written out here (facts reference §2) to check the compiled
 #: moves against an independent walk of it.
@@ -384,7 +381,7 @@ def test_corpus_forced_sales_resort_the_rest_by_price_and_arrival() -> None:
     (C&O's president sells NYNH in C&O's forced purchase) drops NYNH from $76 to $70, into
     ERIE's cell behind ERIE; action 635 (PRR's president sells NYC) drops NYC from $155,
     the cell it shared ahead of B&M, to $130.  Our order is the one the log then follows."""
-    data = json.loads((CORPUS / "g4p_s4005.json").read_text())
+    data = corpus_export("g4p_s4005")
     before = import_game(data, stop_at=631).game
     assert before.state.round.order == [
         "C&O",
@@ -545,7 +542,7 @@ def test_the_optional_rule_adds_a_third_6(options: tuple[str, ...], sixes: int) 
 
 def test_an_export_with_the_optional_6_train_plays_three() -> None:
     """The importer turns the export's optional rule into the title option."""
-    data = json.loads((CORPUS / "g2p_s2001.json").read_text())
+    data = corpus_export("g2p_s2001")
     data["settings"]["optional_rules"] = ["optional_6_train"]
     g = import_game(data, stop_at=1).game
     assert [t for t in g.state.depot if t.startswith("6-")] == ["6-0", "6-1", "6-2"]

@@ -13,10 +13,8 @@ set the position up there.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from corpus_18xx import export as corpus_export
 from readings_18xx import READINGS_18XX
 from scenario import money, run, second_stock_round
 
@@ -34,7 +32,6 @@ from eighteen.engine.actions import (
 from eighteen.io.games18xx import import_game
 
 TITLE = load_title("1830")
-CORPUS = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830-generated"
 
 _BASE: list[Game] = []
 
@@ -551,7 +548,7 @@ def test_import_a_private_bought_by_a_trainless_corporation_short_of_money() -> 
     """Corpus game g3p_s3005, action 186: B&O (no train, $240; cheapest train a 5 at $450;
     phase 4) lays a tile; cut there, it buys Player 2's SV for $10 (the reckless random
     player was offered that)."""
-    data = json.loads((CORPUS / "g3p_s3005.json").read_text())
+    data = corpus_export("g3p_s3005")
     acts = data["actions"]
     cut = next(i for i, a in enumerate(acts) if a["id"] == 186)
     assert acts[cut]["type"] == "lay_tile" and acts[cut]["entity"] == "B&O"

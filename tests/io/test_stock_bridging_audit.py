@@ -202,12 +202,9 @@ def test_a_programmed_buy_and_pass_under_the_operating_rounds_last_pass() -> Non
     assert at(data, 70).game.state_hash() == state_at("g3p_s3001", 70)
 
 
-def test_a_programme_set_during_an_operating_round_changes_nothing_by_itself() -> None:
-    """g3p_s3001: Player 1 sets programme_buy_shares during B&O's turn (after 49); its buy
-    and pass come under B&O's last pass (52 then 53): the same game, and the programme alone
-    holds back none of B&O's passes."""
-    data = export("g3p_s3001")
-    prog = {
+def b_m_programme(data: dict[str, Any]) -> dict[str, Any]:
+    """g3p_s3001: Player 1's programme buying B&M until he holds 4 shares, then passing."""
+    return {
         "type": "program_buy_shares",
         "entity": player(data, "Player 1"),
         "entity_type": "player",
@@ -216,7 +213,14 @@ def test_a_programme_set_during_an_operating_round_changes_nothing_by_itself() -
         "from_market": False,
         "auto_pass_after": True,
     }
-    data = as_autos(insert_after(data, 49, [prog]), 53, [54, 55])
+
+
+def test_a_programme_set_during_an_operating_round_changes_nothing_by_itself() -> None:
+    """g3p_s3001: Player 1 sets programme_buy_shares during B&O's turn (after 49); its buy
+    and pass come under B&O's last pass (52 then 53): the same game, and the programme alone
+    holds back none of B&O's passes."""
+    data = export("g3p_s3001")
+    data = as_autos(insert_after(data, 49, [b_m_programme(data)]), 53, [54, 55])
     assert where(at(data, 53)) == ("stock", "Player 2", "Player 1", 0)
     assert at(data, 71).game.state_hash() == state_at("g3p_s3001", 70)
 
@@ -226,14 +230,8 @@ def test_a_program_buy_shares_set_in_the_players_own_turn_buys_at_once() -> None
     program_buy_shares (53)."""
     data = export("g3p_s3001")
     prog = {
+        **b_m_programme(data),
         "id": 53,
-        "type": "program_buy_shares",
-        "entity": player(data, "Player 1"),
-        "entity_type": "player",
-        "corporation": "B&M",
-        "until_condition": 4,
-        "from_market": False,
-        "auto_pass_after": True,
         "auto_actions": [bare(action(data, 53)), bare(action(data, 54))],
     }
     data["actions"] = [prog if a["id"] == 53 else a for a in data["actions"] if a["id"] != 54]
