@@ -30,7 +30,7 @@ from scenario import run, second_stock_round
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine import market, network, phases, shares
 from eighteen.engine.actions import Action, Dividend, Pass, RouteSpec, RunRoutes
-from eighteen.engine.routes import RouteError, check_routes
+from eighteen.engine.routes import RouteError, check_route, check_routes
 from eighteen.io.games18xx import ImportResult, import_game
 
 _BASE: list[Game] = []
@@ -597,6 +597,7 @@ def test_corpus_two_d_trains_share_a_city_and_withhold() -> None:
 
 #: A9 - Barrie (B10, 57 NW-SE) - C11 (7) - B12 (8) - A11: both Canadian West hexes.
 CANADA_TILES = (("B10", "57", 2), ("C11", "7", 2), ("B12", "8", 0))
+CANADA_AREA = (("A9", "Canada"), ("A11", "Canada"))
 CANADA = ("A9:e5-o0", "B10:c0-e2", "B10:c0-e5", "C11:e2-e3", "B12:e0-e2", "A11:e5-o0")
 
 
@@ -619,6 +620,14 @@ def test_canadian_west_is_two_red_hexes_by_the_seed_and_one_area_by_18xx_games()
     reading) groups them, and the best run is then Barrie - A11 ($50)."""
     g = canada_game([])
     assert offered(g) == [("3-0", ("A11-o0", "B10-c0", "A9-o0"), 80)]
+    # the check kept for the route is not the answer for the same route with groups
+    b, m = network.board(g), g.state.map
+    assert check_route(b, m, "B&M", "3-0", 3, CANADA, "yellow").revenue == 80
+    with pytest.raises(RouteError, match="^the route visits two off-boards of the same group$"):
+        check_route(b, m, "B&M", "3-0", 3, CANADA, "yellow", groups=CANADA_AREA)
+    assert (
+        check_route(b, m, "B&M", "3-0", 3, CANADA[2:], "yellow", groups=CANADA_AREA).revenue == 50
+    )
     run(g, RunRoutes("B&M", (RouteSpec("3-0", CANADA, 80),)))
     assert g.state.round.step == "dividend"
 

@@ -955,11 +955,10 @@ def all_routes(
     *,
     stations: Collection[str] = (),
     excluded: Collection[str] = (),
-    groups: Collection[tuple[str, str]] = (),
 ) -> list[Route]:
     """Every legal route of one train, best first (revenue desc, then stop ids, track)."""
     rule = TrainRule.of(distance)
-    net = network(board, state, corp, stations, excluded, groups)
+    net = network(board, state, corp, stations, excluded)
     enum = net.enumerate(rule.max_stops, 1 << 62)
     revs = net.revenues(revenue_key)
     return [
