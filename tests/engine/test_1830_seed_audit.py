@@ -6,10 +6,11 @@ has floated at $100, bought a 2-train and stands at $90 with $920; NYC is starte
 by D (20%) with B at 10%; A holds SV, CA and CA's PRR share, B CS and BO, C DH, D MH;
 cash A $250, B $313, C $245, D $276; stock round 2 starts with B.
 
-Three tests fail on purpose: the engine contradicts the seed there and docs/1830-notes.md
-does not explain it (test_brown_zone_shares_may_be_bought_in_any_number,
+Three of them first failed, the engine contradicting the seed
+(test_brown_zone_shares_may_be_bought_in_any_number,
 test_at_most_one_train_of_a_new_type_per_turn,
-test_a_president_short_of_money_may_sell_a_private_to_a_player).
+test_a_president_short_of_money_may_sell_a_private_to_a_player); the engine now follows the
+seed there, and 18xx.games' other readings are title options (docs/1830-notes.md).
 """
 
 from __future__ import annotations
