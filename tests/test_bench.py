@@ -754,6 +754,28 @@ def test_soak_refuses_a_title_it_cannot_find() -> None:
     assert "soak.py: error: no compiled tables for 'no-such-title'" in done.stderr
 
 
+def test_soak_refuses_options_the_title_does_not_have() -> None:
+    done = _refused("soak.py", "1830", "0", "0", "--options", "import,no_such_rule")
+    assert done.returncode == 2
+    assert "soak.py: error: 1830 has no option 'no_such_rule' (its options: [" in done.stderr
+    done = _refused("soak.py", "1833ne", "0", "0", "--options", "import")
+    assert done.returncode == 2
+    assert "soak.py: error: 1833ne has no 18xx.games importer" in done.stderr
+
+
+def test_soak_plays_with_the_importer_s_options() -> None:
+    """``--options import`` plays 18xx.games' readings: a random 2-player game (seed 1)
+    to its end (a bankruptcy), the invariants checked after every action."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "soak.py"), "1830", "1", "1", "--options", "import"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "1830: 1 games ended {'bankruptcy': 1}; 0 failed\n"
+
+
 def test_compile_refuses_a_title_with_errors_as_validate_reports_them(tmp_path: Path) -> None:
     """A folder that is no title, and one with only its title.toml: every error, located
     (as `eighteen validate` shows it, the paths from the working folder)."""
