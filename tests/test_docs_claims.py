@@ -680,7 +680,7 @@ def test_a_save_holds_title_version_hash_players_seed_options_actions() -> None:
     assert saved == {
         "format": 1,
         "title": "1830",
-        "version": "1.3.0",
+        "version": "1.3.1",
         "hash": title.hash,
         "players": ["Ann", "Bob", "Cy"],
         "seed": 7,

@@ -128,7 +128,7 @@ def test_routes_refuses_another_title_version_and_force_replays_with_a_warning(
     code, out, err = run(capsys, "routes", str(old))
     assert (code, out) == (1, "")
     assert err.startswith(f"eighteen routes: error: {old}: save made with 1830 1.0.0 (sha256:")
-    assert "but the title is now 1830 1.3.0 (sha256:" in err
+    assert "but the title is now 1830 1.3.1 (sha256:" in err
     assert "the title has a new version since the game was saved. " in err
     assert err.count("\n") == 1
     code, out, err = run(capsys, "routes", str(old), "--force")
@@ -258,11 +258,11 @@ def test_simulate_prints_win_rates_length_end_reasons_and_significant_difference
     lines = text.splitlines()
     assert lines[:2] == [
         "1830: 2/2 games finished",
-        "  seat 1 (greedy): wins 100.0% [34.2%, 100.0%], mean value $13,120",
+        "  seat 1 (greedy): wins 100.0% [34.2%, 100.0%], mean value $14,043",
     ]
     assert "  operating rounds: mean 24" in lines
     assert lines.count("  ends: bank broken 100.0%") == 2
-    assert "1830-example - 1830: 12 of 53 differences significant" in lines
+    assert "1830-example - 1830: 8 of 53 differences significant" in lines
     assert "  CPR final price: +7.5 [+6.52, +8.48]" in lines
 
 

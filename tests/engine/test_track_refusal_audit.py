@@ -28,7 +28,7 @@ from eighteen.engine.actions import (
     PlaceToken,
     RunRoutes,
 )
-from eighteen.engine.rounds.or_track import next_token_cost, token_options
+from eighteen.engine.rounds.or_track import free_station_options, next_token_cost, token_options
 from eighteen.io.games18xx import Importer
 
 # -- setups -------------------------------------------------------------------------------
@@ -468,7 +468,9 @@ def test_dh_lay_is_the_turns_lay_then_a_free_token() -> None:
     assert g.state.map.tiles["F16"] == ("57", 4)
     assert g.state.corporations["B&M"].cash == start - 120
     assert not any(isinstance(a, LayTile) for a in g.legal_actions())  # the turn's one lay
-    assert token_options(g) == [("F16", 0, 0, True)]
+    assert free_station_options(g) == [("F16", 0)]
+    offered = [a for a in g.legal_actions() if a.type != "buy_company"]  # (any time)
+    assert offered == [PlaceToken("B&M", "F16", 0), Pass("B&M")]  # decided first
     run(g, PlaceToken("B&M", "F16", 0))
     assert g.state.map.tokens["F16"] == [["B&M"]]
     assert g.state.corporations["B&M"].cash == start - 120  # the token is free
@@ -560,6 +562,74 @@ def test_import_dh_lay_and_token() -> None:
     replay(imp, logged_lay("DH", "F16", "57-0", 1), logged_token("DH", "57-0-0", "NYC"))
     assert g.state.map.tokens["F16"] == [["NYC"]]
     assert g.state.corporations["NYC"].cash == start - 120
+
+
+def _nyc_with_dh_and_cs(g: Game) -> None:
+    """Setup: NYC beside Scranton owns CS as well (its extra lay in Burlington)."""
+    _nyc_beside_scranton(g)
+    g.state.privates["CS"].owner = "NYC"
+
+
+def test_dh_free_station_is_decided_before_anything_else() -> None:
+    """The free station comes right after the D&H lay (reference facts, DH): before
+    CS's extra lay, which follows it."""
+    g = operating(_nyc_with_dh_and_cs, phase="3", corp="NYC")
+    start = g.state.corporations["NYC"].cash
+    run(g, LayTile("NYC", "F16", "57", 1, "DH"))
+    offered = [a for a in g.legal_actions() if a.type != "buy_company"]  # (any time)
+    assert offered == [PlaceToken("NYC", "F16", 0), Pass("NYC")]
+    refused(g, LayTile("NYC", "B20", "58", 2, "CS"), "lay_tile is not possible now")
+    run(g, PlaceToken("NYC", "F16", 0), LayTile("NYC", "B20", "58", 2, "CS"))
+    assert g.state.map.tokens["F16"] == [["NYC"]]
+    assert g.state.map.tiles["B20"] == ("58", 2)
+    assert g.state.corporations["NYC"].cash == start - 120  # the token and CS's lay free
+    # no other city for its own station, no train to run: on to the trains
+    assert g.state.round.step == "trains"
+
+
+def test_dh_free_station_declined_then_scranton_tokened_at_its_price() -> None:
+    """A pass declines the free station and only it: the turn's own station may follow,
+    in Scranton too when the network reaches it, at the charter's price ($40)."""
+    g = operating(_nyc_beside_scranton, phase="3", corp="NYC")
+    start = g.state.corporations["NYC"].cash
+    run(g, LayTile("NYC", "F16", "57", 1, "DH"), Pass("NYC"))
+    assert g.state.round.free_token is None and g.state.round.step == "token"
+    assert token_options(g) == [("F16", 0, 40, False)]
+    run(g, PlaceToken("NYC", "F16", 0))
+    assert g.state.corporations["NYC"].cash == start - 120 - 40
+
+
+def test_import_dh_pass_then_the_corporations_token_in_scranton_at_its_price() -> None:
+    """18xx.games logs the declined free station as the company's pass; the token NYC
+    then places in Scranton is its turn's own, paid."""
+    g = operating(_nyc_beside_scranton, phase="3", corp="NYC")
+    start = g.state.corporations["NYC"].cash
+    imp = importer(g)
+    replay(
+        imp,
+        logged_lay("DH", "F16", "57-0", 1),
+        {"type": "pass", "entity": "DH", "entity_type": "company"},
+        logged_token("NYC", "57-0-0"),
+    )
+    assert g.state.map.tokens["F16"] == [["NYC"]]
+    assert g.state.corporations["NYC"].cash == start - 120 - 40
+
+
+def test_import_dh_token_then_the_cs_lay() -> None:
+    """18xx.games' order: the D&H lay, its free station at once, then CS's extra lay."""
+    g = operating(_nyc_with_dh_and_cs, phase="3", corp="NYC")
+    start = g.state.corporations["NYC"].cash
+    imp = importer(g)
+    replay(
+        imp,
+        logged_lay("DH", "F16", "57-0", 1),
+        logged_token("DH", "57-0-0", "NYC"),
+        logged_lay("CS", "B20", "58-0", 2),
+    )
+    assert g.state.map.tokens["F16"] == [["NYC"]]
+    assert g.state.map.tiles["B20"] == ("58", 2)
+    assert g.state.corporations["NYC"].cash == start - 120
+    assert g.acting() == "NYC" and g.state.round.step == "trains"
 
 
 # -- ERIE's home on the printed, trackless Buffalo (E11) ------------------------------------

@@ -130,6 +130,36 @@ def test_bot_games_round_trip(title: str, bots: str, players: int, seed: int) ->
         assert res.game.players == g.players
 
 
+def test_a_declined_free_station_is_the_companys_pass_and_round_trips() -> None:
+    """A random 5-player 1830 game on the importer's readings (seed 3): NYC lays Scranton
+    with D&H, declines the free station and then places its own there, paid.  The export
+    writes the decline as D&H's pass, as 18xx.games logs it, and imports back."""
+    names = ["Ann", "Bob", "Cy", "Di", "Ed"]
+    title = load_title("1830")
+    assert title.doc.import_18xx is not None
+    g = Game.new(title, players=names, seed=3, options=title.doc.import_18xx.options)
+    for _ in play(g, make_bots("random", names, 3)):
+        pass
+    exported = json.loads(json.dumps(export_game(g)))
+    acts = exported["actions"]
+    at = next(i for i, a in enumerate(acts) if a["type"] == "lay_tile" and a["hex"] == "F16")
+    assert [
+        {k: a.get(k) for k in ("type", "entity", "entity_type")} for a in acts[at : at + 3]
+    ] == [
+        {"type": "lay_tile", "entity": "DH", "entity_type": "company"},
+        {"type": "pass", "entity": "DH", "entity_type": "company"},
+        {"type": "place_token", "entity": "NYC", "entity_type": "corporation"},
+    ]
+    assert acts[at + 2]["city"] == "57-3-0"
+    assert [n for _, n in g.events if "NYC places a token in F16" in n] == [
+        "NYC places a token in F16 for $40"
+    ]
+    for doc in (exported, _without_steps(exported)):
+        res = import_game(doc)
+        assert res.divergence is None, res.divergence
+        assert res.game.state_hash() == g.state_hash()
+
+
 def _cut(g: Game, n: int) -> Game:
     """The game after its first ``n`` actions."""
     cut = Game(g.tables, list(g.players), seed=g.seed, options=list(g.options))

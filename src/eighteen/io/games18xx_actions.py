@@ -39,6 +39,7 @@ from eighteen.engine.actions import (
     TradePrivate,
 )
 from eighteen.engine.map import MapError
+from eighteen.engine.rounds import or_track
 from eighteen.engine.rounds.operating import STEP_INDEX
 from eighteen.engine.routes import RouteError, first_reading, route_from_connections
 from eighteen.io.games18xx_log import MAX_PASSES, Divergence, ExportError, int_field
@@ -128,7 +129,8 @@ def _pass(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         imp.trailing_passes.append((aid, a))
         return
     if kind != "player":
-        return  # a company declines its ability: nothing to do
+        _company_pass(imp, aid, a, who)
+        return
     logged = imp.trailing_passes  # (the corporations' passes logged first)
     limit = MAX_PASSES + len(logged)
     imp.trailing_passes = []
@@ -145,6 +147,19 @@ def _pass(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         if not imp.pass_step() and not imp.pass_offer(who, logged):
             raise Divergence(aid, a, f"{acting} must act first in our engine")
     raise Divergence(aid, a, f"{g.acting()} must act first in our engine")
+
+
+def _company_pass(imp: Importer, aid: int | str, a: dict[str, Any], private: str) -> None:
+    """A company declines its ability.  Declining the free station its tile lay left
+    due (a tile_lay power's ``token``) is the operating corporation's pass of our
+    ``free_station`` step; any other ability's pass changes nothing."""
+    g = imp.game
+    if g.state.round.kind != "operating" or or_track.free_station_due(g) != private:
+        return
+    try:
+        g.apply(Pass(or_track.operating(g)))
+    except IllegalAction as exc:
+        raise Divergence(aid, a, str(exc)) from None
 
 
 def _pass_at_step(imp: Importer, aid: int | str, a: dict[str, Any], corp: str) -> bool:

@@ -37,6 +37,7 @@ from eighteen.engine.actions import (
 )
 from eighteen.engine.game import Game
 from eighteen.engine.map import Path as TrackPath
+from eighteen.engine.rounds import or_track
 from eighteen.engine.routes import Route, route_connections
 from eighteen.engine.shares import cert_percent
 from eighteen.engine.state import IPO, POOL, State
@@ -120,6 +121,14 @@ class _Exporter:
     def action(self, action: Action) -> dict[str, Any]:
         g = self.g
         before = g.state.copy()  # apply changes the state in place
+        # a power's free station placed or declined: the company's action in 18xx.games
+        free = (
+            or_track.free_station_due(g)
+            if isinstance(action, Pass | PlaceToken)
+            and before.round.kind == "operating"
+            and g.acting() == action.actor
+            else None
+        )
         extra: dict[str, Any] = {}
         if isinstance(action, RunRoutes):
             extra["routes"] = [self.route(r) for r in network.check(g, action.actor, action.routes)]
@@ -171,6 +180,9 @@ class _Exporter:
                 else len(before.map.city_tokens(action.hex, action.city))
             )
             a |= {"city": f"{tile_id}-{action.city}", "slot": slot}
+            if free is not None:
+                who = free
+                a["tokener"] = action.actor
         elif isinstance(action, RunRoutes):
             a |= extra
         elif isinstance(action, Dividend):
@@ -201,6 +213,8 @@ class _Exporter:
             a |= {"corporation": action.target, "shares": action.shares}
         elif isinstance(action, AnswerTakeover):
             a["accept"] = action.accept
+        elif isinstance(action, Pass) and free is not None:
+            who = free  # the company declines its free station
         elif (
             isinstance(action, Pass)
             and before.round.kind == "operating"

@@ -658,7 +658,8 @@ class Importer:
         handed over, the corporation passes held back.  That action is tried and taken
         back with what it did itself; the passes it needed first stay (where it fits with
         none, those held back were for steps our engine skips).  Where it does not fit, fits
-        at any step (a private bought or exchanged), or is a corporation's pass itself, the
+        at any step (a private bought or exchanged), or is a corporation's or a company's
+        pass itself (a company's is the corporation's pass of a step of ours), the
         passes held back are made as at the log's end:
         a corporation whose turn the next action shows over passes to its turn's end, the
         others one step a pass."""
@@ -671,7 +672,7 @@ class Importer:
         with contextlib.suppress(ExportError):
             kind = self.entity(nxt.get("id", "-"), nxt)[0]
         fits = False
-        if not (nxt.get("type") == "pass" and kind == "corporation"):
+        if not (nxt.get("type") == "pass" and kind in ("corporation", "company")):
             with contextlib.suppress(Divergence, ExportError, IllegalAction, MapError, RouteError):
                 self.step(nxt.get("id", "-"), nxt)
                 fits = True

@@ -23,12 +23,14 @@ from eighteen.engine.rounds.or_finance import Ferry, FerryChoice, IssueRedeem
 from eighteen.engine.rounds.or_run import DividendStep, Routes
 from eighteen.engine.rounds.or_track import (
     AnytimeLay,
+    FreeStation,
     HomeToken,
     ORStep,
     PendingHome,
     Token,
     Track,
     due_home,
+    free_station_due,
     settle_due_homes,
 )
 from eighteen.engine.rounds.or_trains import BuyCompanies, BuyTrains, DiscardTrains, Exchange
@@ -123,7 +125,7 @@ def end_turn(g: Context) -> None:
 
 
 #: The steps of an operating round before and after those of a turn.
-_BEFORE: list[Step] = [DiscardTrains(), PendingHome(), FerryChoice()]
+_BEFORE: list[Step] = [DiscardTrains(), PendingHome(), FerryChoice(), FreeStation()]
 _AFTER: list[Step] = [Exchange(), AnytimeLay()]
 
 
@@ -173,6 +175,8 @@ def _advance(g: Context) -> None:
         g.end_changes()  # only asking until begin_changes: the answers are cached
         if g.pending_discard() or ferries.choice_due(g) is not None:
             return
+        if r.free_token and free_station_due(g) is not None:
+            return  # (the turn goes on once the corporation has placed or declined it)
         if g.state.home_waiting and due_home(g) is not None:
             g.begin_changes()
             settle_due_homes(g)

@@ -204,6 +204,52 @@ class PendingHome(Step):
         place_home(g, action.actor, action.hex, action.city)
 
 
+def free_station_due(g: Context) -> str | None:
+    """The private whose free station the operating corporation must now place or
+    decline (:class:`FreeStation`), if any."""
+    pending = _r(g).free_token
+    return str(pending[1]) if pending and free_station_options(g) else None
+
+
+class FreeStation(Step):
+    """Right after a private's tile lay with ``token``, the operating corporation places
+    one of its stations in the new city free and without a connection, or passes and so
+    declines it (18xx.games: the company's pass); before anything else of its turn.  The free station is not the turn's own: that one may
+    follow, at its price."""
+
+    name = "free_station"
+    actions: ClassVar = (PlaceToken, Pass)
+    cheap = True
+
+    def active(self, g: Context) -> bool:
+        return free_station_due(g) is not None
+
+    def actor(self, g: Context) -> str | None:
+        return operating(g)
+
+    def legal(self, g: Context) -> list[Action]:
+        corp = operating(g)
+        return [*(PlaceToken(corp, h, c) for h, c in free_station_options(g)), Pass(corp)]
+
+    def process(self, g: Context, action: Action) -> None:
+        corp = operating(g)
+        check_actor(action, corp)
+        r = _r(g)
+        hex_id, private = r.free_token or ("", "")
+        if isinstance(action, PlaceToken):
+            if (action.hex, action.city) not in free_station_options(g):
+                raise IllegalAction(
+                    f"{corp}'s free station goes in {hex_id}, not in "
+                    f"{action.hex} city {action.city}"
+                )
+            network.place_token(g, corp, action.hex, action.city)
+            g.state.corporations[corp].tokens_placed += 1
+            g.note(f"{corp} places a free token in {action.hex} ({private})")
+        else:
+            g.note(f"{corp} declines the free token of {private}")
+        r.free_token = None
+
+
 def settle_due_homes(g: Context) -> None:
     """Due homes with one city left to choose are placed at once; a due home with no room
     lapses (the corporation is left without a home token)."""
@@ -539,26 +585,31 @@ def _first_token(g: Context) -> bool:
 
 
 def _token_options(g: Context) -> Iterator[tuple[str, int, int, bool]]:
-    """The options of :func:`token_options`, one by one, in its order."""
+    """The options of :func:`token_options`, one by one, in its order: the turn's own
+    station (a power's free station is :class:`FreeStation`'s, decided before)."""
     corp = operating(g)
     r = _r(g)
     cost = next_token_cost(g, corp)
-    if cost is None:
+    if cost is None or r.tokened or not _may_afford(g, corp, cost):
         return
-    seen: set[tuple[str, int]] = set()
-    if r.free_token:
-        hex_id = r.free_token[0]
-        for h, c in network.token_options(g, corp, hexes={hex_id}, connected=False):
-            seen.add((h, c))
-            yield (h, c, 0, True)
-    if not r.tokened and _may_afford(g, corp, cost):
-        for h, c in network.token_options(g, corp):
-            here = next_token_cost(g, corp, h)
-            if here is None or here > g.state.corporations[corp].cash:
-                continue
-            if (h, c) not in seen:
-                seen.add((h, c))
-                yield (h, c, here, False)
+    for h, c in network.token_options(g, corp):
+        here = next_token_cost(g, corp, h)
+        if here is not None and here <= g.state.corporations[corp].cash:
+            yield (h, c, here, False)
+
+
+def free_station_options(g: Context) -> list[tuple[str, int]]:
+    """The (hex, city) where the operating corporation may place the free station a
+    private's tile lay left pending (tile_lay ``token``): the laid hex's cities with
+    room, connected or not, while it has a station left."""
+    r = _r(g)
+    if not r.free_token or r.index >= len(r.order):
+        return []
+    corp = operating(g)
+    if next_token_cost(g, corp) is None:
+        return []
+    hexes = {str(r.free_token[0])}
+    return list(network.token_options(g, corp, hexes=hexes, connected=False))
 
 
 def _may_afford(g: Context, corp: str, cost: int) -> bool:
@@ -585,23 +636,18 @@ class Token(ORStep):
 
     def process(self, g: Context, action: Action) -> None:
         check_actor(action, operating(g))
-        r = _r(g)
         if isinstance(action, Pass):
-            r.free_token = None
             self.done(g)
             return
         assert isinstance(action, PlaceToken)
-        for h, c, cost, free in token_options(g):
+        for h, c, cost, _ in token_options(g):
             if (h, c) == (action.hex, action.city):
                 corp = action.actor
                 pay(g, corp, BANK, cost, f"{corp} places a token")
                 network.place_token(g, corp, h, c)
                 g.state.corporations[corp].tokens_placed += 1
                 g.note(f"{corp} places a token in {h} for ${cost}")
-                if free:
-                    r.free_token = None
-                else:
-                    r.tokened = True
+                _r(g).tokened = True
                 return
         raise IllegalAction(
             f"{action.actor} cannot place a token in {action.hex} city {action.city} now "
