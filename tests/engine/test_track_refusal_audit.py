@@ -555,11 +555,21 @@ def test_after_dh_closes_scranton_is_an_ordinary_paid_lay_and_token() -> None:
     assert g.state.corporations["NYC"].cash == 1000 - 160
 
 
-def test_import_dh_lay_and_token() -> None:
-    g = operating(_nyc_beside_scranton, phase="3", corp="NYC")
+def _imported_by_nyc(setup: Callable[[Game], None], *logged: dict[str, object]) -> tuple[Game, int]:
+    """NYC's turn (phase 3) after ``setup``, the ``logged`` actions imported: the game and
+    NYC's cash before them."""
+    g = operating(setup, phase="3", corp="NYC")
     start = g.state.corporations["NYC"].cash
-    imp = importer(g)
-    replay(imp, logged_lay("DH", "F16", "57-0", 1), logged_token("DH", "57-0-0", "NYC"))
+    replay(importer(g), *logged)
+    return g, start
+
+
+def test_import_dh_lay_and_token() -> None:
+    g, start = _imported_by_nyc(
+        _nyc_beside_scranton,
+        logged_lay("DH", "F16", "57-0", 1),
+        logged_token("DH", "57-0-0", "NYC"),
+    )
     assert g.state.map.tokens["F16"] == [["NYC"]]
     assert g.state.corporations["NYC"].cash == start - 120
 
@@ -602,11 +612,8 @@ def test_dh_free_station_declined_then_scranton_tokened_at_its_price() -> None:
 def test_import_dh_pass_then_the_corporations_token_in_scranton_at_its_price() -> None:
     """18xx.games logs the declined free station as the company's pass; the token NYC
     then places in Scranton is its turn's own, paid."""
-    g = operating(_nyc_beside_scranton, phase="3", corp="NYC")
-    start = g.state.corporations["NYC"].cash
-    imp = importer(g)
-    replay(
-        imp,
+    g, start = _imported_by_nyc(
+        _nyc_beside_scranton,
         logged_lay("DH", "F16", "57-0", 1),
         {"type": "pass", "entity": "DH", "entity_type": "company"},
         logged_token("NYC", "57-0-0"),
@@ -617,11 +624,8 @@ def test_import_dh_pass_then_the_corporations_token_in_scranton_at_its_price() -
 
 def test_import_dh_token_then_the_cs_lay() -> None:
     """18xx.games' order: the D&H lay, its free station at once, then CS's extra lay."""
-    g = operating(_nyc_with_dh_and_cs, phase="3", corp="NYC")
-    start = g.state.corporations["NYC"].cash
-    imp = importer(g)
-    replay(
-        imp,
+    g, start = _imported_by_nyc(
+        _nyc_with_dh_and_cs,
         logged_lay("DH", "F16", "57-0", 1),
         logged_token("DH", "57-0-0", "NYC"),
         logged_lay("CS", "B20", "58-0", 2),
