@@ -36,7 +36,9 @@ class FreeTileLay(Strict):
     )
     connected: bool = Field(False, description="Must the hex be connected to the network?")
     free: bool = Field(False, description="true: no terrain cost.")
-    token: bool = Field(False, description="May then place a free token there, unconnected.")
+    token: bool = Field(
+        False, description="Then, at once, a free token there, unconnected (or a pass declines it)."
+    )
     waives_lay_cost: bool = Field(
         False, description="true: no tile-lay fee either (rules.tile_lays cost)."
     )
