@@ -622,6 +622,20 @@ def test_import_dh_pass_then_the_corporations_token_in_scranton_at_its_price() -
     assert g.state.corporations["NYC"].cash == start - 120 - 40
 
 
+def test_import_a_company_pass_with_no_free_station_due_changes_nothing() -> None:
+    """A company's pass declines a free station only when one is due: CS's, or D&H's
+    before its lay, leave the game as it was."""
+    g = operating(_nyc_with_dh_and_cs, phase="3", corp="NYC")
+    before = g.state_hash()
+    replay(
+        importer(g),
+        {"type": "pass", "entity": "CS", "entity_type": "company"},
+        {"type": "pass", "entity": "DH", "entity_type": "company"},
+    )
+    assert g.state_hash() == before
+    assert g.state.round.step == "track" and g.acting() == "NYC"
+
+
 def test_import_dh_token_then_the_cs_lay() -> None:
     """18xx.games' order: the D&H lay, its free station at once, then CS's extra lay."""
     g, start = _imported_by_nyc(
