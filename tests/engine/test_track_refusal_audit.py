@@ -338,7 +338,7 @@ def test_token_prices_by_count() -> None:
     g = operating(_rochester, phase="3", corp="NYC")
     assert g.state.map.tokens["E19"] == [["NYC"]]  # its home, free
     run(g, Pass("NYC"))
-    assert token_options(g) == [("D14", 0, 40, False)]
+    assert token_options(g) == [("D14", 0, 40)]
     run(g, PlaceToken("NYC", "D14", 0))
     assert g.state.corporations["NYC"].cash == 1000 - 40
     assert next_token_cost(g, "NYC") == 100
@@ -550,7 +550,7 @@ def test_after_dh_closes_scranton_is_an_ordinary_paid_lay_and_token() -> None:
     refused(g, LayTile("NYC", "F16", "57", 1, "DH"))
     run(g, LayTile("NYC", "F16", "57", 1))
     assert g.state.corporations["NYC"].cash == 1000 - 120
-    assert token_options(g) == [("F16", 0, 40, False)]
+    assert token_options(g) == [("F16", 0, 40)]
     run(g, PlaceToken("NYC", "F16", 0))
     assert g.state.corporations["NYC"].cash == 1000 - 160
 
@@ -604,7 +604,7 @@ def test_dh_free_station_declined_then_scranton_tokened_at_its_price() -> None:
     start = g.state.corporations["NYC"].cash
     run(g, LayTile("NYC", "F16", "57", 1, "DH"), Pass("NYC"))
     assert g.state.round.free_token is None and g.state.round.step == "token"
-    assert token_options(g) == [("F16", 0, 40, False)]
+    assert token_options(g) == [("F16", 0, 40)]
     run(g, PlaceToken("NYC", "F16", 0))
     assert g.state.corporations["NYC"].cash == start - 120 - 40
 

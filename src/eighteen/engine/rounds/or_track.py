@@ -214,8 +214,8 @@ def free_station_due(g: Context) -> str | None:
 class FreeStation(Step):
     """Right after a private's tile lay with ``token``, the operating corporation places
     one of its stations in the new city free and without a connection, or passes and so
-    declines it (18xx.games: the company's pass); before anything else of its turn.  The free station is not the turn's own: that one may
-    follow, at its price."""
+    declines it (18xx.games: the company's pass); before anything else of its turn.  The
+    free station is not the turn's own: that one may follow, at its price."""
 
     name = "free_station"
     actions: ClassVar = (PlaceToken, Pass)
@@ -565,12 +565,12 @@ def next_token_cost(g: Context, corp: str, hex_id: str | None = None) -> int | N
     return int(special) if special is not None else int(costs[used])
 
 
-def token_options(g: Context) -> list[tuple[str, int, int, bool]]:
-    """(hex, city, cost, free-ability) station tokens the corporation may place now."""
+def token_options(g: Context) -> list[tuple[str, int, int]]:
+    """(hex, city, cost) of the stations the corporation may place now as its turn's own."""
     return g.memo("tokens", _all_tokens, g)
 
 
-def _all_tokens(g: Context) -> list[tuple[str, int, int, bool]]:
+def _all_tokens(g: Context) -> list[tuple[str, int, int]]:
     return list(_token_options(g))
 
 
@@ -584,7 +584,7 @@ def _first_token(g: Context) -> bool:
     return next(_token_options(g), None) is not None
 
 
-def _token_options(g: Context) -> Iterator[tuple[str, int, int, bool]]:
+def _token_options(g: Context) -> Iterator[tuple[str, int, int]]:
     """The options of :func:`token_options`, one by one, in its order: the turn's own
     station (a power's free station is :class:`FreeStation`'s, decided before)."""
     corp = operating(g)
@@ -595,7 +595,7 @@ def _token_options(g: Context) -> Iterator[tuple[str, int, int, bool]]:
     for h, c in network.token_options(g, corp):
         here = next_token_cost(g, corp, h)
         if here is not None and here <= g.state.corporations[corp].cash:
-            yield (h, c, here, False)
+            yield (h, c, here)
 
 
 def free_station_options(g: Context) -> list[tuple[str, int]]:
@@ -631,7 +631,7 @@ class Token(ORStep):
 
     def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
-        out: list[Action] = [PlaceToken(corp, h, c) for h, c, _, _ in token_options(g)]
+        out: list[Action] = [PlaceToken(corp, h, c) for h, c, _ in token_options(g)]
         return [*out, Pass(corp)]
 
     def process(self, g: Context, action: Action) -> None:
@@ -640,7 +640,7 @@ class Token(ORStep):
             self.done(g)
             return
         assert isinstance(action, PlaceToken)
-        for h, c, cost, _ in token_options(g):
+        for h, c, cost in token_options(g):
             if (h, c) == (action.hex, action.city):
                 corp = action.actor
                 pay(g, corp, BANK, cost, f"{corp} places a token")
