@@ -78,9 +78,7 @@ def place(g: Context, corp: str, hex_id: str, city: int) -> None:
     """Pay for and place the home station (the caller has checked :func:`problem`)."""
     price = cost(g, corp, hex_id)
     bank.pay(g, corp, bank.BANK, price, f"{corp}'s home station")
-    network.place_token(g, corp, hex_id, city)
-    cs = g.state.corporations[corp]
-    cs.home_placed = True
-    cs.tokens_placed += 1
+    network.place_station(g, corp, hex_id, city)
+    g.state.corporations[corp].home_placed = True
     g.state.chosen_homes[corp] = hex_id
     g.note(f"{corp} places its home station in {hex_id} for ${price}")

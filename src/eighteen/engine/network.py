@@ -272,6 +272,13 @@ def place_token(g: Context, corp: str, hex_id: str, city: int) -> None:
     board(g).place_token(g.state.map, corp, hex_id, city)
 
 
+def place_station(g: Context, corp: str, hex_id: str, city: int) -> None:
+    """The corporation puts one of its stations in the city: the token on the map, and
+    one more of its charter's stations used (the caller has checked it may)."""
+    place_token(g, corp, hex_id, city)
+    g.state.corporations[corp].tokens_placed += 1
+
+
 def home_options(g: Context, corp: str) -> list[tuple[str, int]]:
     home = g.tables.corporation(corp).home
     if not home:

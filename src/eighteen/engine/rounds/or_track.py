@@ -120,10 +120,8 @@ def _opened(step: ORStep, g: Context) -> bool:
 
 
 def place_home(g: Context, corp: str, hex_id: str, city: int) -> None:
-    network.place_token(g, corp, hex_id, city)
-    cs = g.state.corporations[corp]
-    cs.home_placed = True
-    cs.tokens_placed += 1
+    network.place_station(g, corp, hex_id, city)
+    g.state.corporations[corp].home_placed = True
     g.note(f"{corp} places its home token in {hex_id}")
 
 
@@ -242,8 +240,7 @@ class FreeStation(Step):
                     f"{corp}'s free station goes in {hex_id}, not in "
                     f"{action.hex} city {action.city}"
                 )
-            network.place_token(g, corp, action.hex, action.city)
-            g.state.corporations[corp].tokens_placed += 1
+            network.place_station(g, corp, action.hex, action.city)
             g.note(f"{corp} places a free token in {action.hex} ({private})")
         else:
             g.note(f"{corp} declines the free token of {private}")
@@ -603,7 +600,7 @@ def free_station_options(g: Context) -> list[tuple[str, int]]:
     private's tile lay left pending (tile_lay ``token``): the laid hex's cities with
     room, connected or not, while it has a station left."""
     r = _r(g)
-    if not r.free_token or r.index >= len(r.order):
+    if not r.free_token:
         return []
     corp = operating(g)
     if next_token_cost(g, corp) is None:
@@ -644,8 +641,7 @@ class Token(ORStep):
             if (h, c) == (action.hex, action.city):
                 corp = action.actor
                 pay(g, corp, BANK, cost, f"{corp} places a token")
-                network.place_token(g, corp, h, c)
-                g.state.corporations[corp].tokens_placed += 1
+                network.place_station(g, corp, h, c)
                 g.note(f"{corp} places a token in {h} for ${cost}")
                 _r(g).tokened = True
                 return
