@@ -13,9 +13,11 @@ Board.lay_tile, owners, phases) before the round is played on.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 import pytest
+from corpus_18xx import FIXTURES, at, export
 from scenario import run, second_stock_round
 
 from eighteen import Game, IllegalAction
@@ -29,7 +31,7 @@ from eighteen.engine.actions import (
     RunRoutes,
 )
 from eighteen.engine.rounds.or_track import free_station_options, next_token_cost, token_options
-from eighteen.io.games18xx import Importer
+from eighteen.io.games18xx import Importer, filter_actions
 
 # -- setups -------------------------------------------------------------------------------
 
@@ -620,6 +622,27 @@ def test_import_dh_pass_then_the_corporations_token_in_scranton_at_its_price() -
     )
     assert g.state.map.tokens["F16"] == [["NYC"]]
     assert g.state.corporations["NYC"].cash == start - 120 - 40
+
+
+def test_corpus_dh_free_station_is_decided_right_after_the_lay() -> None:
+    """Every D&H lay kept in the generated corpus is followed at once by the company's
+    token or pass, or by neither when the corporation has no station left: 18xx.games
+    asks for the free station before anything else, as ``FreeStation`` does."""
+    decided: Counter[str] = Counter()
+    for path in sorted((FIXTURES / "1830-generated").glob("g*.json")):
+        data = export(path.stem)
+        kept = [a for a in filter_actions(data["actions"]) if a["type"] != "message"]
+        for lay, nxt in zip(kept, kept[1:], strict=False):
+            if lay["type"] != "lay_tile" or lay["entity"] != "DH":
+                continue
+            if nxt.get("entity") == "DH":
+                decided[nxt["type"]] += 1
+                continue
+            g = at(data, lay["id"]).game
+            assert free_station_options(g) == [], (path.stem, lay["id"])
+            assert next_token_cost(g, g.state.round.order[g.state.round.index]) is None
+            decided["no station left"] += 1
+    assert decided == {"place_token": 32, "pass": 10, "no station left": 10}
 
 
 def test_import_a_company_pass_with_no_free_station_due_changes_nothing() -> None:
