@@ -29,7 +29,7 @@ from readings_18xx import READINGS_18XX
 
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine.actions import Action, Bid, Par, Pass
-from eighteen.io.games18xx import import_game
+from eighteen.io.games18xx import ImportResult, import_game
 
 ABCD = ["A", "B", "C", "D"]
 PAR_CELLS = {100: [0, 6], 90: [1, 6], 82: [2, 6], 76: [3, 6], 71: [4, 6], 67: [5, 6]}
@@ -486,6 +486,12 @@ def test_priority_after_a_last_sale_set_off_by_another_purchase_seed() -> None:
 # -- imports from 18xx.games -----------------------------------------------------------
 
 
+def imported(res: ImportResult) -> Game:
+    """The game of an import that replayed its whole log (no divergence)."""
+    assert res.divergence is None, res.divergence
+    return res.game
+
+
 def bid(entity: int, company: str, price: int) -> dict[str, Any]:
     return {"type": "bid", "entity": entity, "company": company, "price": price}
 
@@ -506,9 +512,7 @@ def test_import_sv_taken_at_zero_sets_off_a_bidoff() -> None:
         bid(1, "BO", 220),
         {"type": "par", "entity": 1, "corporation": "B&O", "share_price": "90,1,6"},
     ]
-    res = import_game(made_export(actions))
-    assert res.divergence is None
-    g = res.game
+    g = imported(import_game(made_export(actions)))
     assert owners(g) == {
         "SV": "Player 1",
         "CS": "Player 2",
@@ -526,9 +530,7 @@ def test_import_corpus_two_payouts_in_the_auction() -> None:
     """g2p_s2002: Player 1 buys SV, then two full rounds of passes pay SV twice; the
     auction ends with Player 2's BO bid-off win, the priority to Player 1 (after Player
     2's purchase of CA in a normal turn)."""
-    res = at(corpus_export("g2p_s2002"), 17)
-    assert res.divergence is None
-    g = res.game
+    g = imported(at(corpus_export("g2p_s2002"), 17))
     assert cash(g) == {"Player 1": 1200 - 20 + 5 + 5 - 110, "Player 2": 1200 - 40 - 85 - 160 - 240}
     assert g.state.corporations["B&O"].par == 76
     assert g.state.round.kind == "stock" and g.acting() == "Player 1"
@@ -536,9 +538,7 @@ def test_import_corpus_two_payouts_in_the_auction() -> None:
 
 def test_import_corpus_sv_bought_after_one_drop() -> None:
     """g2p_s2003: both pass with only BO bids standing: SV drops to $15 and is bought."""
-    res = at(corpus_export("g2p_s2003"), 7)
-    assert res.divergence is None
-    g = res.game
+    g = imported(at(corpus_export("g2p_s2003"), 7))
     assert owners(g)["SV"] == "Player 1" and cash(g)["Player 1"] == 1185
     assert g.state.round.bids == {"BO": [["Player 1", 240], ["Player 2", 245]]}
 
@@ -559,9 +559,7 @@ def test_import_sv_at_zero_sells_every_bid_private_and_ends_the_auction() -> Non
         {"type": "par", "entity": 1, "corporation": "B&O", "share_price": "71,4,6"},
         {"type": "pass", "entity": 1},
     ]
-    res = import_game(made_export(actions))
-    assert res.divergence is None
-    g = res.game
+    g = imported(import_game(made_export(actions)))
     assert owners(g) == {
         "SV": "Player 2",
         "CS": "Player 1",
@@ -587,9 +585,7 @@ def test_import_reports_a_bid_18xx_games_refuses() -> None:
 def test_import_the_real_game_auction() -> None:
     """29133 (4 players): CS and CA go in bid-offs (the lowest bidder acting), BO at face
     in a normal turn after two passes; Player 3 follows Player 2 and has the priority."""
-    res = at(corpus_export("29133"), 23)
-    assert res.divergence is None
-    g = res.game
+    g = imported(at(corpus_export("29133"), 23))
     assert owners(g) == {
         "SV": "Player 3",
         "CS": "Player 4",

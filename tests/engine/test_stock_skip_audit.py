@@ -296,27 +296,26 @@ def test_shares_of_a_corporation_he_sold_this_round_may_be_sold_again() -> None:
     back but may sell again (18xx.games asks players_sold only for buying): he waits.
     Once NYC's pool holds 50% he can do nothing, even with the $67 a pool share of NYC
     costs (every private he could buy closed): skipped (corpus g6p_s6007, stock round 7)."""
-    g = later(opening(), "C")
-    close(g, "MH")
-    start(g, "NYC", 67, "A")
-    give(g, "NYC", "D", 2)
-    give(g, "NYC", "pool", 1)
-    g.state.round.sold["D"] = ["NYC"]
-    set_cash(g, D=0)
-    g.apply(Pass("C"))
+
+    def after_selling_nyc(pool: int, cash: int, *closed: str) -> Game:
+        """D, who sold NYC this round and holds 20% of it, after C's pass."""
+        g = later(opening(), "C")
+        close(g, *closed)
+        start(g, "NYC", 67, "A")
+        give(g, "NYC", "D", 2)
+        give(g, "NYC", "pool", pool)
+        g.state.round.sold["D"] = ["NYC"]
+        set_cash(g, D=cash)
+        g.apply(Pass("C"))
+        return g
+
+    g = after_selling_nyc(1, 0, "MH")
     assert g.acting() == "D"
     assert [a for a in g.legal_actions() if isinstance(a, SellShares)] == [
         SellShares("D", "NYC", 10),
         SellShares("D", "NYC", 20),
     ]
-    g = later(opening(), "C")
-    close(g, "MH", "SV", "CS", "DH")
-    start(g, "NYC", 67, "A")
-    give(g, "NYC", "D", 2)
-    give(g, "NYC", "pool", 5)
-    g.state.round.sold["D"] = ["NYC"]
-    set_cash(g, D=67)
-    g.apply(Pass("C"))
+    g = after_selling_nyc(5, 67, "MH", "SV", "CS", "DH")
     assert skipped(g) == ["D"] and where(g) == ("A", 2, "C")
 
 
