@@ -33,9 +33,9 @@ OPTIONS_1830 = (
     "optional_6_train (A third 6-train is added to the train roster); "
     "bankrupt_sells_shares (A bankrupt president's shares are sold to the market, as far as "
     "the selling rules allow, before the game ends); "
-    "brown_pool_only_18xx_games (In a brown market cell, several shares may be bought in one "
-    "turn from the bank pool only, and not after an IPO purchase (18xx.games' reading without "
-    "its optional rule multiple_brown_from_ipo)); "
+    "brown_pool_only_18xx_games (In a brown market cell, the purchases after a turn's first (a "
+    "share or a private) come from the bank pool only, and none follows an IPO share "
+    "(18xx.games' reading without its optional rule multiple_brown_from_ipo)); "
     "new_trains_18xx_games (A corporation may buy any number of trains of a type that came on "
     "sale during its turn (18xx.games' reading)); "
     "emergency_18xx_games (A president raising money for a forced train purchase may sell "
@@ -680,7 +680,7 @@ def test_a_save_holds_title_version_hash_players_seed_options_actions() -> None:
     assert saved == {
         "format": 1,
         "title": "1830",
-        "version": "1.3.1",
+        "version": "1.3.2",
         "hash": title.hash,
         "players": ["Ann", "Bob", "Cy"],
         "seed": 7,

@@ -11,7 +11,7 @@ from scenario import cash, money, opening, run, second_stock_round
 
 from eighteen import IllegalAction
 from eighteen.engine import market, shares
-from eighteen.engine.actions import BuyShares, Par, Pass, SellShares
+from eighteen.engine.actions import BuyShares, Par, Pass, SellShares, TradePrivate
 from eighteen.engine.rounds import stock
 
 
@@ -234,3 +234,46 @@ def test_the_lowest_par_price_decides_whether_a_poor_player_can_start_a_corporat
         assert [a for a in legal if isinstance(a, Par)][:1] == (
             [Par("C", "PRR", 67)] if can else []
         )
+
+
+def test_after_a_private_a_brown_share_comes_from_the_pool_only_on_the_pool_only_reading() -> None:
+    """18xx.games' reading without its multiple_brown_from_ipo (option
+    brown_pool_only_18xx_games): every purchase after a turn's first, a private bought from
+    a player included, comes from the pool.  B buys SV from A for $20 with B&M in a brown
+    cell ($30): B&M's IPO shares are refused, its pool share is not.  (On the rules' reading
+    the IPO share may follow: test_1830_rules.)"""
+    g = second_stock_round(options=["brown_pool_only_18xx_games"])
+    g.state.corporations["B&M"].cell = [7, 2]  # setup: B&M at $30, a brown cell
+    g.state.certs["B&M_5"] = "pool"
+    run(g, TradePrivate("B", "SV", "A", 20))
+    with pytest.raises(IllegalAction, match="several certificates in one turn come from the pool"):
+        g.apply(BuyShares("B", "B&M", "ipo"))
+    assert BuyShares("B", "B&M", "ipo") not in g.legal_actions()
+    run(g, BuyShares("B", "B&M", "pool"))
+    assert shares.percent_of(g, "B&M", "B") == 10
+    assert g.state.player("B").cash == 313 - 20 - 30
+
+
+def test_after_a_private_a_player_left_only_a_brown_ipo_share_ends_his_turn() -> None:
+    """The same reading, with 18xx.games' private trades (a private is sold in its buyer's
+    turn only): B holds nothing he may sell (NYC's share set aside, B&O's presidency
+    untakeable) and B&M's pool is empty.  After buying SV his only purchase would be an IPO
+    share of B&M, which the reading refuses: his turn ends by itself, as 18xx.games ends a
+    turn with no action left, and C acts."""
+    readings = ["brown_pool_only_18xx_games", "private_trades_18xx_games"]
+    g = second_stock_round(options=readings)
+    g.state.corporations["B&M"].cell = [7, 2]  # setup: B&M at $30, a brown cell
+    g.state.certs["NYC_1"] = "D"  # setup: B's NYC share goes to D
+    run(g, TradePrivate("B", "SV", "A", 20))
+    assert g.acting() == "C"
+    assert g.state.round.passes == 0  # his turn traded: no pass
+    assert g.state.round.last_actor == "B"
+    # the rules' reading of the brown zone: the IPO share may follow, so his turn goes on
+    g = second_stock_round(options=["private_trades_18xx_games"])
+    g.state.corporations["B&M"].cell = [7, 2]
+    g.state.certs["NYC_1"] = "D"
+    run(g, TradePrivate("B", "SV", "A", 20))
+    assert g.acting() == "B"
+    assert [a for a in g.legal_actions() if isinstance(a, BuyShares)] == [
+        BuyShares("B", "B&M", "ipo")
+    ]

@@ -530,7 +530,7 @@ def compiled() -> dict[str, Any]:
 
 def test_identity_and_money(compiled: dict[str, Any]) -> None:
     assert compiled["id"] == "1830"
-    assert compiled["version"] == "1.3.1"
+    assert compiled["version"] == "1.3.2"
     assert compiled["designers"] == ["Francis Tresham"]
     assert compiled["players"] == {"min": 2, "max": 6}
     assert compiled["bank"] == 12000

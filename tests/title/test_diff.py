@@ -45,7 +45,7 @@ def test_every_section(base: dict) -> None:
     other["corporations"][0]["tokens"] = [0, 40]
     other["options"] = []
     sections = diff_compiled(base, other)["sections"]
-    assert sections["title"] == {"version": ["1.3.1", "1.4.0"]}
+    assert sections["title"] == {"version": ["1.3.2", "1.4.0"]}
     assert sections["rules"] == {"float_percent": [60, 50]}
     assert sections["trains"]["changed"] == {"4": {"price": [300, 320]}}
     assert list(sections["trains"]["added"]) == ["8"]
@@ -80,7 +80,7 @@ def test_order_change_is_reported(base: dict) -> None:
 def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "1830", "1830-example"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("1830 1.3.1 (sha256:")
+    assert text.startswith("1830 1.3.2 (sha256:")
     assert "  ~ 4: price 300 -> 320" in text
     assert "  + J16: " in text
     assert main(["diff", "1830", "1830-example", "--format", "json"]) == 0

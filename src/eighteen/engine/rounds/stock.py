@@ -93,7 +93,8 @@ def buy_problem(g: Context, player: str, corp: str, source: str) -> str | None:
             return f"{player} has already bought this turn (one certificate per turn)"
         if any(c != corp for c, _ in bought):
             return f"{player} may buy more in one turn only of the same corporation"
-        if bought and not from_ipo_ok and (source == "ipo" or any(s == "ipo" for _, s in bought)):
+        # on the pool-only reading a purchase made (a private's too) leaves the pool only
+        if not from_ipo_ok and (source == "ipo" or any(s == "ipo" for _, s in bought)):
             return "several certificates in one turn come from the pool only"
     certs = shares.ordinary_certs_of(g, corp, IPO if source == "ipo" else POOL)
     if not certs:

@@ -383,7 +383,12 @@ class Rules(Strict):
         0, description="At this price the next player must take the first private."
     )
     brown_multiple_buy_from_ipo: bool = Field(
-        False, description="In a multiple-buy zone, may several shares come from the IPO?"
+        False,
+        description=(
+            "In a multiple-buy zone, may the purchases after a turn's first (a share or a"
+            " private) come from the IPO? If not, they come from the pool only, and none"
+            " follows an IPO share."
+        ),
     )
     private_price_min_factor: Ratio = Field(
         0.5, description="Corporation buys a private for at least this x face value."
