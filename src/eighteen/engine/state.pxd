@@ -52,7 +52,6 @@ cdef class StockRound:
     cdef public object turn
     cdef public object passes
     cdef public object bought
-    cdef public object sold_after_buy
     cdef public object acted
     cdef public object sold
     cdef public object traded

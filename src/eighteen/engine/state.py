@@ -72,7 +72,6 @@ class StockRound:
     turn: int = 0  # index of the acting player
     passes: int = 0  # consecutive turns that were plain passes
     bought: list[list[str]] = field(default_factory=list)  # this turn: [corp, source]
-    sold_after_buy: bool = False
     acted: bool = False  # the acting player did something this turn
     sold: dict[str, list[str]] = field(default_factory=dict)  # player -> corps sold
     traded: list[str] = field(default_factory=list)  # privates traded between players

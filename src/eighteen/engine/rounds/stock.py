@@ -285,8 +285,6 @@ class BuySellPar(Step):
             r.sold.setdefault(who, [])
             if action.corporation not in r.sold[who]:
                 r.sold[who].append(action.corporation)
-            if r.bought:
-                r.sold_after_buy = True
             self._acted(g, who)
             return
         if over_limits(g, who) and sale_options(g, who):
@@ -334,7 +332,6 @@ class BuySellPar(Step):
         else:
             r.passes = 0
         r.bought = []
-        r.sold_after_buy = False
         r.sale_dropped = []
         r.acted = False
         r.turn = (r.turn + 1) % len(g.state.players)
