@@ -72,7 +72,6 @@ cdef class OperatingRound:
     cdef public object free_token
     cdef public object routes
     cdef public object revenue
-    cdef public object bought_train
     cdef public object new_types
     cdef public object issued
     cdef public object emergency_issued
@@ -98,7 +97,6 @@ cdef class State:
     cdef public object priority
     cdef public object arrivals
     cdef public object bank_broken
-    cdef public object last_set
     cdef public object game_over
     cdef public object end_reason
     cdef public object bankrupt

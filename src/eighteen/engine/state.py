@@ -94,7 +94,6 @@ class OperatingRound:
     free_token: list[Any] | None = None  # [hex, private] after a tile_lay ability's token
     routes: list[dict[str, Any]] = field(default_factory=list)
     revenue: int | None = None
-    bought_train: bool = False
     new_types: list[str] = field(default_factory=list)  # train types on sale since turn start
     issued: bool = False  # issued or redeemed shares this turn (rules.issue_redeem)
     emergency_issued: bool = False  # made its emergency issue this turn
@@ -125,7 +124,6 @@ class State:
     priority: int = 0  # index of the player holding the priority deal
     arrivals: int = 0  # market arrival counter
     bank_broken: bool = False
-    last_set: bool = False  # the current set of operating rounds is the last
     game_over: bool = False
     end_reason: str | None = None
     bankrupt: str | None = None  # the player who went bankrupt

@@ -93,7 +93,6 @@ def begin_turn(g: Context) -> None:
     r.free_token = None
     r.routes = []
     r.revenue = None
-    r.bought_train = False
     r.new_types = []
     r.issued = False
     r.emergency_issued = False

@@ -375,7 +375,6 @@ class BuyTrains(ORStep):
 
     def process(self, g: Context, action: Action) -> None:
         corp = operating(g)
-        cs = g.state.corporations[corp]
         if isinstance(action, SellShares):
             why = emergency_sale_problem(g, action.actor, action.corporation, action.percent)
             if why:
@@ -419,8 +418,6 @@ class BuyTrains(ORStep):
             return
         assert isinstance(action, BuyTrain)
         self._buy(g, corp, action)
-        _r(g).bought_train = True
-        del cs
 
     def _buy(self, g: Context, corp: str, a: BuyTrain) -> None:
         cs = g.state.corporations[corp]
