@@ -980,11 +980,6 @@ class TrackGraph:
         g.text_id = self.text_id
         return g
 
-    def _end(self, hex_id: str, end: str) -> tuple[bool, int]:
-        if end[0] == "e":
-            return (False, self.board.side_id[(hex_id, int(end[1:]))])
-        return (True, self.stop_id[(hex_id, LETTER_KIND[end[0]], int(end[1:]))])
-
     def stop_revenue(self, stop: int, revenue_key: str) -> int:
         """Revenue of a stop on this board for a phase revenue colour."""
         h, kind, i = self.stops[stop]

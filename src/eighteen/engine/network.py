@@ -206,11 +206,6 @@ def any_lay(g: Context, corp: str, fees: dict[str, int], cash: int) -> bool:
     )
 
 
-def lay_options_all(g: Context, corp: str, **kw: Any) -> list[TileLay]:
-    """Like :func:`lay_options` with every rotation (for validating a submitted lay)."""
-    return lay_options(g, corp, distinct=False, **kw)
-
-
 def lay_tile(g: Context, hex_id: str, tile: str, rotation: int) -> None:
     """Lay the tile; a joint station (two corporations, one slot) moves as one token."""
     joint = _joint_pairs(g, hex_id)

@@ -177,14 +177,6 @@ def total_revenue(routes: Iterable[Route]) -> int:
     return sum(r.revenue for r in routes)
 
 
-def route_revenue(
-    board: Board, state: MapState, stops: Iterable[tuple[str, str, int]], revenue_key: str
-) -> int:
-    """Revenue of a set of stops (hex, kind, index) on the current board."""
-    g = board.graph(state)
-    return sum(g.stop_revenue(g.stop_id[s], revenue_key) for s in stops)
-
-
 # ---------------------------------------------------------------------------------------
 # trains and bonuses
 
