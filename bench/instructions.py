@@ -77,7 +77,7 @@ def child(paths: list[Path], tenths: bool = False) -> int:
     original = games18xx.Importer.step
     seen: list[int] = []  # the steps of the import running
 
-    def counted(imp: Importer, aid: int | str, a: dict) -> None:
+    def counted(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         seen.append(0)
         original(imp, aid, a)
 
@@ -117,7 +117,7 @@ def _tenth_steps(
     tenth (``cut``: where each starts; an empty tenth gets an empty dump)."""
     steps = [0]
 
-    def step(imp: object, aid: int | str, a: dict) -> None:
+    def step(imp: object, aid: int | str, a: dict[str, Any]) -> None:
         i = steps[0]
         if i == 0:
             control("-i", "on")

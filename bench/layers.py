@@ -96,7 +96,7 @@ def split(entries: Entries, layer: tuple[str, ...] = LAYER) -> tuple[float, floa
     return total, layer_time
 
 
-def tenth_profile(data: dict, title: Any, lo: int, hi: int) -> Entries:
+def tenth_profile(data: dict[str, Any], title: Any, lo: int, hi: int) -> Entries:
     """The profile of the steps ``lo`` to ``hi`` of a cold import of ``data``."""
     from eighteen.io import games18xx
 
@@ -104,7 +104,7 @@ def tenth_profile(data: dict, title: Any, lo: int, hi: int) -> Entries:
     prof = cProfile.Profile()
     seen = [0]
 
-    def step(imp: Any, aid: int | str, a: dict) -> None:
+    def step(imp: Any, aid: int | str, a: dict[str, Any]) -> None:
         k = seen[0]
         seen[0] = k + 1
         if not lo <= k < hi:
@@ -295,7 +295,7 @@ def perf_child(path: Path, lo: int, hi: int, runs: int, ctl: str, ack: str) -> N
 
         seen = [0]
 
-        def step(imp: Any, aid: int | str, a: dict) -> None:
+        def step(imp: Any, aid: int | str, a: dict[str, Any]) -> None:
             k = seen[0]
             seen[0] = k + 1
             if k == lo:
@@ -311,14 +311,14 @@ def perf_child(path: Path, lo: int, hi: int, runs: int, ctl: str, ack: str) -> N
             import_with(data, title, step)
 
 
-def steps(data: dict, title: Any) -> int:
+def steps(data: dict[str, Any], title: Any) -> int:
     """How many steps an import of ``data`` takes (``Importer.step`` calls)."""
     from eighteen.io import games18xx
 
     original = games18xx.Importer.step
     seen = [0]
 
-    def step(imp: Any, aid: int | str, a: dict) -> None:
+    def step(imp: Any, aid: int | str, a: dict[str, Any]) -> None:
         seen[0] += 1
         original(imp, aid, a)
 

@@ -71,7 +71,7 @@ def corpus() -> list[Path]:
     return [*sorted((FIXTURES / "1830-generated").glob("g*.json")), FIXTURES / "1830/29133.json"]
 
 
-def read_game(path: Path) -> tuple[dict, Any]:
+def read_game(path: Path) -> tuple[dict[str, Any], Any]:
     """An export and its title's tables; :class:`ExportError` (its message names the
     file) when the file is no export, names no title or one with no compiled tables."""
     from eighteen.io.games18xx import ExportError, export_tables, read_export
@@ -96,7 +96,7 @@ def unreadable(paths: list[Path]) -> str | None:
     return None
 
 
-def import_with(data: dict, title: Any, step: Callable[..., None]) -> Any:
+def import_with(data: dict[str, Any], title: Any, step: Callable[..., None]) -> Any:
     """One cold import of ``data`` (the board's caches emptied first) with ``step`` in
     place of ``Importer.step`` while it runs (``step`` calls the method it stands for, read
     before as ``games18xx.Importer.step``): the import's result."""
@@ -166,7 +166,7 @@ def bench(path: Path, runs: int) -> Timing | None:
         def timed(
             imp: Importer,
             aid: int | str,
-            a: dict,
+            a: dict[str, Any],
             times: list[float] = times,
             kinds: list[str] = kinds,
         ) -> None:

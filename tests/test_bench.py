@@ -541,7 +541,7 @@ def test_layers_perf_child_switches_the_sampling_once_a_tenth(tmp_path: Path) ->
     steps = layers.steps(data, title)
     log: list[str] = []
 
-    def logged(imp: Any, aid: int | str, a: dict) -> None:
+    def logged(imp: Any, aid: int | str, a: dict[str, Any]) -> None:
         log.append("step")
         original(imp, aid, a)
 

@@ -14,6 +14,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -164,7 +165,7 @@ def test_validate_with_nothing_to_validate_is_a_usage_error(
 
 
 def test_json_reports(capsys: pytest.CaptureFixture[str], tmp_path: Path, save: Path) -> None:
-    def report(*argv: str) -> dict:
+    def report(*argv: str) -> dict[str, Any]:
         code, out, _ = run(capsys, *argv, "--format", "json")
         assert code == 0, argv
         return json.loads(out)
@@ -251,7 +252,7 @@ def test_saves_have_normal_permissions_and_leave_no_temp_files(
     def broken(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(output.os, "replace", broken)
+    monkeypatch.setattr(os, "replace", broken)  # (output's os)
     with pytest.raises(OSError, match="No space left"):
         output.write_atomic(new, "lost\n")
     assert new.read_text() == "[]\n"

@@ -53,6 +53,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from eighteen.locations import PACKAGE
 
@@ -176,7 +177,7 @@ def uses(source: Path, root: Path | None = None) -> list[str]:
         return []
 
 
-def _manifest(native_dir: Path | None) -> dict:
+def _manifest(native_dir: Path | None) -> dict[str, Any]:
     """The manifest of ``native_dir`` (default :func:`native_dir_now`) as read, when it is
     one for this interpreter ({} when there is none, it was made for another interpreter,
     or it cannot be read)."""
@@ -200,7 +201,7 @@ def read_profiled(native_dir: Path | None = None) -> set[str]:
     return _profiled_in(_manifest(native_dir))
 
 
-def _modules_in(data: dict) -> dict[str, str]:
+def _modules_in(data: dict[str, Any]) -> dict[str, str]:
     """:func:`read_manifest` of a manifest read (:func:`_manifest`)."""
     mods = data.get("modules")
     if not isinstance(mods, dict):
@@ -208,7 +209,7 @@ def _modules_in(data: dict) -> dict[str, str]:
     return {k: v for k, v in mods.items() if isinstance(k, str) and isinstance(v, str)}
 
 
-def _profiled_in(data: dict) -> set[str]:
+def _profiled_in(data: dict[str, Any]) -> set[str]:
     """:func:`read_profiled` of a manifest read (:func:`_manifest`)."""
     names, mods = data.get("profiled"), data.get("modules")
     if not isinstance(names, list) or not isinstance(mods, dict):

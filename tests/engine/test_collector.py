@@ -120,7 +120,7 @@ def test_an_import_replays_at_the_bulk_pace(monkeypatch: pytest.MonkeyPatch) -> 
     seen: set[tuple[int, int, int]] = set()
     original = Importer.step
 
-    def step(imp: Importer, aid: int | str, a: dict) -> None:
+    def step(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         seen.add(gc.get_threshold())
         original(imp, aid, a)
 

@@ -46,15 +46,19 @@ def path_bits(board: Board, state: MapState, paths: tuple[Path, ...]) -> int:
 
 
 def brute_extensions(
-    board: Board, state: MapState, route: Route, bonuses: tuple, excluded: frozenset = frozenset()
+    board: Board,
+    state: MapState,
+    route: Route,
+    bonuses: tuple[Any, ...],
+    excluded: frozenset[Any] = frozenset(),
 ) -> list[tuple[Route, int]]:
     """Every legal extension of ``route`` that earns more: (extended route, its bits)."""
     g = board.graph(state)
     stops = [g.stop_id[(s.hex, s.kind, s.index)] for s in route.stops]
     used = path_bits(board, state, route.paths)
-    out: dict[tuple, tuple[Route, int]] = {}
+    out: dict[tuple[Any, ...], tuple[Route, int]] = {}
 
-    def walk(node: tuple[bool, int], pids: list[int], nodes: set) -> None:
+    def walk(node: tuple[bool, int], pids: list[int], nodes: set[Any]) -> None:
         if node[0] and pids:
             try:
                 ext = [g.paths[p] for p in pids]
@@ -83,8 +87,8 @@ def brute_best(
     state: MapState,
     corp: str,
     trains: list[tuple[str, Any]],
-    bonuses: tuple,
-    excluded: frozenset = frozenset(),
+    bonuses: tuple[Any, ...],
+    excluded: frozenset[Any] = frozenset(),
 ) -> int:
     """Best total over every combination of one option (a route, or a route with an
     extension) or none per train, sharing no hex side."""
@@ -117,10 +121,10 @@ def brute_best(
 def check_result(
     board: Board,
     state: MapState,
-    trains: list,
+    trains: list[Any],
     res: Any,
-    bonuses: tuple,
-    excluded: frozenset = frozenset(),
+    bonuses: tuple[Any, ...],
+    excluded: frozenset[Any] = frozenset(),
 ) -> None:
     """The optimiser's routes and extensions pass the rule checker with the same values."""
     dist = dict(trains)
@@ -133,7 +137,7 @@ def check_result(
     assert sum(r.revenue for r in res.routes) == res.total
 
 
-def random_bonuses(rng: random.Random, board: Board, state: MapState) -> tuple:
+def random_bonuses(rng: random.Random, board: Board, state: MapState) -> tuple[Any, ...]:
     """An interconnection bonus from one of X's stations to two random stop hexes,
     sometimes a sea link, a connection bonus and a second interconnection."""
     g = board.graph(state)
@@ -142,10 +146,10 @@ def random_bonuses(rng: random.Random, board: Board, state: MapState) -> tuple:
         return ()  # a board of plain track only (rare: random_board(Random(1716))): no end
     a = g.stops[rng.choice(g.station_stops("X") or [0])][0]  # an end X's routes visit
     b, c = (rng.choice(stops) for _ in range(2))
-    links: tuple = ()
+    links: tuple[Any, ...] = ()
     if rng.random() < 0.4:
         links = ((rng.choice(stops), frozenset([c])),)
-    out: tuple = (
+    out: tuple[Any, ...] = (
         InterconnectionBonus("I", (frozenset([a]), frozenset([b]), frozenset([c])), 50, links),
     )
     if rng.random() < 0.5:
@@ -339,7 +343,7 @@ EAST = [
         ({"2": []}, None),  # no extension: the plain route
     ],
 )
-def test_checker_refuses_bad_extensions(extensions: dict, error: str | None) -> None:
+def test_checker_refuses_bad_extensions(extensions: dict[str, Any], error: str | None) -> None:
     board, state = line()
     runs = [("2", 2, ["B2:c0-e4", "B4:c0-e1"])]
     if error is None:
@@ -372,7 +376,7 @@ def test_checker_keeps_extensions_off_excluded_hexes_and_off_boards() -> None:
 
 def test_checker_takes_a_good_extension_and_refuses_shared_track() -> None:
     board, state = line()
-    runs: list = [("2", 2, ["B2:c0-e4", "B4:c0-e1"])]
+    runs: list[Any] = [("2", 2, ["B2:c0-e4", "B4:c0-e1"])]
     (route,) = check_routes(board, state, "X", runs, "yellow", (W_E,), extensions={"2": EAST})
     assert route.revenue == 130 and route.bonuses == (("W-E", 100),)
     assert [str(p) for p in route.extension] == EAST

@@ -11,6 +11,7 @@ import copy
 import json
 import os
 import pickle
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path as FsPath
 from typing import Any
@@ -82,13 +83,13 @@ def xy(hex_id: str) -> tuple[int, int]:
 
 
 def tables_for(
-    hexes: dict[str, dict],
+    hexes: dict[str, dict[str, Any]],
     *,
-    tiles: dict | None = None,
-    first_tiles: dict | None = None,
-    upgrades: dict | None = None,
-    corporations: list[dict] | None = None,
-) -> dict:
+    tiles: dict[str, Any] | None = None,
+    first_tiles: dict[str, Any] | None = None,
+    upgrades: dict[str, Any] | None = None,
+    corporations: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """A compiled-format tables dict for a tiny map (neighbours and usable edges computed)."""
     tiles = dict(TILES if tiles is None else tiles)
     for t in tiles.values():
@@ -103,7 +104,7 @@ def tables_for(
             exits.update((a, b))
         t["exits"] = sorted(exits)
     where = {xy(h): h for h in hexes}
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for h, d in hexes.items():
         x, y = xy(h)
         full: dict[str, Any] = {
@@ -164,7 +165,7 @@ def tables_for(
     }
 
 
-def typed_board(tables: dict) -> Board:
+def typed_board(tables: dict[str, Any]) -> Board:
     """The board of a compact tables dict (``tables_for``): each hex, tile and corporation
     validated as its compiled model, the fields the tests leave out filled (a tile's
     orientations, a corporation's name, colour and tokens)."""
@@ -188,9 +189,9 @@ def compiled_board(path: FsPath) -> Board:
     return Board.of(typed_document(json.loads(path.read_text())))
 
 
-def grid(extra: dict[str, dict] | None = None) -> dict[str, dict]:
+def grid(extra: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
     """Rows A-C of a small board: A1..A9, B2..B10, C1..C9, all plain white."""
-    hexes: dict[str, dict] = {}
+    hexes: dict[str, dict[str, Any]] = {}
     for row, cols in (("A", range(1, 10, 2)), ("B", range(2, 11, 2)), ("C", range(1, 10, 2))):
         for c in cols:
             hexes[f"{row}{c}"] = {}
@@ -202,7 +203,7 @@ SUPPLY = {t: d["count"] for t, d in TILES.items()}
 YELLOW = {"yellow"}
 
 
-def corp(cid: str, home: str, city: int | None = None) -> dict:
+def corp(cid: str, home: str, city: int | None = None) -> dict[str, Any]:
     return {"id": cid, "name": cid, "home": home, "city": city, "tokens": [0, 40, 100]}
 
 
@@ -238,7 +239,7 @@ def test_face_rotates_tile_edges() -> None:
 # tile lays
 
 
-def home_board(**kw) -> Board:
+def home_board(**kw: Any) -> Board:
     hexes = grid(
         {
             "B4": {"cities": [{"revenue": 0, "slots": 1}]},
@@ -619,7 +620,7 @@ def test_the_tiles_count_every_change_and_the_track_key_follows_them() -> None:
     assert type(s.tiles) is Tiles and s.tiles.changes == 0  # a dict given is taken in
     key = s.track_key()
     assert key == frozenset({("A1", ("7", 0))}) and s.track_key() is key
-    changes = [
+    changes: list[Callable[[Any], object]] = [
         lambda t: t.__setitem__("B2", ("8", 1)),
         lambda t: t.__delitem__("B2"),
         lambda t: t.update({"C3": ("9", 2)}),
@@ -735,7 +736,7 @@ def test_the_token_fingerprints_are_kept_while_the_tokens_hold_what_they_held() 
     assert s._kept_tokens() is kept
     s.tokens = {"A1": [["X"], []], "B2": [["Y", "X"]]}  # other lists, the same tokens
     assert s._kept_tokens() is kept
-    changes = [
+    changes: list[Callable[[Any], object]] = [
         lambda t: t["A1"][1].append("Z"),  # a token placed
         lambda t: t["B2"][0].remove("Y"),  # a token taken
         lambda t: t["B2"][0].reverse(),  # the same tokens, another order of slots

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -90,7 +91,7 @@ def check_all_legal_apply(g: Game, rng: random.Random) -> None:
         g.clone().apply(a)  # must not raise
 
 
-def play_checked(g: Game, bots: dict, rng: random.Random) -> None:
+def play_checked(g: Game, bots: dict[str, Any], rng: random.Random) -> None:
     """Play to the end, checking invariants after every action, rejections and every
     legal action every 25th, and undo against the previous state every 97th."""
     prev_hash = ""

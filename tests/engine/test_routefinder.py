@@ -64,7 +64,7 @@ def random_board(rng: random.Random) -> tuple[Board, MapState]:
     """Gray hexes with random cities (one or two), towns, plain track and off-boards, their
     exits mostly facing other hexes; tokens of X, and of Y and Z that may fill cities."""
     cells = set(rng.sample(CELLS, rng.randint(5, len(CELLS))))
-    hexes: dict[str, dict] = {}
+    hexes: dict[str, dict[str, Any]] = {}
     for h in sorted(cells):
         inner = inner_edges(h, cells) or [0]
         d: dict[str, Any] = {"color": "gray", "track": []}
@@ -120,11 +120,16 @@ def random_board(rng: random.Random) -> tuple[Board, MapState]:
 
 
 def brute_routes(
-    board: Board, state: MapState, corp: str, distance: Any, bonuses: tuple = (), **access: Any
+    board: Board,
+    state: MapState,
+    corp: str,
+    distance: Any,
+    bonuses: tuple[Any, ...] = (),
+    **access: Any,
 ) -> list[Route]:
     """Every legal route: all track-piece sequences from a stop, checked by check_route."""
     g = board.graph(state)
-    found: dict[tuple, Route] = {}
+    found: dict[tuple[Any, ...], Route] = {}
 
     def walk(node: tuple[bool, int], pids: list[int], prev_hex: str | None) -> None:
         if node[0] and pids:
@@ -160,7 +165,7 @@ def brute_best(
     state: MapState,
     corp: str,
     trains: list[tuple[str, Any]],
-    bonuses: tuple = (),
+    bonuses: tuple[Any, ...] = (),
     **access: Any,
 ) -> int:
     """Best total over every combination of one route or none per train whose routes share
@@ -168,8 +173,8 @@ def brute_best(
     once-per-run bonus counts the most any chosen route earns of it, once."""
     once = {b.id for b in bonuses if getattr(b, "once", False)}
 
-    def sides(r: Route) -> frozenset:
-        out: set = set()
+    def sides(r: Route) -> frozenset[Any]:
+        out: set[Any] = set()
         for p in r.paths:
             out.update(board.side_id[(p.hex, e)] for e in p.edges)
             if not p.edges:
@@ -189,7 +194,7 @@ def brute_best(
     ]
     best = 0
 
-    def grow(k: int, used: frozenset, total: int, earned: dict) -> None:
+    def grow(k: int, used: frozenset[Any], total: int, earned: dict[str, Any]) -> None:
         nonlocal best
         if k == len(per_train):
             best = max(best, total + sum(earned.values()))
@@ -208,9 +213,9 @@ def assert_legal(
     board: Board,
     state: MapState,
     corp: str,
-    trains: list,
+    trains: list[Any],
     res: RouteResult,
-    bonuses: tuple = (),
+    bonuses: tuple[Any, ...] = (),
     **access: Any,
 ) -> None:
     dist = dict(trains)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path as FsPath
+from typing import Any
 
 import pytest
 from test_map import grid, tables_for, typed_board
@@ -25,21 +26,21 @@ from eighteen.engine.tables import typed_document
 
 
 def best_routes(
-    board: Board, s: MapState, corp: str, trains: list, revenue_key: str
+    board: Board, s: MapState, corp: str, trains: list[Any], revenue_key: str
 ) -> list[Route]:
     """The optimiser's routes for the trains (idle trains left out)."""
     return list(optimize(board, s, corp, trains, revenue_key).routes)
 
 
-def city(rev: int, exits: list[int], slots: int = 1) -> dict:
+def city(rev: int, exits: list[int], slots: int = 1) -> dict[str, Any]:
     return {"color": "gray", "cities": [{"revenue": rev, "slots": slots, "exits": exits}]}
 
 
-def town(rev: int, exits: list[int]) -> dict:
+def town(rev: int, exits: list[int]) -> dict[str, Any]:
     return {"color": "gray", "towns": [{"revenue": rev, "exits": exits}]}
 
 
-def offboard(yellow: int, brown: int, exits: list[int], group: str | None = None) -> dict:
+def offboard(yellow: int, brown: int, exits: list[int], group: str | None = None) -> dict[str, Any]:
     return {
         "color": "red",
         "offboard": {
@@ -51,11 +52,13 @@ def offboard(yellow: int, brown: int, exits: list[int], group: str | None = None
     }
 
 
-def track(*pairs: tuple[int, int]) -> dict:
+def track(*pairs: tuple[int, int]) -> dict[str, Any]:
     return {"color": "gray", "track": [list(p) for p in pairs]}
 
 
-def board_of(hexes: dict[str, dict], tokens: dict[str, list[list[str]]]) -> tuple[Board, MapState]:
+def board_of(
+    hexes: dict[str, dict[str, Any]], tokens: dict[str, list[list[str]]]
+) -> tuple[Board, MapState]:
     board = typed_board(tables_for(grid(hexes)))
     return board, MapState(tokens=tokens)
 

@@ -4,6 +4,7 @@ one-line error naming the action for every kind of bad input (never a traceback)
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +99,7 @@ def _bad(data: dict[str, Any], aid: int, **changes: Any) -> dict[str, Any]:
     return data
 
 
-BAD_INPUTS = {
+BAD_INPUTS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], str]] = {
     "missing price": (lambda d: _bad(d, 5, price=None), "action 5 (bid): missing field 'price'"),
     "unknown type": (
         lambda d: _bad(d, 44, type="teleport"),

@@ -72,7 +72,7 @@ def reading_each_route(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Record the corporation of each route the importer reads in turn (every reading
     tried)."""
     read: list[object] = []
-    each = games18xx_actions.route_from_connections
+    each = route_from_connections  # (what games18xx_actions calls by that name)
 
     def recorded(*args: Any, **kw: Any) -> Any:
         read.append(args[2])  # (board, state, corporation, ...)

@@ -209,7 +209,9 @@ def test_save_at_n_actions(save1830: dict[str, Any], c1830: dict[str, Any]) -> N
         game_snapshot(save1830, at=len(save1830["actions"]) + 1, tables=tables)
 
 
-def test_render_save_writes_page(tmp_path: Path, save1830: dict[str, Any], c1830: dict[str, Any]):
+def test_render_save_writes_page(
+    tmp_path: Path, save1830: dict[str, Any], c1830: dict[str, Any]
+) -> None:
     path = render_save(save1830, tmp_path, at=10, tables=Tables(c1830))
     html = path.read_text(encoding="utf-8")
     assert "Game after 10 of" in html

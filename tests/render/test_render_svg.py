@@ -12,7 +12,8 @@ import pytest
 from eighteen.compiled import CompiledTile, CompiledTitle
 from eighteen.engine.map import Board
 from eighteen.engine.tables import typed_document
-from eighteen.render.svg import MapView, edge_mid, hex_center, map_svg, tile_svg
+from eighteen.render.shapes import edge_mid, hex_center
+from eighteen.render.svg import MapView, map_svg, tile_svg
 from eighteen.title import geometry
 
 NS = {"s": "http://www.w3.org/2000/svg"}

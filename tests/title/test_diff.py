@@ -6,6 +6,7 @@ import copy
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,19 +19,19 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @pytest.fixture(scope="module")
-def base() -> dict:
+def base() -> dict[str, Any]:
     tables, problems = load_compiled("1830", ROOT)
     assert problems == [] and tables is not None
     return tables
 
 
-def test_same_title_has_no_differences(base: dict) -> None:
+def test_same_title_has_no_differences(base: dict[str, Any]) -> None:
     diff = diff_compiled(base, copy.deepcopy(base))
     assert diff["same"] is True and diff["sections"] == {}
     assert "no differences" in format_diff(diff)
 
 
-def test_every_section(base: dict) -> None:
+def test_every_section(base: dict[str, Any]) -> None:
     other = copy.deepcopy(base)
     other["version"] = "1.4.0"
     other["rules"]["float_percent"] = 50
@@ -69,7 +70,7 @@ def test_every_section(base: dict) -> None:
         assert line in text.splitlines(), (line, text)
 
 
-def test_order_change_is_reported(base: dict) -> None:
+def test_order_change_is_reported(base: dict[str, Any]) -> None:
     other = copy.deepcopy(base)
     other["trains"][0], other["trains"][1] = other["trains"][1], other["trains"][0]
     diff = diff_compiled(base, other)
@@ -120,7 +121,7 @@ def test_cli_unknown_title(capsys: pytest.CaptureFixture[str]) -> None:
 # saves
 
 
-def _save(**over: str) -> dict:
+def _save(**over: str) -> dict[str, Any]:
     save = {"title": "1830", "version": "1.0.0", "hash": "sha256:" + "a" * 64, "actions": []}
     return {**save, **over}
 

@@ -18,7 +18,7 @@ KINDS = ["title", "map", "tiles", "trains", "phases", "privates", "corporations"
 ORIGINAL = {k: (ROOT / "titles" / "1830" / f"{k}.toml").read_bytes() for k in KINDS}
 
 
-def leaf_paths(node: Any, prefix: tuple = ()) -> list[tuple]:
+def leaf_paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every path to a scalar value in a TOML document."""
     if isinstance(node, dict):
         return [p for k, v in node.items() for p in leaf_paths(v, (*prefix, k))]
@@ -27,7 +27,7 @@ def leaf_paths(node: Any, prefix: tuple = ()) -> list[tuple]:
     return [prefix]
 
 
-def set_at(doc: Any, path: tuple, value: Any) -> None:
+def set_at(doc: Any, path: tuple[Any, ...], value: Any) -> None:
     for part in path[:-1]:
         doc = doc[part]
     if value is DELETE:
@@ -48,7 +48,7 @@ def copy_title(tmp: Path) -> Path:
     return target
 
 
-def assert_located(target: Path) -> list:
+def assert_located(target: Path) -> list[Any]:
     _, problems = load_title(target)  # must not raise
     for p in problems:
         assert p.line >= 1 and p.col >= 1, p

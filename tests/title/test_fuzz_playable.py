@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -37,7 +38,7 @@ def bases() -> dict[str, Base]:
     return {t: read_base(ROOT / "titles" / t) for t in ("1830", "1833ne")}
 
 
-def _number(bases: dict[str, Base], title: str, index: int) -> tuple[Base, tuple]:
+def _number(bases: dict[str, Base], title: str, index: int) -> tuple[Base, tuple[Any, ...]]:
     base = bases[title]
     return base, base.numbers[index % len(base.numbers)]
 
@@ -88,7 +89,9 @@ def test_cheapest_private_plays_and_every_offer_is_accepted(bases: dict[str, Bas
     assert play_check(title, players=4, seed=5, max_actions=400, samples=None) is None
 
 
-def _first_error(bases: dict[str, Base], title: str, kind: str, path: tuple, value: float) -> str:
+def _first_error(
+    bases: dict[str, Base], title: str, kind: str, path: tuple[Any, ...], value: float
+) -> str:
     _, problems = mutate(bases[title], kind, path, value)
     return next(p.format() for p in problems if p.is_error)
 

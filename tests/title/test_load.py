@@ -30,7 +30,7 @@ def write(tmp_path: Path, text: str | bytes, name: str = "f.toml") -> Path:
     return path
 
 
-def all_paths(data: Any, prefix: tuple = ()) -> list[tuple]:
+def all_paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Every key path in a parsed document, parents before children."""
     out = []
     items = data.items() if isinstance(data, dict) else enumerate(data)

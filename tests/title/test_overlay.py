@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,7 +43,7 @@ def overlay(titles: Path, files: dict[str, str], name: str = "var", base: str = 
     return target
 
 
-def compiled(path: Path) -> dict:
+def compiled(path: Path) -> dict[str, Any]:
     """Load and compile a title that must have no problems at all."""
     title, problems = load_title(path)
     assert [p.format() for p in problems] == []

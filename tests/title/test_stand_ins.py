@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -146,7 +147,7 @@ def test_an_overlay_gets_stand_ins_too(tmp_path: Path, monkeypatch: pytest.Monke
 # the stand-ins themselves
 
 
-def trains() -> dict:
+def trains() -> dict[str, Any]:
     return tomllib.loads((ROOT / "titles" / "1830" / "trains.toml").read_text())
 
 

@@ -45,7 +45,7 @@ def _free_cell(map_data: dict[str, Any]) -> str | None:
     return None
 
 
-def _examples(data: dict[str, dict | None]) -> dict[str, Any]:
+def _examples(data: dict[str, dict[str, Any] | None]) -> dict[str, Any]:
     """Ids of the base to show in the scaffold's commented examples."""
     trains = (data.get("trains") or {}).get("trains") or [{}]
     train = next((t for t in trains if isinstance(t.get("price"), int)), trains[0])

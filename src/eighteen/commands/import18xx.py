@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from eighteen.commands.output import check_file_target, fail, printable, write_atomic
 from eighteen.commands.play import SaveError, open_save, write_save
@@ -102,7 +102,9 @@ def _summary_line(path: str, res: ImportResult | None, problems: list[str], erro
     return f"FAIL {path}: {problems[0]}"
 
 
-def _json_report(path: str, res: ImportResult | None, problems: list[str], error: str) -> dict:
+def _json_report(
+    path: str, res: ImportResult | None, problems: list[str], error: str
+) -> dict[str, Any]:
     """The JSON form of one file's import."""
     if res is None:
         return {"file": path, "matched": False, "error": error}
@@ -154,7 +156,7 @@ def cmd_import(
         except OSError as exc:
             return _err(f"cannot write {save}: {exc}")
     single = len(files) == 1 and fmt == "text"
-    reports: list[dict] = []
+    reports: list[dict[str, Any]] = []
     matched = 0
     diverged = False
     failed_input = False

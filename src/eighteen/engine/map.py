@@ -170,7 +170,7 @@ class MapState:
             tokens={h: [list(c) for c in cities] for h, cities in self.tokens.items()},
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (keys sorted for stable saves)."""
         return {
             "tiles": {h: [t, r] for h, (t, r) in sorted(self.tiles.items())},

@@ -113,7 +113,7 @@ class Route:
         """18xx.games ``connections``: per stop-to-stop chain, the hexes it passes, ends included."""
         return route_connections(self.paths)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """JSON-ready dict: train, stop ids, path strings, revenue (and bonuses if any)."""
         out: dict[str, Any] = {
             "train": self.train,

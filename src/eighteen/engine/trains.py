@@ -17,7 +17,7 @@ types and run events.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from eighteen.compiled import Reach
 from eighteen.engine import phase_change, phases, privates
@@ -75,7 +75,9 @@ def list_price(g: Context, tid: str) -> int:
     return int(g.tables.train(train_type(tid)).price)
 
 
-def initial_depot(counts: dict[str, int | None], order: list[str]) -> tuple[list[str], dict]:
+def initial_depot(
+    counts: dict[str, int | None], order: list[str]
+) -> tuple[list[str], dict[str, Any]]:
     depot: list[str] = []
     minted: dict[str, int] = {}
     for t in order:

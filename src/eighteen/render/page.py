@@ -15,7 +15,8 @@ import jinja2
 from markupsafe import Markup
 
 from eighteen.compiled import CompiledMarket, CompiledTitle
-from eighteen.render.svg import HEX_FILL, MapView, map_svg, tile_svg
+from eighteen.render.shapes import HEX_FILL
+from eighteen.render.svg import MapView, map_svg, tile_svg
 from eighteen.render.view import GameSnapshot
 from eighteen.title import geometry
 from eighteen.title.compile import distance_text, money, natural_key, train_phase_grid

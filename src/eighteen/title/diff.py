@@ -98,7 +98,7 @@ def load_compiled(
 # comparing
 
 
-def _changes(a: Mapping[str, Any], b: Mapping[str, Any], keys: Any = None) -> dict[str, list]:
+def _changes(a: Mapping[str, Any], b: Mapping[str, Any], keys: Any = None) -> dict[str, list[Any]]:
     """Field -> [old, new] for every field that differs (``keys`` limits the fields)."""
     names = list(keys) if keys is not None else list(dict.fromkeys([*a, *b]))
     return {k: [a.get(k), b.get(k)] for k in names if a.get(k) != b.get(k)}
@@ -228,7 +228,7 @@ def _summary(section: str, record: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _change_text(changes: Mapping[str, list]) -> str:
+def _change_text(changes: Mapping[str, list[Any]]) -> str:
     """``price 300 -> 350; count 4 -> 5``."""
     return "; ".join(f"{k} {_show(old)} -> {_show(new)}" for k, (old, new) in changes.items())
 

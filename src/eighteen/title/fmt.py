@@ -226,7 +226,7 @@ def _container(
         _reorder(body, order, inline, root)
 
 
-def _reorder(body: list, order: list[str], inline: bool, root: bool) -> None:
+def _reorder(body: list[Any], order: list[str], inline: bool, root: bool) -> None:
     """Sort the plain keys of a body by ``order``; attached comments move along."""
     units: list[tuple[int, int]] = []  # [start, end) of each movable unit
     header_end = 0
@@ -256,7 +256,7 @@ def _reorder(body: list, order: list[str], inline: bool, root: bool) -> None:
     sorted_units = sorted(range(len(units)), key=sort_key)
     if sorted_units == list(range(len(units))):
         return
-    out: list = []
+    out: list[Any] = []
     cursor = 0
     for slot, n in enumerate(sorted_units):
         start, _ = units[slot]

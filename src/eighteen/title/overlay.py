@@ -117,7 +117,9 @@ def merge_value(base: Any, bp: Prov, over: Any, op: Prov) -> tuple[Any, Prov]:
     return copy.deepcopy(over), op
 
 
-def merge_table(base: dict, bp: Prov, over: dict, op: Prov) -> tuple[dict, Prov]:
+def merge_table(
+    base: dict[str, Any], bp: Prov, over: dict[str, Any], op: Prov
+) -> tuple[dict[str, Any], Prov]:
     """Merge tables key by key: base keys first (in base order), then new overlay keys."""
     out: dict[str, Any] = {}
     node = Prov(op.file, op.path)
@@ -133,8 +135,8 @@ def merge_table(base: dict, bp: Prov, over: dict, op: Prov) -> tuple[dict, Prov]
 
 
 def merge_entries(
-    base: list, bp: Prov, over: list, op: Prov, id_key: str, removed: set[str]
-) -> tuple[list, Prov]:
+    base: list[Any], bp: Prov, over: list[Any], op: Prov, id_key: str, removed: set[str]
+) -> tuple[list[Any], Prov]:
     """Merge arrays of tables by id: merge matching entries in place, append new ones."""
     first: dict[str, int] = {}
     for i, e in enumerate(base):
@@ -167,8 +169,8 @@ def merge_entries(
 
 
 def _with_coords(
-    entry: dict, prov: Prov, coords: list[tuple[str, int]], as_list: bool, at_prov: Prov
-) -> tuple[dict, Prov]:
+    entry: dict[str, Any], prov: Prov, coords: list[tuple[str, int]], as_list: bool, at_prov: Prov
+) -> tuple[dict[str, Any], Prov]:
     """A copy of a hex entry holding only ``coords`` (coordinate, index in ``at_prov``)."""
     out = dict(entry)
     if as_list:
@@ -182,7 +184,9 @@ def _with_coords(
     return out, prov
 
 
-def merge_hexes(base: list, bp: Prov, over: list, op: Prov, removed: set[str]) -> tuple[list, Prov]:
+def merge_hexes(
+    base: list[Any], bp: Prov, over: list[Any], op: Prov, removed: set[str]
+) -> tuple[list[Any], Prov]:
     """Merge ``[[hexes]]`` by coordinate.
 
     An overlay entry merges into the base entry of each coordinate it names (a base entry
@@ -259,8 +263,8 @@ def merge_hexes(base: list, bp: Prov, over: list, op: Prov, removed: set[str]) -
 
 
 def merge_file(
-    base: dict, bp: Prov, over: dict, op: Prov, problems: list[Problem]
-) -> tuple[dict, Prov]:
+    base: dict[str, Any], bp: Prov, over: dict[str, Any], op: Prov, problems: list[Problem]
+) -> tuple[dict[str, Any], Prov]:
     """Merge one overlay file onto its base: apply ``[remove]``, then merge every key."""
     over = dict(over)
     removals = _removals(base, over.pop(REMOVE, None), op.file, problems)
@@ -295,7 +299,7 @@ def _is_entries(value: Any) -> bool:
 
 
 def _removals(
-    base: dict, table: Any, file: LoadedFile, problems: list[Problem]
+    base: dict[str, Any], table: Any, file: LoadedFile, problems: list[Problem]
 ) -> dict[str, set[str]]:
     """Read a ``[remove]`` table: top-level key -> names to drop; report what is wrong."""
     if table is None:
@@ -376,7 +380,7 @@ class Layer:
 
     dir: Path
     own: dict[str, LoadedFile] = field(default_factory=dict)
-    data: dict[str, dict | None] = field(default_factory=dict)
+    data: dict[str, dict[str, Any] | None] = field(default_factory=dict[str, Any])
     prov: dict[str, Prov] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     bases: list[tuple[str, LoadedFile]] = field(default_factory=list)
@@ -536,7 +540,7 @@ class _SpotIndex(PositionIndex):
 
 
 def build_merged(
-    kind: str, data: dict, overlay: Overlay, sources: Sources
+    kind: str, data: dict[str, Any], overlay: Overlay, sources: Sources
 ) -> tuple[Strict | None, list[Problem]]:
     """Schema-validate and build the merged data of one kind, problems placed by origin."""
     from eighteen.title.pipeline import _build

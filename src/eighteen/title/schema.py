@@ -114,7 +114,7 @@ def _fill_descriptions(node: Any, root: dict[str, Any]) -> None:
             prop["description"] = _fallback_description(name, prop, owner, root)
 
 
-def _fallback_description(name: str, prop: dict[str, Any], owner: str, root: dict) -> str:
+def _fallback_description(name: str, prop: dict[str, Any], owner: str, root: dict[str, Any]) -> str:
     """Describe a property pydantic left undescribed, from its type or its model."""
     title = str(prop.get("title") or name.replace("_", " ").capitalize())
     target = _resolve(prop, root)

@@ -24,6 +24,7 @@ the hex: :func:`first_tile_rotations` and :func:`hex_upgrade_rotations`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from eighteen.faces import FaceRecord, read_face
 from eighteen.title.model import COLOR_ORDER, Tile, TileFace
@@ -225,7 +226,7 @@ def hex_upgrade_rotations(
     return fitting_rotations(relative_rotations(hex_shape, hex_color, tile), tile, usable)
 
 
-def picture_key(face: TileFace | FaceRecord, rotation: int) -> tuple:
+def picture_key(face: TileFace | FaceRecord, rotation: int) -> tuple[Any, ...]:
     """Everything visible on a face at a rotation, for telling orientations apart."""
     rec = face if isinstance(face, FaceRecord) else read_face(face)
     cities = sorted(
@@ -242,7 +243,7 @@ def orientations(face: TileFace) -> list[int]:
     57 -> [0, 1, 2]; 63 -> [0]; 53 -> [0, 1]; 7 -> [0, 1, 2, 3, 4, 5].
     """
     rec = read_face(face)
-    seen: set[tuple] = set()
+    seen: set[tuple[Any, ...]] = set()
     out: list[int] = []
     for r in range(6):
         key = picture_key(rec, r)
