@@ -119,7 +119,8 @@ def tenth_profile(data: dict[str, Any], title: Any, lo: int, hi: int) -> Entries
     res = import_with(data, title, step)
     if res.mismatches():
         raise SystemExit(f"the replay is not exact: {res.mismatches()[0]}")
-    return pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    stats: Mapping[tuple[str, int, str], tuple[Any, ...]] = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    return stats
 
 
 def perf_samples(script: str) -> Iterator[list[tuple[str, str]]]:

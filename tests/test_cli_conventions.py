@@ -168,7 +168,8 @@ def test_json_reports(capsys: pytest.CaptureFixture[str], tmp_path: Path, save: 
     def report(*argv: str) -> dict[str, Any]:
         code, out, _ = run(capsys, *argv, "--format", "json")
         assert code == 0, argv
-        return json.loads(out)
+        data: dict[str, Any] = json.loads(out)
+        return data
 
     game = report("replay", str(save), "--at", "10")
     assert (game["title"], game["actions"], game["over"]) == ("1830", 10, False)

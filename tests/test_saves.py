@@ -34,7 +34,8 @@ def save(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     assert (
         main(["play", "1830", "--players", "3", "--seed", "1", "--quiet", "--save", str(path)]) == 0
     )
-    return json.loads(path.read_text())
+    data: dict[str, object] = json.loads(path.read_text())
+    return data
 
 
 def test_the_checked_format_is_the_written_one() -> None:

@@ -15,7 +15,8 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures/18xx-games/1830/29133.
 @pytest.fixture(scope="session")
 def game_29133_raw() -> dict[str, Any]:
     """The export as read from disk (a real game from 18xx.games, kept in tests/fixtures)."""
-    return json.loads(FIXTURE.read_text())
+    data: dict[str, Any] = json.loads(FIXTURE.read_text())
+    return data
 
 
 @pytest.fixture

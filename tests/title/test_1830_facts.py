@@ -525,7 +525,8 @@ def test_source_private_abilities() -> None:
 @pytest.fixture(scope="module")
 def compiled() -> dict[str, Any]:
     with COMPILED.open(encoding="utf-8") as f:
-        return json.load(f)
+        data: dict[str, Any] = json.load(f)
+        return data
 
 
 def test_identity_and_money(compiled: dict[str, Any]) -> None:

@@ -26,7 +26,8 @@ COMPILED = ROOT / "generated" / "1833ne.json"
 
 @pytest.fixture(scope="module")
 def c() -> dict[str, Any]:
-    return json.loads(COMPILED.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(COMPILED.read_text(encoding="utf-8"))
+    return data
 
 
 def test_title_is_clean_and_generated_is_current() -> None:
@@ -170,7 +171,7 @@ def _dividend_move(c: dict[str, Any], paid: int, price: int) -> int:
         for r in c["rules"]["dividend_move"]["steps"]
         if r["at_least"] <= ratio and price >= r["min_price"]
     ]
-    steps = max(rows, key=lambda r: r["at_least"])["steps"]
+    steps: int = max(rows, key=lambda r: r["at_least"])["steps"]
     return PRICES[max(0, min(len(PRICES) - 1, _cell(price) + steps))]
 
 
