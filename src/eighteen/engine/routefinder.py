@@ -605,7 +605,7 @@ class _Cands:
         self,
         items: list[tuple[int, int, int]],
         net: Network,
-        routes: list[Any],
+        routes: list[tuple[tuple[int, ...], tuple[int, ...], int]],
         once_of: _OnceOf = None,
     ) -> None:
         self.items = items
@@ -719,7 +719,7 @@ def _choose(
     rules: list[TrainRule],
     budget: int,
     net: Network,
-    routes: list[Any],
+    routes: list[tuple[tuple[int, ...], tuple[int, ...], int]],
     once_of: _OnceOf = None,
     exact: _Exact | None = None,
 ) -> tuple[list[tuple[int, int, int] | None], int, int, int]:

@@ -17,7 +17,7 @@ types and run events.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from eighteen.compiled import Reach
 from eighteen.engine import phase_change, phases, privates
@@ -77,7 +77,7 @@ def list_price(g: Context, tid: str) -> int:
 
 def initial_depot(
     counts: dict[str, int | None], order: list[str]
-) -> tuple[list[str], dict[str, Any]]:
+) -> tuple[list[str], dict[str, int]]:
     depot: list[str] = []
     minted: dict[str, int] = {}
     for t in order:
