@@ -233,7 +233,8 @@ class FreeStation(Step):
         corp = operating(g)
         check_actor(action, corp)
         r = _r(g)
-        hex_id, private = r.free_token or ("", "")
+        assert r.free_token is not None  # (active: free_station_due)
+        hex_id, private = r.free_token
         if isinstance(action, PlaceToken):
             if (action.hex, action.city) not in free_station_options(g):
                 raise IllegalAction(
