@@ -2,7 +2,8 @@
 
 The plan for a typed core (docs/design.md, eleventh pass) makes the track layer fast: the
 graph, the reach and its walk, the lay scan, the route check and the route finder
-(``engine/map.py``, ``engine/routes.py``, ``engine/routefinder.py``).  This benchmark
+(``engine/position.py``, ``engine/face.py``, ``engine/graph.py``, ``engine/reach.py``,
+``engine/map.py``, ``engine/routes.py``, ``engine/routefinder.py``).  This benchmark
 bounds what that can give the ratio of a game's last tenth to its first: it replays each
 game from source under :mod:`cProfile`, once for its first tenth and once for its last
 (the tenths of bench/replay.py; each import cold, the board's caches emptied; the fastest
@@ -65,7 +66,15 @@ DEFAULT = [
     ),
 ]
 #: The modules of the track layer (the typed core's part), by their path's end.
-LAYER = ("engine/map.py", "engine/routes.py", "engine/routefinder.py")
+LAYER = (
+    "engine/position.py",
+    "engine/face.py",
+    "engine/graph.py",
+    "engine/reach.py",
+    "engine/map.py",
+    "engine/routes.py",
+    "engine/routefinder.py",
+)
 #: The same modules by name (``--perf``: a compiled module's file is named after it).
 LAYER_MODULES = tuple("eighteen." + p.removesuffix(".py").replace("/", ".") for p in LAYER)
 #: ``--perf``'s sampling rate (Hz) of the processor's clock: each sample copies the stack

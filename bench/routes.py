@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT / "tests" / "engine"))
 
 from route_positions import FIXTURE, replay  # noqa: E402
 
-from eighteen.engine.map import Board, MapState  # noqa: E402
+from eighteen.engine.map import Board  # noqa: E402
+from eighteen.engine.position import MapState  # noqa: E402
 from eighteen.engine.routefinder import RouteResult, optimize  # noqa: E402
 from eighteen.engine.tables import typed_document  # noqa: E402
 from eighteen.title.model import Phase  # noqa: E402

@@ -574,6 +574,10 @@ def test_layers_row_gives_the_ratios_or_refuses_a_tenth_all_layer() -> None:
     has nothing outside the layer (the ratio without it would divide by zero)."""
     layers = _bench("layers.py")
     assert layers.LAYER_MODULES == (
+        "eighteen.engine.position",
+        "eighteen.engine.face",
+        "eighteen.engine.graph",
+        "eighteen.engine.reach",
         "eighteen.engine.map",
         "eighteen.engine.routes",
         "eighteen.engine.routefinder",

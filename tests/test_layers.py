@@ -1,9 +1,9 @@
 """The house has layers with no arrow back up (docs/design.md, "Layers").
 
-At the bottom the compiled format and the game state; above them the track layer (map,
-routes, route finder), which imports no mechanic; then the mechanics, which see a game only
-through engine/context.py; then the rounds; at the top the Game facade, which the CLI, io,
-render, sim and bots use.
+At the bottom the compiled format and the game state (the board's position among it); above
+them the track layer (faces, graph, reach, board, routes, route finder), which imports no
+mechanic; then the mechanics, which see a game only through engine/context.py; then the
+rounds; at the top the Game facade, which the CLI, io, render, sim and bots use.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "src/eighteen/engine"
-TRACK = {"map", "routes", "routefinder", "extensions"}
+TRACK = {"face", "reach", "graph", "map", "routes", "routefinder", "extensions"}
 #: Modules allowed in the track layer's imports (besides each other).
-BELOW_TRACK = {"capabilities", "tables", "state", "actions"}
+BELOW_TRACK = {"capabilities", "tables", "state", "position", "actions"}
 #: Function-local imports still holding a cycle apart (module, imported module): none are
 #: left; an import inside a function is a sign a module is in the wrong place.
 LOCAL_IMPORTS: set[tuple[str, str]] = set()

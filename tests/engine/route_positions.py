@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
 
-from eighteen.engine.map import Board, MapState
+from eighteen.engine.map import Board
+from eighteen.engine.position import MapState
 from eighteen.title.model import Phase
 
 FIXTURE = FsPath(__file__).resolve().parents[1] / "fixtures/18xx-games/1830/29133.json"

@@ -79,7 +79,8 @@ def test_a_lay_pays_for_the_pass_it_completes() -> None:
     on both sides of it, once: not by a tile that only points at it, not again when the
     joined hex is upgraded."""
     from eighteen import load_title
-    from eighteen.engine.map import Board, MapState
+    from eighteen.engine.map import Board
+    from eighteen.engine.position import MapState
 
     t = load_title("1833ne")
     b, s = Board.of(t.doc), MapState()

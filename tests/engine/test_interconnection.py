@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from test_map import grid, tables_for, typed_board
 from test_routefinder import DISTANCES, brute_routes, random_board
 
-from eighteen.engine.map import Board, MapState, Path
+from eighteen.engine.face import Path
+from eighteen.engine.map import Board
+from eighteen.engine.position import MapState
 from eighteen.engine.routefinder import optimize
 from eighteen.engine.routes import (
     ConnectionBonus,

@@ -20,17 +20,11 @@ import pytest
 
 from eighteen.compiled import CompiledHex, CompiledTile
 from eighteen.engine import network, tables
+from eighteen.engine.face import MapError, Path, TileLay
 from eighteen.engine.game import Game
-from eighteen.engine.map import (
-    GRAPH_TABLES,
-    Board,
-    MapError,
-    MapState,
-    Path,
-    TileLay,
-    Tiles,
-    TrackGraph,
-)
+from eighteen.engine.graph import GRAPH_TABLES, TrackGraph
+from eighteen.engine.map import Board
+from eighteen.engine.position import MapState, Tiles
 from eighteen.engine.tables import typed_document
 from eighteen.title.model import Corporation
 

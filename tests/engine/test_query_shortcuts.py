@@ -13,7 +13,9 @@ from eighteen import Game, load_title
 from eighteen.engine import network, phases, privates, routefinder, shares, trains
 from eighteen.engine.actions import ExchangePrivate, LayTile, Pass
 from eighteen.engine.bots import pointless
-from eighteen.engine.map import GRAPH_TABLES, MapState, Reach, TrackGraph
+from eighteen.engine.graph import GRAPH_TABLES, TrackGraph
+from eighteen.engine.position import MapState
+from eighteen.engine.reach import Reach
 from eighteen.engine.rounds import or_track
 from eighteen.engine.rounds.or_trains import BuyTrains, cheapest_bank_price, must_buy
 from eighteen.engine.rounds.stock import BuySellPar, over_limits

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from test_map import OFFSETS, grid, tables_for, typed_board, xy
 
 from eighteen.engine.ferries import FerryBonus
-from eighteen.engine.map import Board, MapState
+from eighteen.engine.map import Board
+from eighteen.engine.position import MapState
 from eighteen.engine.routefinder import RouteResult, optimize
 from eighteen.engine.routes import (
     ConnectionBonus,

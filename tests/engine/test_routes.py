@@ -11,7 +11,8 @@ import pytest
 from test_map import grid, tables_for, typed_board
 
 from eighteen.compiled import CompiledTitle
-from eighteen.engine.map import Board, MapState
+from eighteen.engine.map import Board
+from eighteen.engine.position import MapState
 from eighteen.engine.routefinder import all_routes, has_route, optimize
 from eighteen.engine.routes import (
     Route,

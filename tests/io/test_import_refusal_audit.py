@@ -21,7 +21,8 @@ import eighteen
 from eighteen.engine import shares
 from eighteen.engine.actions import Dividend
 from eighteen.engine.game import Game
-from eighteen.engine.map import Board, MapState
+from eighteen.engine.map import Board
+from eighteen.engine.position import MapState
 from eighteen.engine.routes import Route, RouteError, check_routes, route_from_connections
 from eighteen.io.games18xx import ExportError, ImportResult
 

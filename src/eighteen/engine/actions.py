@@ -194,7 +194,7 @@ class PlaceToken(Action):
 @dataclass(frozen=True)
 class RouteSpec:
     """One train's route: the train id, its track pieces in order (``"H12:c0-e4"``: hex,
-    then the two ends of one path, see engine.map.Path), and the revenue claimed.
+    then the two ends of one path, see engine.face.Path), and the revenue claimed.
     ``stops`` (``"G19-c1"``) is informational: the engine derives stops from the paths.
     ``extension``: track pieces continuing the route outwards from its first or last stop
     to an interconnection bonus end (engine.routes.check_extension)."""

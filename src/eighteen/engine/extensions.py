@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
-from eighteen.engine.map import TrackGraph
+from eighteen.engine.graph import TrackGraph
 from eighteen.engine.routes import Bonus, extension_value, reaches
 
 

@@ -2,7 +2,8 @@
 # adapter between the rules and the board reads the game typed as its native base class
 # (context.pxd) and calls the board's typed methods (map.pxd) as C functions.
 from eighteen.engine.context cimport GameData
-from eighteen.engine.map cimport Board, MapState
+from eighteen.engine.map cimport Board
+from eighteen.engine.position cimport MapState
 # (the other modules' typed functions cimported: a call to one is a C call, not a read
 # of the module's attribute and a call through its Python wrapper)
 cimport eighteen.engine.ferries as ferries

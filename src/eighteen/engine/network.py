@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from eighteen.engine import ferries, phases, privates, trains
 from eighteen.engine.actions import RouteSpec
-from eighteen.engine.map import NOT_KEPT, Board, MapState, TileLay
+from eighteen.engine.face import TileLay
+from eighteen.engine.map import NOT_KEPT, Board
+from eighteen.engine.position import MapState
 from eighteen.engine.routefinder import RouteResult, has_route, optimize
 from eighteen.engine.routes import (
     Bonus,

@@ -44,7 +44,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eighteen.engine.extensions import Extender
-from eighteen.engine.map import Board, MapState, TrackGraph
+from eighteen.engine.graph import TrackGraph
+from eighteen.engine.map import Board
+from eighteen.engine.position import MapState
 from eighteen.engine.routes import (
     Bonus,
     Route,

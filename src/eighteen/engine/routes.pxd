@@ -5,8 +5,8 @@
 import cython
 
 # The route check and the chain walks read the graph's tables many times a route: typed
-# as the graph's native class (map.pxd), each read is a struct field's.
-from eighteen.engine.map cimport TrackGraph
+# as the graph's native class (graph.pxd), each read is a struct field's.
+from eighteen.engine.graph cimport TrackGraph
 
 
 cdef class Stop:

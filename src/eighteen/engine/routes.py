@@ -36,15 +36,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 from eighteen.engine.capabilities import implements
-from eighteen.engine.map import NOT_KEPT, Board, MapError, MapState, Path, TrackGraph
+from eighteen.engine.face import MapError, Path
+from eighteen.engine.graph import TrackGraph
+from eighteen.engine.map import NOT_KEPT, Board
+from eighteen.engine.position import MapState
 from eighteen.title.model import Bonus as BonusRecord
 from eighteen.title.model import BonusKind, Distance
-
-if TYPE_CHECKING:
-    pass
 
 
 class RouteError(ValueError):

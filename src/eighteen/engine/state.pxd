@@ -2,7 +2,7 @@
 # state's dataclasses are native classes, so that a mechanic typed over them reads a field
 # as a struct field.  Every field is an object: the state takes what its loads give.
 
-from eighteen.engine.map cimport MapState
+from eighteen.engine.position cimport MapState
 
 
 cdef class PlayerState:

@@ -38,7 +38,7 @@ from eighteen.engine.actions import (
     TakeOver,
     TradePrivate,
 )
-from eighteen.engine.map import MapError
+from eighteen.engine.face import MapError
 from eighteen.engine.rounds import or_track
 from eighteen.engine.rounds.operating import STEP_INDEX
 from eighteen.engine.routes import RouteError, first_reading, route_from_connections

@@ -35,8 +35,8 @@ from eighteen.engine.actions import (
     TakeOver,
     TradePrivate,
 )
+from eighteen.engine.face import Path as TrackPath
 from eighteen.engine.game import Game
-from eighteen.engine.map import Path as TrackPath
 from eighteen.engine.rounds import or_track
 from eighteen.engine.routes import Route, route_connections
 from eighteen.engine.shares import cert_percent

@@ -18,8 +18,8 @@ from typing import Any
 from eighteen.compiled import CompiledHex, CompiledTile
 from eighteen.engine import bank, collector, network, views
 from eighteen.engine.actions import Action, Bid, BuyCompany, ExchangePrivate, IllegalAction, Pass
+from eighteen.engine.face import MapError
 from eighteen.engine.game import Game
-from eighteen.engine.map import MapError
 from eighteen.engine.rounds import auction
 from eighteen.engine.rounds.operating import STEP_INDEX, TURN
 from eighteen.engine.routes import RouteError

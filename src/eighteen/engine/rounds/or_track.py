@@ -20,7 +20,7 @@ from eighteen.engine import network, privates
 from eighteen.engine.actions import Action, IllegalAction, LayTile, Pass, PlaceToken
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
-from eighteen.engine.map import TileLay
+from eighteen.engine.face import TileLay
 from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.state import OperatingRound
 from eighteen.title.model import FreeTileLay, TileLays
