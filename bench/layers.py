@@ -3,7 +3,8 @@
 The plan for a typed core (docs/design.md, eleventh pass) makes the track layer fast: the
 graph, the reach and its walk, the lay scan, the route check and the route finder
 (``engine/position.py``, ``engine/face.py``, ``engine/graph.py``, ``engine/reach.py``,
-``engine/map.py``, ``engine/routes.py``, ``engine/routefinder.py``).  This benchmark
+``engine/map.py``, ``engine/routes.py``, ``engine/route_check.py``,
+``engine/route_reading.py``, ``engine/routefinder.py``).  This benchmark
 bounds what that can give the ratio of a game's last tenth to its first: it replays each
 game from source under :mod:`cProfile`, once for its first tenth and once for its last
 (the tenths of bench/replay.py; each import cold, the board's caches emptied; the fastest
@@ -73,6 +74,8 @@ LAYER = (
     "engine/reach.py",
     "engine/map.py",
     "engine/routes.py",
+    "engine/route_check.py",
+    "engine/route_reading.py",
     "engine/routefinder.py",
 )
 #: The same modules by name (``--perf``: a compiled module's file is named after it).

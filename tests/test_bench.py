@@ -580,6 +580,8 @@ def test_layers_row_gives_the_ratios_or_refuses_a_tenth_all_layer() -> None:
         "eighteen.engine.reach",
         "eighteen.engine.map",
         "eighteen.engine.routes",
+        "eighteen.engine.route_check",
+        "eighteen.engine.route_reading",
         "eighteen.engine.routefinder",
     )
     assert layers.row("g", (40.0, 10.0), (90.0, 45.0)) == (

@@ -15,7 +15,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "src/eighteen/engine"
-TRACK = {"face", "reach", "graph", "map", "routes", "routefinder", "extensions"}
+TRACK = {
+    "face",
+    "reach",
+    "graph",
+    "map",
+    "routes",
+    "route_check",
+    "route_reading",
+    "routefinder",
+    "extensions",
+}
 #: Modules allowed in the track layer's imports (besides each other).
 BELOW_TRACK = {"capabilities", "tables", "state", "position", "actions"}
 #: Function-local imports still holding a cycle apart (module, imported module): none are

@@ -21,14 +21,13 @@ from test_routefinder import DISTANCES, brute_routes, random_board
 from eighteen.engine.face import Path
 from eighteen.engine.map import Board
 from eighteen.engine.position import MapState
+from eighteen.engine.route_check import check_extension, check_routes
 from eighteen.engine.routefinder import optimize
 from eighteen.engine.routes import (
     ConnectionBonus,
     InterconnectionBonus,
     Route,
     RouteError,
-    check_extension,
-    check_routes,
     with_extension,
 )
 from eighteen.title.model import Distance

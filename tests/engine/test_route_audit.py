@@ -30,7 +30,8 @@ from scenario import run, second_stock_round
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine import market, network, phases, shares
 from eighteen.engine.actions import Action, Dividend, Pass, RouteSpec, RunRoutes
-from eighteen.engine.routes import RouteError, check_route, check_routes
+from eighteen.engine.route_check import check_route, check_routes
+from eighteen.engine.routes import RouteError
 from eighteen.io.games18xx import ImportResult, import_game
 
 _BASE: list[Game] = []

@@ -19,6 +19,7 @@ from test_map import OFFSETS, grid, tables_for, typed_board, xy
 from eighteen.engine.ferries import FerryBonus
 from eighteen.engine.map import Board
 from eighteen.engine.position import MapState
+from eighteen.engine.route_check import check_route, check_routes
 from eighteen.engine.routefinder import RouteResult, optimize
 from eighteen.engine.routes import (
     ConnectionBonus,
@@ -27,8 +28,6 @@ from eighteen.engine.routes import (
     RouteError,
     Stop,
     TrainRule,
-    check_route,
-    check_routes,
     table_bonuses,
 )
 from eighteen.title.model import Bonus, Distance

@@ -13,16 +13,10 @@ from test_map import grid, tables_for, typed_board
 from eighteen.compiled import CompiledTitle
 from eighteen.engine.map import Board
 from eighteen.engine.position import MapState
+from eighteen.engine.route_check import check_route, check_routes
+from eighteen.engine.route_reading import route_from_connections
 from eighteen.engine.routefinder import all_routes, has_route, optimize
-from eighteen.engine.routes import (
-    Route,
-    RouteError,
-    Stop,
-    check_route,
-    check_routes,
-    route_from_connections,
-    total_revenue,
-)
+from eighteen.engine.routes import Route, RouteError, Stop, total_revenue
 from eighteen.engine.tables import typed_document
 
 
@@ -423,7 +417,7 @@ def test_the_hexes_of_a_kept_route_check_are_read_off_the_path_ids() -> None:
     """A kept route check holds the hexes its track lies on, each read off the piece's
     id on the graph (a hex owns the ids from its number times the stride), a text the
     graph does not have split at its ``:``: the hex each text names, every time."""
-    from eighteen.engine.routes import _track_hexes
+    from eighteen.engine.route_check import track_hexes
 
     board, s = line()
     g = board.graph(s)
@@ -439,9 +433,9 @@ def test_the_hexes_of_a_kept_route_check_are_read_off_the_path_ids() -> None:
         "B8:c0-e4",
     ]
     for t in texts:
-        assert _track_hexes(g, (t,)) == {t.split(":")[0]}
-    assert _track_hexes(g, tuple(texts)) == {"B2", "B4", "B6", "B8", "B10"}
-    assert _track_hexes(g, ("B4:c0-e1", "C3:e0-e3")) == {"B4", "C3"}  # C3: no such piece
+        assert track_hexes(g, (t,)) == {t.split(":")[0]}
+    assert track_hexes(g, tuple(texts)) == {"B2", "B4", "B6", "B8", "B10"}
+    assert track_hexes(g, ("B4:c0-e1", "C3:e0-e3")) == {"B4", "C3"}  # C3: no such piece
 
 
 class _OpenBonus:

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from readings_18xx import OLD_READINGS_18XX, READINGS_18XX
 
-from eighteen.engine import bank, network, phases, routes
+from eighteen.engine import bank, network, phases, route_reading
 from eighteen.engine.actions import IllegalAction, LayTile, RouteSpec, RunRoutes
+from eighteen.engine.route_reading import first_reading, route_from_connections
 from eighteen.engine.routefinder import all_routes
-from eighteen.engine.routes import first_reading, route_from_connections
 from eighteen.io import games18xx_actions
 from eighteen.io.games18xx import (
     Divergence,
@@ -119,8 +119,8 @@ def _every_reading(g: Any, conns: list[list[str]]) -> list[tuple[list[int], list
     """Every reading of ``conns`` on ``g``, in the order a route's connections are read:
     each connection's chains along its hexes as listed, then backwards, each followed by
     every reading of the rest that goes on from the stop it ends at (made whole and
-    eagerly: what :func:`routes._first_of` finds lazily and stops early)."""
-    per = [routes._chains(g, c) + routes._chains(g, c[::-1]) for c in conns]
+    eagerly: what :func:`route_reading._first_of` finds lazily and stops early)."""
+    per = [route_reading._chains(g, c) + route_reading._chains(g, c[::-1]) for c in conns]
     out: list[tuple[list[int], list[int]]] = []
 
     def go(k: int, stop: int | None, pids: list[int], stops: list[int]) -> None:
@@ -176,13 +176,15 @@ def test_the_first_reading_is_the_first_in_the_order_of_every_reading(
                     wants += [set(stops) for _, stops in every]
                     for want in wants:
                         at = [i for i, (_, s) in enumerate(every) if want is None or set(s) == want]
-                        options, _ = routes._reading_options(g, conns, None)
-                        got = routes._first_of(options, 0, None, [], [], want)
+                        options, _ = route_reading._reading_options(g, conns, None)
+                        got = route_reading._first_of(options, 0, None, [], [], want)
                         assert got == (every[at[0]] if at else None), (corp, conns, want)
                         asked += 1
                     for j in range(1, len(every)):  # the first readings refused
-                        options, _ = routes._reading_options(g, conns, None)
-                        took = routes._first_of(options, 0, None, [], [], None, _From(every[j:]))
+                        options, _ = route_reading._reading_options(g, conns, None)
+                        took = route_reading._first_of(
+                            options, 0, None, [], [], None, _From(every[j:])
+                        )
                         assert took == every[j], (corp, conns, j)
                         later += 1
                     read = route_from_connections(board, m, corp, "4", 4, conns, key)

@@ -23,7 +23,9 @@ from eighteen.engine.actions import Dividend
 from eighteen.engine.game import Game
 from eighteen.engine.map import Board
 from eighteen.engine.position import MapState
-from eighteen.engine.routes import Route, RouteError, check_routes, route_from_connections
+from eighteen.engine.route_check import check_routes
+from eighteen.engine.route_reading import route_from_connections
+from eighteen.engine.routes import Route, RouteError
 from eighteen.io.games18xx import ExportError, ImportResult
 
 

@@ -286,8 +286,9 @@ class Board:
         """The track graph of a position (see :class:`TrackGraph`).
 
         Built once per tile layout (cached by :meth:`MapState.track_key`), made current
-        (:meth:`TrackGraph.current`) and bound to ``state`` for its tokens.  A new layout is the last graph made with its changed
-        hexes replaced, when few hexes changed (:meth:`TrackGraph.patched`).
+        (:meth:`TrackGraph.current`) and bound to ``state`` for its tokens.  A new layout
+        is the last graph made with its changed hexes replaced, when few hexes changed
+        (:meth:`TrackGraph.patched`).
         """
         key = state.track_key()
         g = self._kept("graph", key)

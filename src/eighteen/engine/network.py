@@ -15,15 +15,9 @@ from eighteen.engine.actions import RouteSpec
 from eighteen.engine.face import TileLay
 from eighteen.engine.map import NOT_KEPT, Board
 from eighteen.engine.position import MapState
+from eighteen.engine.route_check import check_routes
 from eighteen.engine.routefinder import RouteResult, has_route, optimize
-from eighteen.engine.routes import (
-    Bonus,
-    Route,
-    RouteError,
-    TrainRule,
-    check_routes,
-    table_bonuses,
-)
+from eighteen.engine.routes import Bonus, Route, RouteError, TrainRule, table_bonuses
 from eighteen.title.model import COLOR_ORDER
 
 if TYPE_CHECKING:

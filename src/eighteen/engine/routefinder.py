@@ -52,8 +52,8 @@ from eighteen.engine.routes import (
     Route,
     TrainDistance,
     TrainRule,
-    _make_route,
     is_once,
+    make_route,
     reaches,
     route_value,
     share_once,
@@ -358,7 +358,7 @@ class Network:
         for k, sid in enumerate(segs):
             a, _, paths, _ = self.segs[sid]
             pids.extend(paths if a == stops[k] else reversed(paths))
-        return _make_route(
+        return make_route(
             self.g, self.corp, train, rule, stops, pids, revenue_key, bonuses, self.stations
         )
 

@@ -41,7 +41,8 @@ from eighteen.engine.actions import (
 from eighteen.engine.face import MapError
 from eighteen.engine.rounds import or_track
 from eighteen.engine.rounds.operating import STEP_INDEX
-from eighteen.engine.routes import RouteError, first_reading, route_from_connections
+from eighteen.engine.route_reading import first_reading, route_from_connections
+from eighteen.engine.routes import RouteError
 from eighteen.io.games18xx_log import MAX_PASSES, Divergence, ExportError, int_field
 
 if TYPE_CHECKING:
