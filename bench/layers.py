@@ -4,7 +4,8 @@ The plan for a typed core (docs/design.md, eleventh pass) makes the track layer 
 graph, the reach and its walk, the lay scan, the route check and the route finder
 (``engine/position.py``, ``engine/face.py``, ``engine/graph.py``, ``engine/reach.py``,
 ``engine/map.py``, ``engine/routes.py``, ``engine/route_check.py``,
-``engine/route_reading.py``, ``engine/routefinder.py``).  This benchmark
+``engine/route_reading.py``, ``engine/routefinder.py``, ``engine/route_network.py``,
+``engine/route_search.py``).  This benchmark
 bounds what that can give the ratio of a game's last tenth to its first: it replays each
 game from source under :mod:`cProfile`, once for its first tenth and once for its last
 (the tenths of bench/replay.py; each import cold, the board's caches emptied; the fastest
@@ -77,6 +78,8 @@ LAYER = (
     "engine/route_check.py",
     "engine/route_reading.py",
     "engine/routefinder.py",
+    "engine/route_network.py",
+    "engine/route_search.py",
 )
 #: The same modules by name (``--perf``: a compiled module's file is named after it).
 LAYER_MODULES = tuple("eighteen." + p.removesuffix(".py").replace("/", ".") for p in LAYER)

@@ -583,6 +583,8 @@ def test_layers_row_gives_the_ratios_or_refuses_a_tenth_all_layer() -> None:
         "eighteen.engine.route_check",
         "eighteen.engine.route_reading",
         "eighteen.engine.routefinder",
+        "eighteen.engine.route_network",
+        "eighteen.engine.route_search",
     )
     assert layers.row("g", (40.0, 10.0), (90.0, 45.0)) == (
         "g                  40        25%         90        50%     2.25     1.50"

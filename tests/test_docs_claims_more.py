@@ -22,7 +22,7 @@ from test_cli import run
 
 import eighteen
 from eighteen.cli import build_parser, main
-from eighteen.engine import bots, network, phases, routefinder
+from eighteen.engine import bots, network, phases, route_network, routefinder
 from eighteen.engine.actions import RunRoutes
 from eighteen.engine.bots import PERSONALITIES, Personality, make_bots
 from eighteen.engine.game import Game
@@ -176,7 +176,7 @@ def test_budget_defaults_to_300000_states_and_a_cut_search_reports_a_bound() -> 
     runs out the result has `optimal=False`, the best routes found and a proven
     `upper_bound`. Enumeration: cached up to 50 000 routes."""
     assert routefinder.DEFAULT_BUDGET == 300_000
-    assert routefinder.CACHE_ROUTES == 50_000
+    assert route_network.CACHE_ROUTES == 50_000
     game, corp = _game_before_a_two_train_run()
     args = (network.board(game), game.state.map, corp, network.corp_trains(game, corp), "yellow")
     network.board(game).clear_caches()

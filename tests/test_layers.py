@@ -24,6 +24,8 @@ TRACK = {
     "route_check",
     "route_reading",
     "routefinder",
+    "route_network",
+    "route_search",
     "extensions",
 }
 #: Modules allowed in the track layer's imports (besides each other).

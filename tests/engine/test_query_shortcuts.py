@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from eighteen import Game, load_title
-from eighteen.engine import network, phases, privates, routefinder, shares, trains
+from eighteen.engine import network, phases, privates, route_network, shares, trains
 from eighteen.engine.actions import ExchangePrivate, LayTile, Pass
 from eighteen.engine.bots import pointless
 from eighteen.engine.graph import GRAPH_TABLES, TrackGraph
@@ -299,9 +299,9 @@ def test_whether_a_corporation_has_a_route_is_the_networks_answer(title: str, se
         for c in g.tables.corporations:
             homes = [h for h, _ in m.token_cities(c.id)]
             for excluded in ((), tuple(homes[:1])):
-                net = routefinder.network(b, m, c.id, excluded=excluded)
+                net = route_network.network(b, m, c.id, excluded=excluded)
                 want = any(net.adj[t] for t in net.tokens)
-                assert routefinder.has_route(b, m, c.id, excluded=excluded) == want, c.id
+                assert route_network.has_route(b, m, c.id, excluded=excluded) == want, c.id
                 answers[want] += 1
     assert answers[True] > 100 and answers[False] > 100
 
@@ -467,7 +467,7 @@ def test_the_graphs_patched_from_one_another_get_their_own_tables_back(
 
 
 def test_a_kept_route_network_reads_its_own_graph_after_another_layout() -> None:
-    """The board keeps a corporation's route network (``routefinder.network``), which
+    """The board keeps a corporation's route network (``route_network.network``), which
     holds its position's graph: a network asked for again after the graph of a later
     layout was made (the two sharing their tables) searches its own track.  Each search
     here (3-trains, after 4-trains found the network) is the one made on an emptied

@@ -14,8 +14,9 @@ from eighteen.compiled import CompiledTitle
 from eighteen.engine.map import Board
 from eighteen.engine.position import MapState
 from eighteen.engine.route_check import check_route, check_routes
+from eighteen.engine.route_network import has_route
 from eighteen.engine.route_reading import route_from_connections
-from eighteen.engine.routefinder import all_routes, has_route, optimize
+from eighteen.engine.routefinder import all_routes, optimize
 from eighteen.engine.routes import Route, RouteError, Stop, total_revenue
 from eighteen.engine.tables import typed_document
 

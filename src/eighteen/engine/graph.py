@@ -161,7 +161,7 @@ class TrackGraph:
     its own back by :meth:`current` (``_node``: its :class:`_Version`).
     :meth:`Board.graph` hands out a graph made current; a caller keeping a graph while
     it asks the board about another layout makes it current again before reading its
-    tables (:func:`eighteen.engine.routefinder.network` does).  Never mutate a graph's
+    tables (:func:`eighteen.engine.route_network.network` does).  Never mutate a graph's
     tables otherwise.
     """
 

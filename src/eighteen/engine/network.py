@@ -16,7 +16,8 @@ from eighteen.engine.face import TileLay
 from eighteen.engine.map import NOT_KEPT, Board
 from eighteen.engine.position import MapState
 from eighteen.engine.route_check import check_routes
-from eighteen.engine.routefinder import RouteResult, has_route, optimize
+from eighteen.engine.route_network import has_route
+from eighteen.engine.routefinder import RouteResult, optimize
 from eighteen.engine.routes import Bonus, Route, RouteError, TrainRule, table_bonuses
 from eighteen.title.model import COLOR_ORDER
 
