@@ -14,11 +14,14 @@ outside a project.
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 #: The folder of the package data in an installed wheel.
 PACKAGE_DATA = PACKAGE / "_data"
+#: Folders under titles/ that are libraries, not titles.
+LIBRARY_DIRS = {"common"}
 
 
 def project_root(start: Path | None = None) -> Path | None:
@@ -81,8 +84,6 @@ def find_title_dir(title_id: str) -> Path | None:
 def title_head(folder: Path) -> dict[str, object]:
     """The top-level keys of a title folder's title.toml, read as they stand ({} when it
     cannot be read: loading the title reports why)."""
-    import tomllib
-
     try:
         return tomllib.loads((folder / "title.toml").read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -112,8 +113,6 @@ def find_library(name: str, near: Path) -> Path | None:
 
 def known_titles() -> list[str]:
     """Ids of every title found (source folders and compiled tables), sorted."""
-    from eighteen.title.pipeline import LIBRARY_DIRS
-
     ids: set[str] = set()
     for root in title_roots():
         for p in root.iterdir() if root.is_dir() else ():

@@ -22,8 +22,9 @@ from title.test_stand_ins import ROOT, broken, shown
 from eighteen.capabilities import IMPLEMENTED
 from eighteen.title.aggregate import Title
 from eighteen.title.checks import registry
-from eighteen.title.pipeline import Sources, display_path, load_title
+from eighteen.title.pipeline import load_title
 from eighteen.title.problems import Problem
+from eighteen.title.sources import Sources, display_path
 
 Edits = dict[str, list[tuple[str, str]]]
 

@@ -1,6 +1,6 @@
 """A schema error without a plain mend hides nothing else: the value gets a stand-in, the
 file still builds its model and the checks across files still run; no check judges the
-stand-in, so the schema error is the only report of it (pipeline._build, schema.mended)."""
+stand-in, so the schema error is the only report of it (sources.build_file, schema.mended)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pytest
 
 from eighteen.title.aggregate import MissingPart
 from eighteen.title.compile import compile_title
-from eighteen.title.pipeline import Sources, assemble, load_sources, load_title
+from eighteen.title.pipeline import assemble, load_sources, load_title
 from eighteen.title.schema import Mended, _NoStandIn, _pattern_text, mended
+from eighteen.title.sources import Sources
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -157,9 +157,10 @@ version = "0.1.0"
 def cmd_new(name: str, base: str, titles: str | None = None, fmt: str = "text") -> int:
     """Create titles/NAME/ as an overlay of BASE that validates at once (exit 1 when the
     name is not usable, the base is unknown or the folder exists)."""
-    from eighteen.locations import find_title_dir
+    from eighteen.locations import LIBRARY_DIRS, find_title_dir
     from eighteen.title.overlay import load_layer
-    from eighteen.title.pipeline import LIBRARY_DIRS, display_path, load_title
+    from eighteen.title.pipeline import load_title
+    from eighteen.title.sources import display_path
 
     root = Path(titles) if titles else repo_root() / "titles"
     if not _ID.match(name) or name.startswith(".") or name in LIBRARY_DIRS:
@@ -227,7 +228,7 @@ def cmd_fmt(paths: list[str], *, check: bool = False, fmt: str = "text") -> int:
     """Format title files in place; with check, list the files that would change."""
     from eighteen.locations import find_title_dir
     from eighteen.title.fmt import FormatError, format_file, toml_files
-    from eighteen.title.pipeline import display_path
+    from eighteen.title.sources import display_path
 
     # a path, or a title id found where `eighteen titles` finds it
     targets = [p if p.exists() else find_title_dir(str(p)) or p for p in map(Path, paths)]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from eighteen.engine.tables import TitleNotFound, find_title
 from eighteen.locations import find_title_dir
 from eighteen.title.diff import short_hash
-from eighteen.title.pipeline import display_path, load_sources, source_hash
+from eighteen.title.pipeline import load_sources, source_hash
+from eighteen.title.sources import display_path
 
 
 def stale_tables(title_id: str, compiled_hash: str) -> str | None:

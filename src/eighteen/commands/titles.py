@@ -42,7 +42,8 @@ def print_problems(problems: list[Problem]) -> None:
 def _title_dirs(paths: list[str]) -> tuple[list[Path], list[Problem]]:
     """Explicit folders (or title ids), or every title of the project."""
     from eighteen.locations import find_title_dir, project_root
-    from eighteen.title.pipeline import display_path, find_titles
+    from eighteen.title.pipeline import find_titles
+    from eighteen.title.sources import display_path
 
     if not paths:
         root = project_root()

@@ -13,7 +13,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from eighteen.locations import find_title_dir
+from eighteen.title.compile import compile_title
+from eighteen.title.pipeline import load_title
 from eighteen.title.problems import Problem
+from eighteen.title.sources import display_path
 
 #: Keys of a compiled hex record that describe the board as printed (the rest is derived).
 HEX_KEYS = (
@@ -71,10 +75,6 @@ def load_compiled(
     A folder or id is loaded from its TOML and compiled in memory (generated/ is not
     read), so the diff reflects the sources as they are now.
     """
-    from eighteen.locations import find_title_dir
-    from eighteen.title.compile import compile_title
-    from eighteen.title.pipeline import display_path, load_title
-
     p = Path(ref)
     if p.suffix == ".json" and p.is_file():
         try:

@@ -27,8 +27,9 @@ from eighteen.title.checks import run_checks
 from eighteen.title.compile import compile_title
 from eighteen.title.load import KeyPath
 from eighteen.title.model import FILE_MODELS, Strict
-from eighteen.title.pipeline import Sources, _build, assemble, load_sources
+from eighteen.title.pipeline import assemble, load_sources
 from eighteen.title.problems import Problem
+from eighteen.title.sources import Sources, build_file
 
 #: Values a mutated number takes: edges of every range, and beyond 64 bits.
 EDGE_VALUES = (-1, 0, 1, 2, 3, 1000, 1001, 10**9, 10**9 + 1, 2**31, 2**63, -(2**63) - 1)
@@ -95,7 +96,7 @@ def mutate(base: Base, kind: str, path: KeyPath, value: Any) -> tuple[Title | No
         knock_ons=set(),
     )
     models = dict(base.models)
-    model, problems = _build(kind, changed, sources, kind)
+    model, problems = build_file(kind, changed, sources, kind)
     if model is None:
         models.pop(kind, None)
     else:

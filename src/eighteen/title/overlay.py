@@ -33,13 +33,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from eighteen.locations import find_title_dir
 from eighteen.title.load import KeyPath, LoadedFile, PositionIndex, load_toml
 from eighteen.title.model import FILE_MODELS
 from eighteen.title.problems import Problem, Severity, path_str
+from eighteen.title.schema import schema_comment_problems
+from eighteen.title.sources import Sources, build_file, display_path, load_libraries
 
 if TYPE_CHECKING:
     from eighteen.title.model import Strict
-    from eighteen.title.pipeline import Sources
 
 #: The overlay directive table: top-level key -> ids (or table keys) to drop from the base.
 REMOVE = "remove"
@@ -388,8 +390,6 @@ class Layer:
 
 def load_layer(title_dir: Path, chain: tuple[Path, ...] = ()) -> Layer:
     """Read a title folder; for an overlay, read its bases and merge; never raises."""
-    from eighteen.title.pipeline import display_path
-
     title_dir = Path(title_dir)
     layer = Layer(title_dir)
     title = load_toml(title_dir / "title.toml", display_path(title_dir / "title.toml"))
@@ -419,8 +419,6 @@ def load_layer(title_dir: Path, chain: tuple[Path, ...] = ()) -> Layer:
         return at_extends("E010", 'expected a title id (a string), e.g. extends = "1830"')
     base_dir = title_dir.parent / base_id
     if not (base_dir / "title.toml").is_file() and "/" not in base_id:
-        from eighteen.locations import find_title_dir
-
         base_dir = find_title_dir(base_id) or base_dir  # a base shipped with eighteen
     here = title_dir.resolve()
     if base_dir.resolve() in (*chain, here):
@@ -460,8 +458,6 @@ def load_layer(title_dir: Path, chain: tuple[Path, ...] = ()) -> Layer:
 
 def _read(title_dir: Path, kind: str) -> LoadedFile:
     """Load one file of a title folder."""
-    from eighteen.title.pipeline import display_path
-
     path = title_dir / f"{kind}.toml"
     return load_toml(path, display_path(path))
 
@@ -543,12 +539,10 @@ def build_merged(
     kind: str, data: dict[str, Any], overlay: Overlay, sources: Sources
 ) -> tuple[Strict | None, list[Problem]]:
     """Schema-validate and build the merged data of one kind, problems placed by origin."""
-    from eighteen.title.pipeline import _build
-
     index = _SpotIndex()
     raw = f"#:schema ../../schema/{kind}.schema.json\n".encode()
     merged = LoadedFile(overlay.layer.dir / f"{kind}.toml", _MERGED, data, index, [], raw)
-    model, found = _build(kind, merged, sources, kind)
+    model, found = build_file(kind, merged, sources, kind)
     out = []
     for p in found:
         if p.file == _MERGED and p.col == 0:
@@ -560,9 +554,6 @@ def build_merged(
 
 def load_overlay_sources(title_dir: Path) -> tuple[Sources, dict[str, Strict], list[Problem]]:
     """The overlay counterpart of ``pipeline.load_sources``: read, merge, build."""
-    from eighteen.title.pipeline import Sources, load_libraries
-    from eighteen.title.schema import schema_comment_problems
-
     layer = load_layer(Path(title_dir))
     overlay = Overlay(layer)
     sources = Sources(files=dict(layer.own), overlay=overlay, bases=list(layer.bases))

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from eighteen.title.aggregate import Missing, Title
 from eighteen.title.checks.common import hex_index
 from eighteen.title.checks.registry import W, check
-from eighteen.title.pipeline import Sources
 from eighteen.title.problems import Problem
+from eighteen.title.sources import Sources
 
 
 @check

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from eighteen.capabilities import findings
 from eighteen.title.aggregate import Title
 from eighteen.title.checks.common import hex_entries, hex_index, player_counts, repeated
 from eighteen.title.checks.registry import W, check
+from eighteen.title.compile import compiled_document
+from eighteen.title.geometry import neighbor_id as neighbor
 from eighteen.title.model import (
     BonusMultiplier,
     ExclusiveHexes,
@@ -14,8 +17,8 @@ from eighteen.title.model import (
     TileLays,
     VirtualStation,
 )
-from eighteen.title.pipeline import Sources
 from eighteen.title.problems import Problem
+from eighteen.title.sources import Sources
 
 
 def _phase_ids(title: Title) -> set[str]:
@@ -230,8 +233,6 @@ def cert_limit_by_corporations(title: Title, s: Sources) -> Iterator[Problem]:
 @check
 def stubs_lead_somewhere(title: Title, s: Sources) -> Iterator[Problem]:
     """W197: a stub (dead-end track) should face a hex of the map."""
-    from eighteen.title.geometry import neighbor_id as neighbor
-
     ids = set(hex_index(title))
     for hid, _, i in hex_entries(title):
         for k, e in enumerate(title.map.hexes[i].stubs):
@@ -245,9 +246,6 @@ def stubs_lead_somewhere(title: Title, s: Sources) -> Iterator[Problem]:
 def engine_can_run(title: Title, s: Sources) -> Iterator[Problem]:
     """E198: the title asks for something no implementation of the engine has registered
     (the engine refuses such a title; eighteen.capabilities is what both read)."""
-    from eighteen.capabilities import findings
-    from eighteen.title.compile import compiled_document
-
     for kind, path, what in findings(compiled_document(title)):
         msg = f"the engine cannot play {what}: games of this title would be refused"
         yield s.locate(kind, path, "E198", msg)

@@ -10,8 +10,9 @@ from eighteen.title.aggregate import Title
 from eighteen.title.checks.common import HEX_RE, hex_entries, hex_index
 from eighteen.title.checks.registry import W, check
 from eighteen.title.geometry import hex_to_xy
-from eighteen.title.pipeline import Sources
+from eighteen.title.geometry import neighbor_id as neighbor
 from eighteen.title.problems import Problem
+from eighteen.title.sources import Sources
 
 
 @check
@@ -107,8 +108,6 @@ def phase_offboard_keys_exist(title: Title, s: Sources) -> Iterator[Problem]:
 @check
 def borders_match(title: Title, s: Sources) -> Iterator[Problem]:
     """W105: an impassable side should be recorded on both hexes; E106: no duplicate edges."""
-    from eighteen.title.geometry import neighbor_id as neighbor
-
     impassable: set[tuple[str, int]] = set()
     where: dict[tuple[str, int], tuple[int, int]] = {}
     for hid, _, i in hex_entries(title):
@@ -139,8 +138,6 @@ def borders_match(title: Title, s: Sources) -> Iterator[Problem]:
 @check
 def exits_lead_somewhere(title: Title, s: Sources) -> Iterator[Problem]:
     """W107: printed track should not run off the map."""
-    from eighteen.title.geometry import neighbor_id as neighbor
-
     ids = set(hex_index(title))
     for hid, _, i in hex_entries(title):
         h = title.map.hexes[i]

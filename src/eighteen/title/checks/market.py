@@ -10,8 +10,8 @@ from eighteen.title.checks.registry import W, check
 from eighteen.title.model import (
     MarketType,
 )
-from eighteen.title.pipeline import Sources
 from eighteen.title.problems import Problem
+from eighteen.title.sources import Sources
 
 
 def _cells(title: Title) -> Iterator[tuple[int, int, int, str]]:

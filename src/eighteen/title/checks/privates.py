@@ -15,8 +15,8 @@ from eighteen.title.model import (
     FreeTileLay,
     GrantShare,
 )
-from eighteen.title.pipeline import Sources
 from eighteen.title.problems import Problem
+from eighteen.title.sources import Sources
 
 
 @check

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from eighteen.title.aggregate import MissingPart, Title
-from eighteen.title.pipeline import Sources
 from eighteen.title.problems import Problem, Severity
+from eighteen.title.sources import Sources
 
 Check = Callable[[Title, Sources], Iterator[Problem]]
 CHECKS: list[Check] = []

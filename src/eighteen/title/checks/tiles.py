@@ -7,11 +7,13 @@ from collections.abc import Iterator
 from eighteen.title.aggregate import Title
 from eighteen.title.checks.common import repeated
 from eighteen.title.checks.registry import W, check
+from eighteen.title.compile import compile_title
 from eighteen.title.model import (
     COLOR_ORDER,
 )
-from eighteen.title.pipeline import Sources
 from eighteen.title.problems import Problem
+from eighteen.title.sources import Sources
+from eighteen.title.upgrades import TileShapes, relative_rotations
 
 
 @check
@@ -50,8 +52,6 @@ def placeable_tiles(title: Title) -> set[str] | None:
 
     None when the title is too broken to compile (other checks report why).
     """
-    from eighteen.title.compile import compile_title
-
     try:
         compiled = compile_title(title)
     except Exception:
@@ -96,8 +96,6 @@ def manifest_tiles_upgradable(title: Title, s: Sources) -> Iterator[Problem]:
     """W116: a manifest city or town tile that the tile library could upgrade (in a colour
     some phase allows) has a manifest tile that may replace it; else it is a dead end by
     omission (removing tile 63 from 1830's manifest leaves 14 and 15 with no upgrade)."""
-    from eighteen.title.upgrades import TileShapes, relative_rotations
-
     allowed = {c.value for p in title.phases.phases for c in p.tiles}
     defs = title.tile_defs
     manifest = [tid for tid in title.tiles.manifest if tid in defs]

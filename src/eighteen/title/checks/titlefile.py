@@ -13,8 +13,8 @@ from eighteen.title.aggregate import Title
 from eighteen.title.checks.common import player_counts, repeated, train_ids
 from eighteen.title.checks.registry import W, check
 from eighteen.title.model import Rules
-from eighteen.title.pipeline import Sources
 from eighteen.title.problems import Problem
+from eighteen.title.sources import Sources
 
 
 @check
