@@ -55,7 +55,7 @@ def stages(title_dir: Path) -> list[tuple[str, Callable[[], Any]]]:
     from eighteen.title.load import load_toml
     from eighteen.title.model import FILE_MODELS
     from eighteen.title.pipeline import assemble, load_sources, load_title
-    from eighteen.title.schema import validate_data
+    from eighteen.title.validation import validate_data
 
     files = _files(title_dir)
     loaded = [(kind, load_toml(path)) for kind, path in files]

@@ -19,12 +19,8 @@ from eighteen.title import model
 from eighteen.title.load import LoadedFile, load_toml
 from eighteen.title.model import FILE_MODELS
 from eighteen.title.problems import Problem, Severity
-from eighteen.title.schema import (
-    schema_documents,
-    stale_schemas,
-    validate_data,
-    write_schemas,
-)
+from eighteen.title.schema import schema_documents, stale_schemas, write_schemas
+from eighteen.title.validation import validate_data
 
 REPO = Path(__file__).resolve().parents[2]
 

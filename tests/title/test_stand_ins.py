@@ -1,6 +1,6 @@
 """A schema error without a plain mend hides nothing else: the value gets a stand-in, the
 file still builds its model and the checks across files still run; no check judges the
-stand-in, so the schema error is the only report of it (sources.build_file, schema.mended)."""
+stand-in, so the schema error is the only report of it (sources.build_file, validation.mended)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ import pytest
 from eighteen.title.aggregate import MissingPart
 from eighteen.title.compile import compile_title
 from eighteen.title.pipeline import assemble, load_sources, load_title
-from eighteen.title.schema import Mended, _NoStandIn, _pattern_text, mended
 from eighteen.title.sources import Sources
+from eighteen.title.stand_ins import NoStandIn, _pattern_text
+from eighteen.title.validation import Mended, mended
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -213,7 +214,7 @@ def test_the_plainest_text_of_a_pattern(pattern: str, text: str) -> None:
 
 @pytest.mark.parametrize("pattern", ["^(ab)+$", "^(a)|b$", "^[^a]$", "^\\s$", "^a{x}$"])
 def test_no_text_is_made_up_for_a_richer_pattern(pattern: str) -> None:
-    with pytest.raises(_NoStandIn):
+    with pytest.raises(NoStandIn):
         _pattern_text(pattern)
 
 

@@ -59,7 +59,7 @@ class Missing:
 
 
 def guard_stand_ins(model: BaseModel, paths: Iterable[KeyPath]) -> None:
-    """Make the stand-ins of a model built from mended data (schema.mended) read like a
+    """Make the stand-ins of a model built from mended data (validation.mended) read like a
     :class:`Missing` file: reading a field that holds one raises :class:`MissingPart`, so a
     check that reads it is skipped (what it said would be of a value the author never
     wrote) while every other check runs.

@@ -37,8 +37,8 @@ from eighteen.locations import find_title_dir
 from eighteen.title.load import KeyPath, LoadedFile, PositionIndex, load_toml
 from eighteen.title.model import FILE_MODELS
 from eighteen.title.problems import Problem, Severity, path_str
-from eighteen.title.schema import schema_comment_problems
 from eighteen.title.sources import Sources, build_file, display_path, load_libraries
+from eighteen.title.validation import schema_comment_problems
 
 if TYPE_CHECKING:
     from eighteen.title.model import Strict

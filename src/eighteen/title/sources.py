@@ -19,7 +19,7 @@ from eighteen.title.aggregate import MissingPart, guard_stand_ins
 from eighteen.title.load import KeyPath, LoadedFile, load_toml
 from eighteen.title.model import FILE_MODELS, Strict, TilesFile
 from eighteen.title.problems import Problem, Severity, path_str
-from eighteen.title.schema import mended, validate_data
+from eighteen.title.validation import mended, validate_data
 
 if TYPE_CHECKING:
     from eighteen.title.overlay import Overlay
@@ -38,7 +38,7 @@ class Sources:
     libraries: dict[str, LoadedFile] = field(default_factory=dict)
     overlay: Overlay | None = None
     bases: list[tuple[str, LoadedFile]] = field(default_factory=list)
-    #: kinds whose model was built from mended data (schema.mended): they have errors
+    #: kinds whose model was built from mended data (validation.mended): they have errors
     mended: set[str] = field(default_factory=set)
     #: by kind, the key paths of mended data that hold a stand-in for a schema error
     stand_ins: dict[str, set[KeyPath]] = field(default_factory=dict)
@@ -107,7 +107,7 @@ def build_file(
     checks across files run on it; its errors are reported all the same.  An error with a
     plain mend (a misspelt key or choice, a quoted number) is mended as meant; any other
     gets a stand-in (a key with a default dropped, else the plainest value the schema
-    takes: schema.mended).  A stand-in is no value of the author's, so no check may judge
+    takes: validation.mended).  A stand-in is no value of the author's, so no check may judge
     it: reading it raises MissingPart (aggregate.guard_stand_ins), which skips the check
     that reads it, and its path goes to ``sources.stand_ins``, so that a problem located at
     or under it is a knock-on, not shown (``Sources.shown``).  The kind goes to
