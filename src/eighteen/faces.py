@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 Edges = tuple[int, ...]
 
@@ -58,6 +58,32 @@ class Offboard:
     requires_visit: tuple[str, ...] = ()
 
 
+class _HasExits(Protocol):
+    @property
+    def exits(self) -> Edges: ...
+
+
+def track_edges(
+    cities: Iterable[_HasExits],
+    towns: Iterable[_HasExits],
+    track: Iterable[tuple[int, int]],
+    offboard: _HasExits | None,
+    stubs: Iterable[int] = (),
+) -> Edges:
+    """Every edge a face's track reaches (its stops' exits, its plain track, its
+    off-board's exits and ``stubs``), sorted: a face record's, or the engine's face's."""
+    es: set[int] = set(stubs)
+    for c in cities:
+        es.update(c.exits)
+    for t in towns:
+        es.update(t.exits)
+    for a, b in track:
+        es.update((a, b))
+    if offboard is not None:
+        es.update(offboard.exits)
+    return tuple(sorted(es))
+
+
 @dataclass(frozen=True, slots=True)
 class FaceRecord:
     """The content of one face: stops, track, stubs, off-board and label.
@@ -77,16 +103,7 @@ class FaceRecord:
     @property
     def exits(self) -> Edges:
         """Every edge with track (stops, plain track, stubs, off-board), sorted."""
-        es: set[int] = set(self.stubs)
-        for c in self.cities:
-            es.update(c.exits)
-        for t in self.towns:
-            es.update(t.exits)
-        for a, b in self.track:
-            es.update((a, b))
-        if self.offboard is not None:
-            es.update(self.offboard.exits)
-        return tuple(sorted(es))
+        return track_edges(self.cities, self.towns, self.track, self.offboard, self.stubs)
 
     def rotated(self, rotation: int) -> FaceRecord:
         """The same face turned ``rotation`` steps clockwise."""

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from eighteen.faces import read_face
+from eighteen.faces import read_face, track_edges
 from eighteen.title.model import Offboard, TileFace
 
 #: Phase revenue colours in order, used when an off-board lacks the asked colour.
@@ -142,17 +142,8 @@ class Face:
 
     @cached_property
     def exits(self) -> tuple[int, ...]:
-        """Every edge with track, sorted."""
-        es: set[int] = set()
-        for c in self.cities:
-            es.update(c.exits)
-        for t in self.towns:
-            es.update(t.exits)
-        for a, b in self.track:
-            es.update((a, b))
-        if self.offboard is not None:
-            es.update(self.offboard.exits)
-        return tuple(sorted(es))
+        """Every edge with track (its stops', its plain track's, its off-board's), sorted."""
+        return track_edges(self.cities, self.towns, self.track, self.offboard)
 
     @cached_property
     def signature(self) -> frozenset[tuple[str, str]]:
