@@ -1,4 +1,8 @@
-"""The map side of the engine: the compiled board, laid tiles, station tokens and track.
+"""The board (:class:`Board`): the compiled map, and what the rounds ask of it on a
+position: the faces its hexes show, the track graph and each corporation's reach (kept per
+position), the legal tile lays and station tokens, a lay and a token placed.  The position
+itself is :mod:`eighteen.engine.position`'s, a face :mod:`eighteen.engine.face`'s, the
+graph :mod:`eighteen.engine.graph`'s and the walk :mod:`eighteen.engine.reach`'s.
 
 Everything here is generic: the board is read from a compiled title (``generated/<id>.json``,
 see docs/compiled-format.md) and no title is named.
