@@ -107,7 +107,7 @@ def test_function_local_imports_are_only_the_known_ones() -> None:
 
 
 SRC = ROOT / "src/eighteen"
-#: The title side: everything before generated/ (and the two modules it shares with the
+#: The title side: everything before generated/ (and the three modules it shares with the
 #: engine and the CLI). The CLI's commands, render, sim and the compiled engine's builder
 #: import lazily on purpose (a command loads only what it runs; matplotlib and Ray are
 #: optional; the builder must not load the engine it builds), so they are not held to this.

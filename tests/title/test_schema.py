@@ -1,4 +1,5 @@
-"""Tests of the JSON Schemas and of located schema validation (eighteen.title.schema)."""
+"""Tests of the JSON Schemas (eighteen.title.schema) and of located schema validation
+(eighteen.title.validation)."""
 
 from __future__ import annotations
 

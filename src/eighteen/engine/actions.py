@@ -197,7 +197,7 @@ class RouteSpec:
     then the two ends of one path, see engine.face.Path), and the revenue claimed.
     ``stops`` (``"G19-c1"``) is informational: the engine derives stops from the paths.
     ``extension``: track pieces continuing the route outwards from its first or last stop
-    to an interconnection bonus end (engine.routes.check_extension)."""
+    to an interconnection bonus end (engine.route_check.check_extension)."""
 
     train: str
     paths: tuple[str, ...]

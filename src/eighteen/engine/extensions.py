@@ -1,6 +1,7 @@
 """Finding route extensions for interconnection bonuses (the rules are in
-:mod:`eighteen.engine.routes`: :class:`~eighteen.engine.routes.InterconnectionBonus` and
-:func:`~eighteen.engine.routes.check_extension`).
+:mod:`eighteen.engine.routes` and :mod:`eighteen.engine.route_check`:
+:class:`~eighteen.engine.routes.InterconnectionBonus` and
+:func:`~eighteen.engine.route_check.check_extension`).
 
 A route earns an interconnection bonus by visiting one end and *reaching* another: its
 extension, track continuing it from its first or last stop past the train's reach, ends
@@ -45,7 +46,7 @@ class Extender:
 
     ``excluded``: hexes the corporation may not run to (no extension visits them).
     ``routes(i) = (stop ids in order, hex-side bits)`` of route ``i``, the bits numbered like
-    :func:`eighteen.engine.routes.check_routes` (board sides, then one bit per track piece
+    :func:`eighteen.engine.route_check.check_routes` (board sides, then one bit per track piece
     with no side: ``1 << (len(board.sides) + path id)``).
     """
 

@@ -1,7 +1,10 @@
 """What a hex shows: its face (the printed board or the laid tile at its rotation), with
-ABSOLUTE edges, the face's cities, towns and off-board, its pieces of track (:class:`Path`)
-and a legal tile lay (:class:`TileLay`).  The vocabulary is :mod:`eighteen.engine.map`'s.
-Generic: no title is named."""
+ABSOLUTE edges (:class:`Face`, made by :func:`build_face`), the face's cities, towns and
+off-board (an off-board's revenue by phase: :func:`offboard_revenue`), its pieces of track
+(:class:`Path`), its part of a track graph (:class:`Fragment`; :func:`path_count` bounds a
+hex's paths), and a legal tile lay (:class:`TileLay`); :class:`MapError` for an impossible
+board operation.  The vocabulary is :mod:`eighteen.engine.map`'s.  Generic: no title is
+named."""
 
 from __future__ import annotations
 
@@ -206,7 +209,7 @@ class Fragment:
     """One face's part of a track graph, independent of the rest of the board: its stops
     in sorted order, and each path with its ends as (True, index into those stops) or
     (False, global side id), the bitmask of its sides, and the (hex number, edges) it
-    reaches (:attr:`TrackGraph.touch`)."""
+    reaches (:attr:`~eighteen.engine.graph.TrackGraph.touch`)."""
 
     stops: tuple[tuple[str, str, int], ...]
     paths: tuple[tuple[Path, tuple[tuple[bool, int], ...], int, tuple[tuple[int, int], ...]], ...]

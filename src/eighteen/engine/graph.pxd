@@ -18,7 +18,7 @@ cdef class _Tables:
     cdef public dict side_paths
 
 
-# Where a graph's shared tables stand (map.py: _Version); asked at every graph handed out.
+# Where a graph's shared tables stand (graph.py: _Version); asked at every graph handed out.
 cdef class _Version:
     cdef public _Version parent
     cdef public list diff

@@ -1,4 +1,5 @@
-"""The map as the rounds use it: a thin adapter over engine.map and engine.routes.
+"""The map as the rounds use it: a thin adapter over the board (engine.map) and the route
+modules (engine.route_check, engine.route_network, engine.routefinder).
 
 It turns game state (phase, blocked hexes, tile supply, home reservations, trains) into
 the arguments of :class:`~eighteen.engine.map.Board` and the route functions, so the

@@ -59,7 +59,7 @@ class Network:
     conflicts: list[tuple[int, ...]] = field(default_factory=list)
     stations: frozenset[str] = frozenset()
     excluded: list[bool] = field(default_factory=list)
-    #: per segment, its hex-side bits in the board's numbering (as routes.check_routes)
+    #: per segment, its hex-side bits in the board's numbering (as route_check.check_routes)
     gsides: list[int] = field(default_factory=list)
     _enumerations: dict[int, _Enumeration] = field(default_factory=dict)
 

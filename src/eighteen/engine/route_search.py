@@ -69,7 +69,7 @@ class _Cands:
     ) -> None:
         self.items = items
         self.vals = [v for v, _, _ in items]
-        #: per candidate, its once-per-run bonuses (see _once_amounts), or None
+        #: per candidate, its once-per-run bonuses (see once_amounts), or None
         self.once = None if once_of is None else [once_of[i] for _, _, i in items]
         self.segs = [routes[i][1] for _, _, i in items]
         self.n = len(items)

@@ -2,8 +2,6 @@
 # route's stops and the route itself are native classes, made by C code (a frozen
 # dataclass's __init__ sets each field through object.__setattr__).
 
-import cython
-
 # A route is made from a graph's stop ids and paths (make_route, which the route check in
 # route_check.py and the route finder call): typed as the graph's native class (graph.pxd),
 # each read is a struct field's.

@@ -1,4 +1,4 @@
-"""Train routes: the route model, train rules, revenue, and checking a proposed route.
+"""Train routes: the route model, train rules, bonuses and a route's value.
 
 Rules (seed 002, "routes" and "revenue"; the engine's reading):
 

@@ -1,4 +1,6 @@
-"""JSON Schemas of the title files (their validation is :mod:`eighteen.title.validation`).
+"""JSON Schemas of the title files (their validation is :mod:`eighteen.title.validation`),
+and the helpers both validation and the stand-ins read them with (:func:`resolve`,
+:func:`show`, :data:`ecma_pattern`).
 
 The schemas (draft 2020-12) are generated from the pydantic models in
 :mod:`eighteen.title.model` and written to ``schema/<kind>.schema.json``, where TOML editors
@@ -22,10 +24,6 @@ from eighteen.title.save import save_schema
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_BASE = "https://eighteen.dev/schema/"
-
-
-# ---------------------------------------------------------------------------------------
-# schema documents
 
 
 def schema_documents() -> dict[str, dict[str, Any]]:

@@ -1,5 +1,5 @@
 """Stand-ins for what a schema error leaves without a value: the plainest value a schema
-takes (:func:`stand_in_edits`), so that a file with a schema error still builds a model and
+takes (:func:`stand_in`), and the edits that put it in place (:func:`stand_in_edits`), so that a file with a schema error still builds a model and
 the checks across files run on the rest of it (:func:`eighteen.title.validation.mended`).
 """
 

@@ -162,7 +162,7 @@ def mended(kind: str, data: dict[str, Any]) -> Mended | None:
 
     Any other error gets a stand-in: a key the model may go without (it has a default) is
     dropped; a required key, an array entry or a map entry gets the plainest value its
-    schema takes (:func:`_stand_in`), a missing key too.  The stand-ins are no guess of what
+    schema takes (:func:`~eighteen.title.stand_ins.stand_in`), a missing key too.  The stand-ins are no guess of what
     was meant, only a placeholder so that the rest of the file can be checked: their paths
     come back in :attr:`Mended.stand_ins`, for the caller to silence what the checks say
     at or under them.  Every error itself is reported by :func:`validate_data`."""
