@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -663,6 +664,36 @@ def test_native_clean_changes_the_folder_eighteen_native_dir_names(
     assert not elsewhere.exists() and decoy.is_dir()
     code, out, _ = run(capsys, "native", "--clean")
     assert (code, out.splitlines()) == (0, ["no compiled modules", *status])
+
+
+def test_the_compiled_module_counts_docs_cli_quotes_are_this_tree_s() -> None:
+    """docs/cli.md, The compiled engine: the reports it quotes count this tree's modules (a
+    build compiles 50; the corpus replay imports every one but the bots, 49), so a module
+    added or split shows here, not as a stale figure."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    flat = " ".join(text.split())
+    compiled = [int(n) for n in re.findall(r"compiled (\d+) modules", flat)]
+    compiled += [int(n) for n in re.findall(r"(\d+) of \1 modules compiled", flat)]
+    imported = [int(n) for n in re.findall(r"(\d+) of the \1 modules imported", flat)]
+    names = native.modules()
+    assert len(names) == 50
+    assert compiled == [50, 50]
+    # the training run imports every module; the replay benchmark (the importer) all but
+    # the bots
+    assert imported == [50, 49]
+    counted = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, eighteen.io.games18xx; from eighteen import native; "
+            "print(sorted(set(native.modules()) - set(sys.modules)))",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "EIGHTEEN_NATIVE": "0"},
+        check=True,
+    )
+    assert counted.stdout.split("\n")[0] == "['eighteen.engine.bots']"
 
 
 # -- docs/engine.md ------------------------------------------------------------------------
