@@ -126,10 +126,10 @@ class Network:
         # renumber the hex sides the segments use 0, 1, ... (small bitmasks)
         local: dict[int, int] = {}
         for _, _, _, sides in self.segs:
-            for b in bits(sides):
+            for b in _bits(sides):
                 local.setdefault(b, len(local))
         self.segs = [
-            (a, b, paths, sum(1 << local[x] for x in bits(sides)))
+            (a, b, paths, sum(1 << local[x] for x in _bits(sides)))
             for a, b, paths, sides in self.segs
         ]
         for sid, (a, b, _, sides) in enumerate(self.segs):
@@ -358,7 +358,7 @@ def _segment_walk(
         _segment_walk(g, s, out, end, h, [*chain, pid], sides | bit)
 
 
-def bits(x: int) -> list[int]:
+def _bits(x: int) -> list[int]:
     """Positions of the set bits of ``x``, ascending."""
     out = []
     while x:

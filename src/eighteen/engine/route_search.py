@@ -17,14 +17,14 @@ from eighteen.engine.routes import (
 
 #: Per enumerated route, the once-per-run bonuses it earns: ((bonus number, amount), ...);
 #: None when no bonus counts once.
-OnceOf = list[tuple[tuple[int, int], ...]] | None
+_OnceOf = list[tuple[tuple[int, int], ...]] | None
 
 
 def once_amounts(
     net: Network,
     routes: list[tuple[tuple[int, ...], tuple[int, ...], int]],
     bonuses: Sequence[Bonus],
-) -> OnceOf:
+) -> _OnceOf:
     """What each route earns of the bonuses counting once per run (:func:`is_once`)."""
     once = [b for b in bonuses if is_once(b)]
     if not once:
@@ -65,7 +65,7 @@ class _Cands:
         items: list[tuple[int, int, int]],
         net: Network,
         routes: list[tuple[tuple[int, ...], tuple[int, ...], int]],
-        once_of: OnceOf = None,
+        once_of: _OnceOf = None,
     ) -> None:
         self.items = items
         self.vals = [v for v, _, _ in items]
@@ -179,7 +179,7 @@ def choose(
     budget: int,
     net: Network,
     routes: list[tuple[tuple[int, ...], tuple[int, ...], int]],
-    once_of: OnceOf = None,
+    once_of: _OnceOf = None,
     exact: Exact | None = None,
 ) -> tuple[list[tuple[int, int, int] | None], int, int, int]:
     """One candidate (or none) per train, sharing no hex side, with the greatest total.
@@ -222,7 +222,7 @@ def choose(
 def _greedy(
     lists: list[list[tuple[int, int, int]]],
     rules: list[TrainRule],
-    once_of: OnceOf = None,
+    once_of: _OnceOf = None,
     exact: Exact | None = None,
 ) -> tuple[list[int | None], int, int, int]:
     """Train by train, the best candidate sharing no side with those taken.
