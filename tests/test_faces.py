@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from eighteen.faces import City, FaceRecord, Offboard, Town, read_face
+from eighteen.engine import network, tables
+from eighteen.engine.position import MapState
+from eighteen.faces import City, FaceRecord, Offboard, Town, read_face, track_edges
 from eighteen.title.pipeline import load_title
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,3 +51,26 @@ def test_a_face_turns_with_its_stubs_and_offboard() -> None:
     assert read_face({"offboard": {}, "cities": [{"exits": [3, 0]}]}) == FaceRecord(
         color=None, label=None, cities=(City(0, 1, (0, 3)),)
     )
+
+
+def test_track_edges_counts_stops_track_offboard_and_stubs_sorted() -> None:
+    """faces.track_edges: the exits of every city, town and the off-board, both ends of
+    each plain track and the stubs, each edge once, sorted; a face record counts its stubs,
+    the engine's face (which has none: a stub runs into the sea, no route runs on it) not."""
+    rec = read_face(
+        {
+            "color": "green",
+            "cities": [{"exits": [5, 1], "revenue": 50, "slots": 2}],
+            "towns": [{"exits": [3], "revenue": 10}],
+            "track": [[2, 4]],
+            "stubs": [0],
+        }
+    )
+    assert rec.exits == (0, 1, 2, 3, 4, 5)
+    assert track_edges(rec.cities, rec.towns, rec.track, rec.offboard) == (1, 2, 3, 4, 5)
+    assert track_edges((), (), (), Offboard(revenue={}, group=None, exits=(2, 4))) == (2, 4)
+    board = network.board_of(tables.load_title("1833ne"))
+    sea = board.face(MapState(), "C28")
+    assert (sea.color, sea.exits) == ("blue", ())
+    printed = read_face(board.hexes["C28"])
+    assert printed.stubs == (2, 3) and printed.exits == (2, 3)
