@@ -51,8 +51,9 @@ def stages(title_dir: Path) -> list[tuple[str, Callable[[], Any]]]:
     """Stage name -> a callable timing it alone (the title read once here, its parts
     kept for the stages that start from them)."""
     from eighteen.title.checks import run_checks
-    from eighteen.title.compile import compile_title, render_markdown, to_json
+    from eighteen.title.compile import compile_title, to_json
     from eighteen.title.load import load_toml
+    from eighteen.title.markdown import render_markdown
     from eighteen.title.model import FILE_MODELS
     from eighteen.title.pipeline import assemble, load_sources, load_title
     from eighteen.title.validation import validate_data

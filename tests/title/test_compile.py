@@ -13,11 +13,11 @@ from eighteen.title.aggregate import Title
 from eighteen.title.compile import (
     compile_market,
     compile_title,
-    render_markdown,
     stale_outputs,
     to_json,
     write_outputs,
 )
+from eighteen.title.markdown import plain_text, render_markdown
 from eighteen.title.model import (
     FILE_MODELS,
     CorporationsFile,
@@ -474,8 +474,6 @@ def test_1830_deterministic(c1830: dict[str, Any]) -> None:
 
 
 def test_rule_values_read_as_text() -> None:
-    from eighteen.title.compile import plain_text
-
     assert plain_text(True) == "true"
     assert plain_text(None) == "—"
     assert plain_text({"issue_offset": -1, "moves_price": False}) == (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from eighteen.title.compile import markdown_escape, render_markdown
+from eighteen.title.markdown import markdown_escape, render_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 

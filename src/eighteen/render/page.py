@@ -19,7 +19,7 @@ from eighteen.render.shapes import HEX_FILL
 from eighteen.render.svg import MapView, map_svg, tile_svg
 from eighteen.render.view import GameSnapshot
 from eighteen.title import geometry
-from eighteen.title.compile import distance_text, money, natural_key, train_phase_grid
+from eighteen.title.markdown import distance_text, money, natural_key, train_phase_grid
 from eighteen.title.model import Ability, Zone
 
 #: Background of a market zone by its name (unknown names take the palette in turn).
