@@ -13,11 +13,10 @@ from hypothesis import strategies as st
 
 from eighteen.title.load import (
     MAX_BYTES,
-    PositionIndex,
-    index_positions,
     load_toml,
     schema_comment,
 )
+from eighteen.title.positions import index_positions
 
 
 def write(tmp_path: Path, text: str | bytes, name: str = "f.toml") -> Path:
@@ -98,40 +97,6 @@ def test_positions_of_every_syntax(tmp_path: Path) -> None:
     assert loaded.data is not None
     assert loaded.data["hexes"][1]["borders"][0]["t"] == 'a"'
     assert all(p in idx for p in all_paths(loaded.data))
-
-
-def test_fallback_to_nearest_ancestor() -> None:
-    idx = index_positions("[t]\nk = {a = 1}\n")
-    assert idx.value(("t", "k", "missing", 3)) == (2, 5)
-    assert idx.key(("t", "k", "missing")) == (2, 1)
-    assert idx.key(("nothing",)) == (1, 1)
-    assert PositionIndex().value(()) == (1, 1)
-
-
-def test_explicit_table_header_beats_implied_one() -> None:
-    idx = index_positions("[a.b]\nx = 1\n[a]\ny = 2\n")
-    assert idx.key(("a",)) == (3, 2)
-    assert idx.key(("a", "b")) == (1, 4)
-
-
-def test_nested_arrays_of_tables_restart_per_parent() -> None:
-    text = "[[a]]\n[[a.b]]\n[[a.b]]\n[[a]]\n[[a.b]]\nk = 1\n"
-    idx = index_positions(text)
-    assert idx.key(("a", 0, "b", 1)) == (3, 1)
-    assert idx.key(("a", 1, "b", 0)) == (5, 1)
-    assert idx.value(("a", 1, "b", 0, "k")) == (6, 5)
-
-
-def test_crlf_and_tabs() -> None:
-    idx = index_positions("a = 1\r\n\tb\t=\t[1,\r\n\t2]\r\n")
-    assert idx.value(("b",)) == (2, 6)
-    assert idx.value(("b", 1)) == (3, 2)
-
-
-def test_scanner_stops_quietly_on_nonsense() -> None:
-    idx = index_positions("a = 1\nb = = 2\nc = 3\n")
-    assert idx.value(("a",)) == (1, 5)
-    assert ("c",) not in idx
 
 
 def test_syntax_error_position(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from eighteen.compiled import CompiledTitle
-from eighteen.title.load import KeyPath
 from eighteen.title.model import (
     CorporationsFile,
     MapFile,
@@ -23,6 +22,7 @@ from eighteen.title.model import (
     TitleFile,
     TrainsFile,
 )
+from eighteen.title.positions import KeyPath
 
 
 class MissingPart(Exception):

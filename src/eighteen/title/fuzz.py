@@ -25,9 +25,9 @@ from eighteen.engine.tables import Tables
 from eighteen.title.aggregate import Title
 from eighteen.title.checks import run_checks
 from eighteen.title.compile import compile_title
-from eighteen.title.load import KeyPath
 from eighteen.title.model import FILE_MODELS, Strict
 from eighteen.title.pipeline import assemble, load_sources
+from eighteen.title.positions import KeyPath
 from eighteen.title.problems import Problem
 from eighteen.title.sources import Sources, build_file
 

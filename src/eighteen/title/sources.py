@@ -16,8 +16,9 @@ from pydantic import ValidationError
 
 from eighteen.locations import find_library
 from eighteen.title.aggregate import MissingPart, guard_stand_ins
-from eighteen.title.load import KeyPath, LoadedFile, load_toml
+from eighteen.title.load import LoadedFile, load_toml
 from eighteen.title.model import FILE_MODELS, Strict, TilesFile
+from eighteen.title.positions import KeyPath
 from eighteen.title.problems import Problem, Severity, path_str
 from eighteen.title.validation import mended, validate_data
 

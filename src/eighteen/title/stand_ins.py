@@ -11,7 +11,7 @@ from typing import Any
 
 from jsonschema import ValidationError
 
-from eighteen.title.load import KeyPath
+from eighteen.title.positions import KeyPath
 from eighteen.title.schema import ecma_pattern, resolve
 
 #: One change to the data: (key path, "set" or "drop", value).

@@ -22,8 +22,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError, validators
 
-from eighteen.title.load import KeyPath, LoadedFile, schema_comment
+from eighteen.title.load import LoadedFile, schema_comment
 from eighteen.title.model import FILE_MODELS
+from eighteen.title.positions import KeyPath
 from eighteen.title.problems import Problem, Severity, path_str
 from eighteen.title.schema import documents, ecma_pattern, resolve, show
 from eighteen.title.stand_ins import Edit, NoStandIn, stand_in, stand_in_edits
