@@ -16,7 +16,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: native
 
-# The compiled engine (src/eighteen/native.py): the modules changed since the last build are
+# The compiled engine (src/eighteen/native.py, native_build.py): the modules changed since the last build are
 # compiled with Cython (with GCC, guided by the profile of a training run); where that cannot
 # be done the engine runs from its sources.
 native: $(STAMP)

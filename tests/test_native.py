@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from eighteen import native
+from eighteen import native, native_build, native_training
 from eighteen.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,10 +83,10 @@ def test_a_module_runs_compiled_only_while_its_source_is_the_one_compiled(
 ) -> None:
     mod = _package(tmp_path, "def value() -> int:\n    return 6 * 7\n")
     out = tmp_path / "native"
-    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
+    assert native_build.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
     so = out / f"nativecheck.answer{native.SUFFIX}"
     assert sorted(p.name for p in out.iterdir()) == [native.MANIFEST, so.name]
-    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == []  # up to date
+    assert native_build.build({"nativecheck.answer": mod}, out, jobs=1) == []  # up to date
 
     finder = native.NativeFinder(tmp_path / "src", out)
     monkeypatch.syspath_prepend(str(tmp_path / "src"))
@@ -102,18 +102,18 @@ def test_a_module_runs_compiled_only_while_its_source_is_the_one_compiled(
             del sys.modules[name]
 
     recorded = native.read_manifest(out)["nativecheck.answer"]
-    assert native._state(mod, so, recorded) == "native"
+    assert native.file_state(mod, so, recorded) == "native"
     mod.write_text("def value() -> int:\n    return 7\n")  # edited: it runs as written
-    assert native._state(mod, so, recorded) == "stale"
-    assert native._state(mod, out / "gone.so", recorded) == "missing"
+    assert native.file_state(mod, so, recorded) == "stale"
+    assert native.file_state(mod, out / "gone.so", recorded) == "missing"
     assert finder.find_spec("nativecheck.answer") is None
-    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
+    assert native_build.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
     spec = native.NativeFinder(tmp_path / "src", out).find_spec("nativecheck.answer")
     assert spec is not None and spec.origin == str(so)
     assert native.NativeFinder(tmp_path / "src", out).find_spec("nativecheck.other") is None
 
     (out / "nativecheck.answer.cpython-39-other.so").write_bytes(b"")  # another ABI's
-    assert native.build({}, out) == []  # no module compiled now: the files go too
+    assert native_build.build({}, out) == []  # no module compiled now: the files go too
     assert sorted(p.name for p in out.iterdir()) == [native.MANIFEST]
     assert native.read_manifest(out) == {}
 
@@ -131,11 +131,11 @@ def test_a_pxd_beside_a_module_types_its_build_and_is_part_of_its_hash(
     pxd = mod.with_suffix(".pxd")
     pxd.write_text("cdef long _six()\n")
     out = tmp_path / "native"
-    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
+    assert native_build.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
     so = out / f"nativecheck.answer{native.SUFFIX}"
     recorded = native.read_manifest(out)["nativecheck.answer"]
     assert recorded == native.source_digest(mod) != native.digest(mod.read_bytes())
-    assert native._state(mod, so, recorded) == "native"
+    assert native.file_state(mod, so, recorded) == "native"
 
     monkeypatch.syspath_prepend(str(tmp_path / "src"))
     monkeypatch.setattr(
@@ -154,11 +154,11 @@ def test_a_pxd_beside_a_module_types_its_build_and_is_part_of_its_hash(
             del sys.modules[name]
 
     pxd.write_text("cdef int _six()\n")
-    assert native._state(mod, so, recorded) == "stale"
-    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
+    assert native.file_state(mod, so, recorded) == "stale"
+    assert native_build.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
     pxd.unlink()  # without it the module is built untyped, under the hash of its source
-    assert native._state(mod, so, native.read_manifest(out)["nativecheck.answer"]) == "stale"
-    assert native.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
+    assert native.file_state(mod, so, native.read_manifest(out)["nativecheck.answer"]) == "stale"
+    assert native_build.build({"nativecheck.answer": mod}, out, jobs=1) == ["nativecheck.answer"]
     assert native.read_manifest(out)["nativecheck.answer"] == native.digest(mod.read_bytes())
 
 
@@ -189,7 +189,7 @@ def test_a_module_taking_another_modules_types_is_built_and_loaded_with_it(
     assert native.uses(use) == ["nativecheck.box"] and native.uses(box) == []
     sources = {"nativecheck.box": box, "nativecheck.use": use}
     out = tmp_path / "native"
-    assert native.build(sources, out, jobs=1) == ["nativecheck.box", "nativecheck.use"]
+    assert native_build.build(sources, out, jobs=1) == ["nativecheck.box", "nativecheck.use"]
     entries = native.read_manifest(out)
     assert entries["nativecheck.use"] == native.source_digest(use)
     root = tmp_path / "src"
@@ -212,7 +212,7 @@ def test_a_module_taking_another_modules_types_is_built_and_loaded_with_it(
     # the module it takes types from edited (not its .pxd): that one loads from its
     # source, and so does the user, whose own build is still current
     box.write_text(box.read_text() + "\n\nEDITED = True\n")
-    assert native._state(
+    assert native.file_state(
         use, out / f"nativecheck.use{native.SUFFIX}", entries["nativecheck.use"]
     ) == ("native")
     assert native._loaded_state(root, out, entries, "nativecheck.use") == "stale"
@@ -224,7 +224,7 @@ def test_a_module_taking_another_modules_types_is_built_and_loaded_with_it(
     finally:
         for name in [n for n in sys.modules if n.startswith("nativecheck")]:
             del sys.modules[name]
-    assert native.build(sources, out, jobs=1) == ["nativecheck.box"]  # the user's is current
+    assert native_build.build(sources, out, jobs=1) == ["nativecheck.box"]  # the user's is current
     assert native._loaded_state(root, out, native.read_manifest(out), "nativecheck.use") == (
         "native"
     )
@@ -234,12 +234,12 @@ def test_a_module_taking_another_modules_types_is_built_and_loaded_with_it(
         "cdef class Box:\n    cdef public list items\n    cdef public long n\n"
     )
     assert native.source_digest(use) != native.read_manifest(out)["nativecheck.use"]
-    assert native.build(sources, out, jobs=1) == ["nativecheck.box", "nativecheck.use"]
+    assert native_build.build(sources, out, jobs=1) == ["nativecheck.box", "nativecheck.use"]
 
     # the user alone built again: the build finds the .pxd it cimports without compiling
     # that module (a compile of the user alone would fail without it)
     use.write_text(use.read_text() + "\n\nEDITED = True\n")
-    assert native.build(sources, out, jobs=1) == ["nativecheck.use"]
+    assert native_build.build(sources, out, jobs=1) == ["nativecheck.use"]
     assert native._loaded_state(root, out, native.read_manifest(out), "nativecheck.use") == (
         "native"
     )
@@ -248,11 +248,11 @@ def test_a_module_taking_another_modules_types_is_built_and_loaded_with_it(
 def test_a_failed_build_says_why_and_keeps_the_last_one(tmp_path: Path) -> None:
     mod = _package(tmp_path, "def value() -> int:\n    return 1\n")
     out = tmp_path / "native"
-    native.build({"nativecheck.answer": mod}, out, jobs=1)
+    native_build.build({"nativecheck.answer": mod}, out, jobs=1)
     before = native.read_manifest(out)
     mod.write_text("def value(:\n")
     with pytest.raises(native.NativeError, match="the compile failed: "):
-        native.build({"nativecheck.answer": mod}, out, jobs=1)
+        native_build.build({"nativecheck.answer": mod}, out, jobs=1)
     assert native.read_manifest(out) == before
     assert native.NativeFinder(tmp_path / "src", out).find_spec("nativecheck.answer") is None
 
@@ -292,6 +292,26 @@ def test_the_engine_and_the_importer_are_compiled_and_nothing_else() -> None:
     assert len(names) == len(list((ROOT / "src" / "eighteen" / "engine").rglob("*.py"))) - 2 + 6
 
 
+def test_importing_eighteen_loads_the_finder_and_not_the_builder() -> None:
+    """Every ``import eighteen`` puts the finder (eighteen.native); the build, its tools
+    (subprocesses, a thread pool) and its training run load only for ``eighteen native
+    --build``, and the training run's module only in the process that trains."""
+    probe = (
+        "import sys, eighteen\n"
+        "names = ('eighteen.native', 'subprocess', 'concurrent')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(names)))\n"
+        "import eighteen.native_build\n"
+        "print(sorted(m for m in sys.modules if m.startswith(names[0])))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.splitlines() == [
+        "['eighteen.native']",
+        "['eighteen.native', 'eighteen.native_build']",
+    ]
+
+
 def test_the_command_reports_each_module_and_a_failed_build_in_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -308,7 +328,7 @@ def test_the_command_reports_each_module_and_a_failed_build_in_one_line(
     assert main(["native", "--build", "--clean"]) == 2  # one thing at a time
     assert "not allowed with argument" in capsys.readouterr().err
 
-    monkeypatch.setattr(native, "build", broken)
+    monkeypatch.setattr(native_build, "build", broken)
     assert main(["native", "--build"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
@@ -442,11 +462,11 @@ def test_a_build_guided_by_a_profile_trains_with_counting_modules_then_compiles_
     out = tmp_path / "native"
     train = [sys.executable, "-c", TOY_TRAINING, str(tmp_path / "src")]
     notes: list[str] = []
-    assert native.build({"nativecheck.answer": mod}, out, jobs=1, train=train, notes=notes) == [
-        "nativecheck.answer"
-    ]
+    assert native_build.build(
+        {"nativecheck.answer": mod}, out, jobs=1, train=train, notes=notes
+    ) == ["nativecheck.answer"]
     so = out / f"nativecheck.answer{native.SUFFIX}"
-    gcc = native._is_gcc(native._toolchain()[0][0])
+    gcc = native_build._is_gcc(native_build._toolchain()[0][0])
     if gcc:
         # the training ran the module with its counters; the module kept has none
         assert notes == ["guided by a profile (counting module, value 159)"]
@@ -461,9 +481,9 @@ def test_a_build_guided_by_a_profile_trains_with_counting_modules_then_compiles_
     other = mod.with_name("other.py")
     other.write_text("X = 1\n")
     sources = {"nativecheck.answer": mod, "nativecheck.other": other}
-    assert native.build(sources, out, jobs=1) == ["nativecheck.other"]
+    assert native_build.build(sources, out, jobs=1) == ["nativecheck.other"]
     assert native.read_profiled(out) == ({"nativecheck.answer"} if gcc else set())
-    assert native.build(sources, out, jobs=1, force=True) == sorted(sources)
+    assert native_build.build(sources, out, jobs=1, force=True) == sorted(sources)
     assert native.read_profiled(out) == set()
 
 
@@ -471,14 +491,18 @@ def test_a_failed_training_run_leaves_the_modules_compiled_without_a_profile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # (with another compiler no training runs: the build says so, and compiles without)
-    other = None if native._is_gcc(native._toolchain()[0][0]) else "the C compiler is not GCC"
+    other = (
+        None
+        if native_build._is_gcc(native_build._toolchain()[0][0])
+        else "the C compiler is not GCC"
+    )
     mod = _package(tmp_path, "def value(n: int) -> int:\n    return n + 1\n")
     out = tmp_path / "native"
     notes: list[str] = []
     train = [sys.executable, "-c", "raise SystemExit('no training today')"]
-    assert native.build({"nativecheck.answer": mod}, out, jobs=1, train=train, notes=notes) == [
-        "nativecheck.answer"
-    ]
+    assert native_build.build(
+        {"nativecheck.answer": mod}, out, jobs=1, train=train, notes=notes
+    ) == ["nativecheck.answer"]
     assert notes == [f"without a profile: {other or 'the training run failed: no training today'}"]
     assert native.read_profiled(out) == set()
     so = out / f"nativecheck.answer{native.SUFFIX}"
@@ -487,7 +511,7 @@ def test_a_failed_training_run_leaves_the_modules_compiled_without_a_profile(
     # a run that never loads the modules compiled with counters measures nothing
     notes.clear()
     train = [sys.executable, "-c", "pass"]
-    assert native.build(
+    assert native_build.build(
         {"nativecheck.answer": mod}, out, jobs=1, force=True, train=train, notes=notes
     ) == ["nativecheck.answer"]
     assert notes == [f"without a profile: {other or 'the training run left no profile'}"]
@@ -500,7 +524,7 @@ def test_the_engines_training_run_plays_every_title_and_imports_what_the_importe
     assert known_titles() == ["1830", "1830-example", "1833ne", "1833ne-takeover"]
     # two bot games of each title, each imported again (the importer reads every action
     # the engine has: tests/io/test_export_18xx.py)
-    played = native.train()
+    played = native_training.train()
     assert played == f"trained on 8 bot games, each imported again; {native.describe()}"
 
 
@@ -516,7 +540,7 @@ def test_the_command_builds_guided_by_a_profile_unless_told_not_to(
         notes.append("guided by a profile (trained)")
         return ["eighteen.engine.map"]
 
-    monkeypatch.setattr(native, "build", build)
+    monkeypatch.setattr(native_build, "build", build)
     assert main(["native", "--build"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == (
         "compiled 1 module, guided by a profile (trained)"
@@ -525,9 +549,9 @@ def test_the_command_builds_guided_by_a_profile_unless_told_not_to(
     doc = json.loads(capsys.readouterr().out)
     assert doc["built"] == ["eighteen.engine.map"]
     assert doc["notes"] == ["guided by a profile (trained)"]
-    assert asked == [native.TRAINING, None]
+    assert asked == [native_build.TRAINING, None]
     monkeypatch.setattr(
-        native, "build", lambda **kw: ["eighteen.engine.map", "eighteen.engine.bank"]
+        native_build, "build", lambda **kw: ["eighteen.engine.map", "eighteen.engine.bank"]
     )
     assert main(["native", "--build", "--no-profile"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "compiled 2 modules"
@@ -561,7 +585,7 @@ def test_eighteen_native_dir_names_the_folder_of_the_compiled_modules(
     assert native.native_dir_now() == elsewhere
     assert native.read_manifest() == {} and native.read_profiled() == set()
     assert {s.state for s in native.status()} == {"missing"}  # (nothing built there)
-    assert native.build({"nativecheck.answer": mod}, jobs=1) == ["nativecheck.answer"]
+    assert native_build.build({"nativecheck.answer": mod}, jobs=1) == ["nativecheck.answer"]
     assert sorted(native.read_manifest()) == ["nativecheck.answer"]
     assert (elsewhere / f"nativecheck.answer{native.SUFFIX}").is_file()
     assert native.clean() is True and not elsewhere.exists()
@@ -576,10 +600,10 @@ def test_gcc_is_told_from_other_compilers_by_its_version_line(tmp_path: Path) ->
         path.chmod(0o755)
         return str(path)
 
-    assert native._is_gcc(compiler("cc1", "gcc (Debian 12.2.0-14) 12.2.0")) is True
-    assert native._is_gcc(compiler("cc2", "Debian clang version 14.0.6")) is False
-    assert native._is_gcc(compiler("cc3", "tcc version 0.9.27")) is False
-    assert native._is_gcc(str(tmp_path / "no-such-compiler")) is False
+    assert native_build._is_gcc(compiler("cc1", "gcc (Debian 12.2.0-14) 12.2.0")) is True
+    assert native_build._is_gcc(compiler("cc2", "Debian clang version 14.0.6")) is False
+    assert native_build._is_gcc(compiler("cc3", "tcc version 0.9.27")) is False
+    assert native_build._is_gcc(str(tmp_path / "no-such-compiler")) is False
 
 
 def test_the_state_copy_keeps_its_contract_run_from_the_sources() -> None:
@@ -610,7 +634,7 @@ def test_a_module_counts_as_guided_by_a_profile_only_while_its_compiled_file_is_
         "modules": dict.fromkeys(names, "h"),
         "profiled": ["eighteen.engine.game", "eighteen.engine.map"],
     }
-    monkeypatch.setattr(native, "_manifest", lambda native_dir=None: listed)
+    monkeypatch.setattr(native, "manifest_data", lambda native_dir=None: listed)
     states = {"eighteen.engine.bank": "native", "eighteen.engine.game": "stale"}
     monkeypatch.setattr(
         native, "_loaded_state", lambda root, d, entries, name: states.get(name, "native")

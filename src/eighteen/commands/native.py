@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from eighteen import native
+from eighteen import native, native_build
 from eighteen.commands.output import emit_json, fail, say
 
 
@@ -10,7 +10,7 @@ def cmd_native(
     *, build: bool, force: bool, clean: bool, jobs: int, fmt: str, profile: bool = True
 ) -> int:
     """Build (``build``, every module with ``force``; guided by the profile of a training
-    run with ``profile``, :func:`eighteen.native.build`) or remove (``clean``) the
+    run with ``profile``, :func:`eighteen.native_build.build`) or remove (``clean``) the
     compiled modules, then report each module's state."""
     built: list[str] = []
     notes: list[str] = []
@@ -20,8 +20,8 @@ def cmd_native(
             say("removed the compiled modules" if removed else "no compiled modules")
     elif build or force:
         try:
-            train = native.TRAINING if profile else None
-            built = native.build(jobs=jobs, force=force, train=train, notes=notes)
+            train = native_build.TRAINING if profile else None
+            built = native_build.build(jobs=jobs, force=force, train=train, notes=notes)
         except (native.NativeError, OSError) as exc:
             return fail("native", f"{exc}; the engine runs from its sources")
         if fmt == "text":
