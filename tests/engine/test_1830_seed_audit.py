@@ -41,7 +41,7 @@ from eighteen.engine.actions import (
     TradePrivate,
 )
 from eighteen.engine.rounds.or_run import payout
-from eighteen.engine.rounds.or_track import next_token_cost
+from eighteen.engine.rounds.or_token import next_token_cost
 from eighteen.engine.tables import Tables
 
 

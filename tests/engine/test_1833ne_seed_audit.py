@@ -57,7 +57,7 @@ from eighteen.engine.actions import (
     RunRoutes,
     SellShares,
 )
-from eighteen.engine.rounds.or_track import next_token_cost
+from eighteen.engine.rounds.or_token import next_token_cost
 from eighteen.engine.state import IPO, POOL
 
 # ---------------------------------------------------------------------------------------

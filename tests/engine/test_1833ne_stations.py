@@ -8,7 +8,7 @@ from __future__ import annotations
 from ne_scenario import opening
 
 from eighteen.engine import network, phase_change
-from eighteen.engine.rounds.or_track import next_token_cost
+from eighteen.engine.rounds.or_token import next_token_cost
 
 
 def test_two_stations_and_the_cheap_reserved_one() -> None:

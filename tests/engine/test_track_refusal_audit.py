@@ -30,7 +30,7 @@ from eighteen.engine.actions import (
     PlaceToken,
     RunRoutes,
 )
-from eighteen.engine.rounds.or_track import free_station_options, next_token_cost, token_options
+from eighteen.engine.rounds.or_token import free_station_options, next_token_cost, token_options
 from eighteen.io.games18xx import Importer, filter_actions
 
 # -- setups -------------------------------------------------------------------------------

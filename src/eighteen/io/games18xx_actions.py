@@ -39,7 +39,7 @@ from eighteen.engine.actions import (
     TradePrivate,
 )
 from eighteen.engine.face import MapError
-from eighteen.engine.rounds import or_track
+from eighteen.engine.rounds import or_homes, or_step
 from eighteen.engine.rounds.operating import STEP_INDEX
 from eighteen.engine.route_reading import first_reading, route_from_connections
 from eighteen.engine.routes import RouteError
@@ -155,10 +155,10 @@ def _company_pass(imp: Importer, aid: int | str, a: dict[str, Any], private: str
     due (a tile_lay power's ``token``) is the operating corporation's pass of our
     ``free_station`` step; any other ability's pass changes nothing."""
     g = imp.game
-    if g.state.round.kind != "operating" or or_track.free_station_due(g) != private:
+    if g.state.round.kind != "operating" or or_homes.free_station_due(g) != private:
         return
     try:
-        g.apply(Pass(or_track.operating(g)))
+        g.apply(Pass(or_step.operating(g)))
     except IllegalAction as exc:
         raise Divergence(aid, a, str(exc)) from None
 

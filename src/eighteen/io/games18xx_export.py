@@ -37,7 +37,7 @@ from eighteen.engine.actions import (
 )
 from eighteen.engine.face import Path as TrackPath
 from eighteen.engine.game import Game
-from eighteen.engine.rounds import or_track
+from eighteen.engine.rounds import or_homes
 from eighteen.engine.routes import Route, route_connections
 from eighteen.engine.shares import cert_percent
 from eighteen.engine.state import IPO, POOL, State
@@ -123,7 +123,7 @@ class _Exporter:
         before = g.state.copy()  # apply changes the state in place
         # a power's free station placed or declined: the company's action in 18xx.games
         free = (
-            or_track.free_station_due(g)
+            or_homes.free_station_due(g)
             if isinstance(action, Pass | PlaceToken)
             and before.round.kind == "operating"
             and g.acting() == action.actor

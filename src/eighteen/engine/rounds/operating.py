@@ -20,19 +20,18 @@ from eighteen.engine import ferries, market, privates
 from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import Round, Step
 from eighteen.engine.rounds.or_finance import Ferry, FerryChoice, IssueRedeem
-from eighteen.engine.rounds.or_run import DividendStep, Routes
-from eighteen.engine.rounds.or_track import (
-    AnytimeLay,
+from eighteen.engine.rounds.or_homes import (
     FreeStation,
     HomeToken,
-    ORStep,
     PendingHome,
-    Token,
-    Track,
     due_home,
     free_station_due,
     settle_due_homes,
 )
+from eighteen.engine.rounds.or_run import DividendStep, Routes
+from eighteen.engine.rounds.or_step import ORStep
+from eighteen.engine.rounds.or_token import Token
+from eighteen.engine.rounds.or_track import AnytimeLay, Track
 from eighteen.engine.rounds.or_trains import BuyCompanies, BuyTrains, DiscardTrains, Exchange
 from eighteen.engine.state import OperatingRound
 

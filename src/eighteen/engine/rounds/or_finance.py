@@ -19,7 +19,7 @@ from eighteen.engine.actions import (
     RedeemShares,
 )
 from eighteen.engine.rounds.base import Step, check_actor
-from eighteen.engine.rounds.or_track import ORStep, _r, operating
+from eighteen.engine.rounds.or_step import ORStep, _r, operating
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context

@@ -17,7 +17,7 @@ from eighteen.engine.actions import Action, Dividend, IllegalAction, RunRoutes
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import check_actor
-from eighteen.engine.rounds.or_track import ORStep, _r, operating
+from eighteen.engine.rounds.or_step import ORStep, _r, operating
 from eighteen.engine.routes import RouteError
 from eighteen.engine.state import IPO, POOL
 

@@ -53,7 +53,7 @@ from eighteen.engine.actions import (
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import Step, check_actor
-from eighteen.engine.rounds.or_track import ORStep, _r, operating
+from eighteen.engine.rounds.or_step import ORStep, _r, operating
 from eighteen.engine.rounds.private_trades import sale_offers, trade_problem, transfer
 
 if TYPE_CHECKING:
