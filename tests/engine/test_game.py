@@ -22,6 +22,7 @@ from eighteen.engine.actions import (
 )
 from eighteen.engine.bots import pointless
 from eighteen.engine.tables import Tables
+from eighteen.title.save import SaveFormatError
 
 
 def test_load_title_reads_the_tables() -> None:
@@ -48,6 +49,25 @@ def test_new_game_checks_players_and_options() -> None:
     assert str(refused.value) == "'pool' cannot be a player name (it names the pool)"
     with pytest.raises(ValueError, match="unknown option"):
         Game.new(t, ["A", "B"], options=["nope"])
+    # a name no action could carry, or a save could hold, is refused at the start (an
+    # accepted one would leave a game whose every legal action is refused)
+    with pytest.raises(ValueError) as refused:
+        Game.new(t, ["A", 1])  # type: ignore[list-item]
+    assert str(refused.value) == "a player name is text, not int 1"
+    with pytest.raises(ValueError) as refused:
+        Game.new(t, ["A", "B" * 65])
+    assert str(refused.value) == f"a player name has at most 64 characters: {'B' * 65!r:.40}..."
+    with pytest.raises(ValueError) as refused:
+        Game.new(t, "AB")  # type: ignore[arg-type]
+    assert str(refused.value) == "players must be a list of names, not str"
+    for seed, why in [(2**63, "out of range (64 bits)"), ("x", "a whole number, not str")]:
+        with pytest.raises(ValueError) as refused:
+            Game.new(t, ["A", "B"], seed=seed)  # type: ignore[arg-type]
+        assert str(refused.value) == f"the seed is {why}"
+    longest = Game.new(t, ["A", "B" * 64], seed=-(2**63))
+    longest.apply(longest.legal_actions()[0])  # its players can act
+    assert len(longest.log) == 1
+    assert Game.from_json(longest.to_json()).state_hash() == longest.state_hash()
     g = Game.new(t, ["A", "B", "C"])
     assert g.state.bank == 12000 - 3 * 800
     assert money(g) == 12000
@@ -125,6 +145,37 @@ def test_save_and_load_give_the_same_hash() -> None:
     assert h.to_json()["title"] == "1830" and h.to_json()["hash"] == g.tables.hash
 
 
+def test_a_damaged_save_is_refused_in_one_line_before_any_action() -> None:
+    save = second_stock_round().to_json()
+    cases: list[tuple[object, str]] = [
+        ({**save, "actions": [5]}, "not a valid save: actions.0: should be a valid dictionary"),
+        ({**save, "actions": None}, "not a valid save: actions: should be a valid list"),
+        ({**save, "players": None}, "not a valid save: players: should be a valid list"),
+        ({**save, "options": None}, "not a valid save: options: should be a valid list"),
+        ({**save, "title": 1830}, "not a valid save: title: should be a valid string"),
+        ({**save, "format": 99}, "save format 99 is not one this version reads (format 1)"),
+        ({}, "not a valid save: format: missing"),
+        ([], "not a save (a save is a JSON object)"),
+        (
+            "{not json",
+            "not a save: Expecting property name enclosed in double quotes: "
+            "line 1 column 2 (char 1)",
+        ),
+    ]
+    for data, message in cases:
+        with pytest.raises(SaveFormatError) as refused:
+            Game.from_json(data)  # type: ignore[arg-type]
+        assert str(refused.value) == message
+    # an action that is a record but no legal one still names its place and type
+    bad = {**save, "actions": [*save["actions"], {"type": "pass", "actor": "nobody"}]}
+    with pytest.raises(IllegalAction) as illegal:
+        Game.from_json(bad)
+    assert str(illegal.value) == "action 21 (pass): not nobody's turn: B is to act"
+    with pytest.raises(ValueError) as other_title:
+        Game.from_json(save, tables=load_title("1833ne"))
+    assert str(other_title.value) == "a save of 1830 cannot be loaded on 1833ne"
+
+
 def test_clone_is_independent() -> None:
     g = second_stock_round()
     c = g.clone()
@@ -150,6 +201,12 @@ def test_views() -> None:
     assert bm["president"] == "C" and bm["price"] == 90 and bm["trains"] == ["2-0"]
     a = next(p for p in s["players"] if p["name"] == "A")
     assert a["value"] == a["cash"] + 2 * 90 + 20 + 160  # 20% B&M, SV and CA at face
+    # a view is a copy: changing what it gives back leaves the game as it was
+    before = g.state_hash()
+    bm["cell"][1] += 1
+    views.market_view(g)["B&M"]["cell"][0] += 1
+    next(c for c in views.corporations(g) if c["id"] == "B&M")["cell"].append(0)
+    assert g.state_hash() == before
 
 
 def play_random(seed: int, players: int) -> Game:

@@ -54,8 +54,8 @@ from eighteen.engine.state import (
 )
 from eighteen.engine.tables import Tables, load_title
 from eighteen.title.model import GameEnds
+from eighteen.title.save import MAX_NAME, SAVE_FORMAT, SEED_RANGE, SaveFormatError, check_save
 
-SAVE_FORMAT = 1
 STUCK = "no one can act any more, and no rule of the title ends the game"
 _ROUNDS: dict[str, Round] = {
     "auction": AuctionRoundSteps(),
@@ -97,6 +97,8 @@ class Game(GameData):
         options: list[str] | tuple[str, ...] = (),
     ) -> None:
         check_capabilities(tables)
+        if not isinstance(players, list | tuple):
+            raise ValueError(f"players must be a list of names, not {type(players).__name__}")
         n = len(players)
         if not tables.players_min <= n <= tables.players_max:
             raise ValueError(
@@ -105,9 +107,17 @@ class Game(GameData):
         if len(set(players)) != n:
             raise ValueError("player names must be distinct")
         for p in players:
+            if not isinstance(p, str):
+                raise ValueError(f"a player name is text, not {type(p).__name__} {p!r:.40}")
+            if len(p) > MAX_NAME:
+                raise ValueError(f"a player name has at most {MAX_NAME} characters: {p!r:.40}...")
             taken = _name_taken(tables, p)
             if taken is not None:
                 raise ValueError(f"{p!r} cannot be a player name ({taken})")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"the seed is a whole number, not {type(seed).__name__}")
+        if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+            raise ValueError("the seed is out of range (64 bits)")
         for o in options:
             if o not in tables.option_ids:
                 raise ValueError(f"unknown option {o!r} (known: {tables.option_ids})")
@@ -339,21 +349,28 @@ class Game(GameData):
         """Load a save by replaying its actions (IllegalAction names the failing one), at
         the collector's bulk pace (:func:`eighteen.engine.collector.bulk`).
 
-        ``strict``: refuse a save made with other tables (version or hash differ)."""
+        The save's shape is checked first (:func:`eighteen.title.save.check_save`): data
+        that is not a save raises :class:`~eighteen.title.save.SaveFormatError` (a
+        ValueError) naming the first wrong field, before any action is applied. Given
+        ``tables`` must be the save's title's (ValueError otherwise); ``strict``: refuse
+        a save made with other tables of it too (version or hash differ)."""
         if isinstance(data, str):
-            data = json.loads(data)
-        assert isinstance(data, dict)
-        tables = tables or load_title(data["title"])
-        if strict and (data.get("hash"), data.get("version")) != (tables.hash, tables.version):
+            try:
+                data = json.loads(data)
+            except ValueError as exc:  # (JSONDecodeError, or an integer too long to read)
+                raise SaveFormatError(f"not a save: {exc}") from None
+        save = check_save(data)
+        tables = tables or load_title(save.title)
+        if save.title != tables.id:
+            raise ValueError(f"a save of {save.title} cannot be loaded on {tables.id}")
+        if strict and (save.hash, save.version) != (tables.hash, tables.version):
             raise ValueError(
-                f"save made with {data['title']} {data.get('version')} {data.get('hash')}, "
+                f"save made with {save.title} {save.version} {save.hash}, "
                 f"tables are {tables.version} {tables.hash}"
             )
-        game = cls(
-            tables, data["players"], seed=data.get("seed", 0), options=data.get("options", [])
-        )
+        game = cls(tables, list(save.players), seed=save.seed, options=list(save.options))
         with collector.bulk():
-            for i, a in enumerate(data.get("actions", [])):
+            for i, a in enumerate(save.actions):
                 try:
                     game.apply(action_from_json(a))
                 except IllegalAction as exc:

@@ -90,7 +90,7 @@ def corporations(g: Game) -> list[dict[str, Any]]:
                 "president": cs.president,
                 "par": cs.par,
                 "price": cell.price if cell else None,
-                "cell": cs.cell,
+                "cell": list(cs.cell) if cs.cell else None,  # (a copy: not the state's)
                 "floated": cs.floated,
                 "operated": cs.operated,
                 "treasury": cs.cash,
@@ -122,7 +122,7 @@ def market_view(g: Game) -> dict[str, Any]:
     """Every started corporation's cell and price, top row first."""
     started = [c.id for c in g.tables.corporations if g.state.corporations[c.id].cell]
     return {
-        cid: {"cell": g.state.corporations[cid].cell, "price": market.price(g, cid)}
+        cid: {"cell": list(g.state.corporations[cid].cell or ()), "price": market.price(g, cid)}
         for cid in market.operating_order(g, started)
     }
 

@@ -18,7 +18,12 @@ SAVE_FORMAT = 1
 MAX_ACTIONS = 1_000_000
 """Most actions a save may hold."""
 
-Name = Annotated[str, Field(min_length=1, max_length=64)]
+MAX_NAME = 64
+"""Longest player, title or option name a save holds."""
+SEED_RANGE = (-(2**63), 2**63 - 1)
+"""The seeds a save holds (64 bits)."""
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
 
 
 class Save(BaseModel):
@@ -37,7 +42,7 @@ class Save(BaseModel):
     players: list[Name] = Field(
         min_length=1, max_length=12, description="Player names, in seating order."
     )
-    seed: int = Field(0, ge=-(2**63), le=2**63 - 1, description="Random seed of the game.")
+    seed: int = Field(0, ge=SEED_RANGE[0], le=SEED_RANGE[1], description="Random seed of the game.")
     options: list[Name] = Field(
         default_factory=list, max_length=64, description="Title options switched on."
     )
