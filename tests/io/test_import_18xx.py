@@ -314,6 +314,17 @@ def test_players_named_by_id_when_names_clash(game_29133: dict[str, Any]) -> Non
     assert res.mismatches() == []
 
 
+def test_a_name_too_long_for_a_save_is_the_players_id_and_a_huge_seed_is_zero(
+    game_29133: dict[str, Any],
+) -> None:
+    game_29133["players"][1]["name"] = "N" * 65
+    game_29133["settings"]["seed"] = 2**64
+    res = import_game(game_29133)
+    assert res.game.players[1] == "player 4631" and len(res.game.players[0]) <= 64
+    assert res.game.seed == 0
+    assert res.mismatches() == [] and res.divergence is None
+
+
 def test_old_exports_key_the_result_by_name(game_29133: dict[str, Any]) -> None:
     names = {str(p["id"]): p["name"] for p in game_29133["players"]}
     game_29133["result"] = {names[k]: v for k, v in game_29133["result"].items()}

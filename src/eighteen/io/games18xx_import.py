@@ -39,6 +39,7 @@ from eighteen.io.games18xx_log import (
     with_autos,
 )
 from eighteen.title.model import Import18xx
+from eighteen.title.save import MAX_NAME, SEED_RANGE
 
 
 @dataclass
@@ -203,6 +204,8 @@ class Importer:
             seed = int(seed)
         except (TypeError, ValueError):
             seed = 0
+        if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+            seed = 0  # (a save holds a seed of 64 bits)
         try:
             self.game = Game(tables, list(self.names.values()), seed=seed, options=options)
         except ValueError as exc:
@@ -242,6 +245,7 @@ class Importer:
         for key, name in zip(keys, wanted, strict=True):
             ok = (
                 name
+                and len(name) <= MAX_NAME
                 and name not in ("bank", IPO, POOL)
                 and not self.tables.is_corporation(name)
                 and not self.tables.is_private(name)
