@@ -64,6 +64,7 @@ def test_wrong_types_and_ranges_are_refused(action: Any, message: str) -> None:
         ({"type": "run_routes", "actor": "PRR", "routes": {}}, "run_routes.routes must be a list of routes"),
         ({"type": "run_routes", "actor": "PRR", "routes": [{"train": "2-0"}]}, "a route needs 'paths'"),
         ({"type": "run_routes", "actor": "PRR", "routes": [7]}, "a route must be an object, not int"),
+        ({"type": "run_routes", "actor": "PRR", "routes": [{"train": "2-0", "paths": [], "revenue": 0, "stopz": []}]}, "a route has no field 'stopz'"),
         ({"type": "run_routes", "actor": "PRR", "routes": [{"train": "2-0", "paths": "E11", "revenue": 0}]}, "RouteSpec.paths must be a list of text"),
     ],
 )  # fmt: skip

@@ -234,6 +234,9 @@ class RouteSpec:
         for key in ("train", "paths", "revenue"):
             if key not in d:
                 raise IllegalAction(f"a route needs {key!r}")
+        extra = [k for k in d if k not in _ROUTE_FIELDS]
+        if extra:  # (as an action's unknown field: a misspelt key is not dropped)
+            raise IllegalAction(f"a route has no field {extra[0]!r:.60}")
         lists = {}
         for key in ("paths", "stops", "extension"):
             v = d.get(key, [])
@@ -249,6 +252,9 @@ class RouteSpec:
         )
         spec.check()
         return spec
+
+
+_ROUTE_FIELDS = frozenset({"train", "paths", "revenue", "stops", "extension"})
 
 
 @dataclass(frozen=True)
