@@ -577,7 +577,7 @@ def test_the_engine_line_counts_the_modules_a_profile_guided(
 
 
 def test_eighteen_native_dir_names_the_folder_of_the_compiled_modules(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     mod = _package(tmp_path, "def value(n: int) -> int:\n    return n * 2\n")
     elsewhere = tmp_path / "elsewhere"
@@ -589,6 +589,24 @@ def test_eighteen_native_dir_names_the_folder_of_the_compiled_modules(
     assert sorted(native.read_manifest()) == ["nativecheck.answer"]
     assert (elsewhere / f"nativecheck.answer{native.SUFFIX}").is_file()
     assert native.clean() is True and not elsewhere.exists()
+    # a build and a clean remove only what a build writes there: other files stay, and
+    # so does the folder that holds them
+    elsewhere.mkdir()
+    (elsewhere / "mine.txt").write_text("keep")
+    (elsewhere / "notes").mkdir()
+    assert native_build.build({"nativecheck.answer": mod}, jobs=1) == ["nativecheck.answer"]
+    assert sorted(p.name for p in elsewhere.iterdir()) == sorted(
+        [native.MANIFEST, f"nativecheck.answer{native.SUFFIX}", "mine.txt", "notes"]
+    )
+    assert native.clean() is True
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["mine.txt", "notes"]
+    assert native.clean() is False  # (nothing of a build left)
+    monkeypatch.setenv("EIGHTEEN_NATIVE_DIR", str(elsewhere / "mine.txt"))
+    assert main(["native", "--clean"]) == 1
+    assert capsys.readouterr().err == (
+        f"eighteen native: error: {elsewhere / 'mine.txt'} is not a folder\n"
+    )
+    assert (elsewhere / "mine.txt").read_text() == "keep"
     monkeypatch.delenv("EIGHTEEN_NATIVE_DIR")
     assert native.native_dir_now() == native.NATIVE_DIR
 

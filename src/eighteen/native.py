@@ -36,6 +36,7 @@ is the finder's half, which every ``import eighteen`` loads; the build is
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -43,7 +44,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import sys
 import sysconfig
 from collections.abc import Mapping, Sequence
@@ -347,10 +347,26 @@ def describe() -> str:
     return f"engine: compiled, {loaded} of the {len(imported)} modules imported{guided}"
 
 
+def built_file(path: Path) -> bool:
+    """Is ``path`` a file a build writes in the native folder: the manifest, or a compiled
+    module (an extension module of any interpreter: a build for another ABI is one)?  A
+    build and a clean remove only these: the folder ``EIGHTEEN_NATIVE_DIR`` names may
+    hold other files."""
+    return path.name == MANIFEST or path.suffix in (".so", ".pyd")
+
+
 def clean(native_dir: Path | None = None) -> bool:
-    """Remove the compiled modules (the engine runs from its sources); False: none."""
+    """Remove the compiled modules and their manifest (the engine runs from its sources),
+    then the folder if nothing else is left in it; False: none.  NativeError when the
+    folder is a file."""
     native_dir = native_dir or native_dir_now()
     if not native_dir.exists():
         return False
-    shutil.rmtree(native_dir)
-    return True
+    if not native_dir.is_dir():
+        raise NativeError(f"{native_dir} is not a folder")
+    found = [f for f in native_dir.iterdir() if f.is_file() and built_file(f)]
+    for f in found:
+        f.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # (not empty: what else it holds stays)
+        native_dir.rmdir()
+    return bool(found)

@@ -27,6 +27,7 @@ from eighteen.native import (
     MANIFEST,
     SUFFIX,
     NativeError,
+    built_file,
     digest_of,
     file_state,
     manifest_data,
@@ -98,7 +99,7 @@ def build(
     _write_manifest(native_dir, entries, profiled | (set(made) if guided else set()))
     keep = {MANIFEST, *(f"{name}{SUFFIX}" for name in entries)}
     for f in native_dir.iterdir():  # a module no longer compiled, a build for another ABI
-        if f.is_file() and not f.name.startswith(".") and f.name not in keep:
+        if f.is_file() and built_file(f) and f.name not in keep:
             f.unlink(missing_ok=True)
     return sorted(made)
 

@@ -15,7 +15,10 @@ def cmd_native(
     built: list[str] = []
     notes: list[str] = []
     if clean:
-        removed = native.clean()
+        try:
+            removed = native.clean()
+        except (native.NativeError, OSError) as exc:
+            return fail("native", str(exc))
         if fmt == "text":
             say("removed the compiled modules" if removed else "no compiled modules")
     elif build or force:
