@@ -165,3 +165,40 @@ def test_a_title_folder_names_the_title_it_declares(
     code, _, err = run(capsys, "simulate", str(ROOT / "titles/1830"), "--vs", "1830")
     assert code == 2
     assert f"--vs names the same title as TITLE ({ROOT / 'titles/1830'})" in err
+
+
+def test_a_title_folder_of_another_project_plays_that_projects_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`compile FOLDER` writes the folder's tables to its own project's generated/, and
+    `play FOLDER` plays those, not a title of the same id found from the working
+    directory (here, the checkout's 1830)."""
+    project = tmp_path / "P"
+    shutil.copytree(ROOT / "titles", project / "titles")
+    title = project / "titles" / "1830" / "title.toml"
+    title.write_text(title.read_text().replace("bank = 12000\n", "bank = 15000\n"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    folder = str(project / "titles" / "1830")
+    code, _, err = run(capsys, "play", folder, "--players", "3", "--quiet")
+    assert code == 1
+    assert err == (
+        f"eighteen play: error: no compiled tables for {folder} (looked for "
+        f"../P/generated/1830.json): run `eighteen compile {folder}`\n"
+    )
+    assert run(capsys, "compile", folder)[0] == 0
+    assert sorted(p.name for p in (project / "generated").iterdir()) == ["1830.json", "1830.md"]
+    assert not (elsewhere / "generated").exists()
+    ours = json.loads((project / "generated" / "1830.json").read_text())
+    theirs = json.loads((ROOT / "generated" / "1830.json").read_text())
+    assert (ours["bank"], theirs["bank"]) == (15000, 12000)
+    save = elsewhere / "g.json"
+    code, _, err = run(capsys, "play", folder, "--players", "3", "--quiet", "--save", str(save))
+    assert (
+        code == 0
+        and err == f"saved {len(json.loads(save.read_text())['actions'])} actions to {save}\n"
+    )
+    assert json.loads(save.read_text())["hash"] == ours["hash"] != theirs["hash"]
+    assert run(capsys, "play", "1830", "--players", "3", "--quiet", "--save", str(save))[0] == 0
+    assert json.loads(save.read_text())["hash"] == theirs["hash"]  # (the id: the checkout's)

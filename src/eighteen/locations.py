@@ -101,6 +101,33 @@ def title_ref(target: str) -> str:
     return declared if isinstance(declared, str) and declared else folder.resolve().name
 
 
+def title_project(folder: Path) -> Path | None:
+    """The project a title folder belongs to: the nearest folder above it holding
+    ``titles/`` (``eighteen compile`` writes the folder's tables to its ``generated/``);
+    None for a folder in no project."""
+    return project_root(Path(folder).resolve().parent)
+
+
+def title_tables(target: str) -> tuple[str, Path | None]:
+    """A title argument as (its id, the title folder it names, or None for an id).
+
+    A folder's compiled tables are the ones ``eighteen compile`` writes for it
+    (:func:`compiled_path`), not another title of the same id found from the working
+    directory."""
+    folder = Path(target)
+    if not (folder / "title.toml").is_file():
+        return target, None
+    return title_ref(target), folder
+
+
+def compiled_path(folder: Path, title_id: str) -> Path | None:
+    """Where ``eighteen compile`` writes the tables of a title folder (without
+    ``--out``): its project's ``generated/<id>.json``; None for a folder in no project
+    (its tables go to the working directory's project, found by id)."""
+    project = title_project(folder)
+    return None if project is None else project / "generated" / f"{title_id}.json"
+
+
 def find_library(name: str, near: Path) -> Path | None:
     """The tiles.toml of tile library ``name`` (e.g. ``common``) for a title in ``near``:
     the title's sibling folder first, then every titles/ folder."""

@@ -24,14 +24,13 @@ from eighteen.commands.output import (
     warn,
     write_atomic,
 )
-from eighteen.commands.stale import stale_tables
+from eighteen.commands.stale import played_tables
 from eighteen.engine import views
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bots import play
 from eighteen.engine.game import Game
 from eighteen.engine.tables import TitleNotFound, load_title
 from eighteen.io.jsonlimits import JSONLimitError, load_json
-from eighteen.locations import title_ref
 from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots, seated_bots
 from eighteen.title.save import SaveFormatError, check_save
 from eighteen.title.versions import SaveTitleMismatch, check_save_title
@@ -166,10 +165,9 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
         except OutputError as exc:
             return _err(f"cannot write the save: {exc}", "play")
     try:
-        tables = load_title(title_ref(args.title))  # (a folder plays its compiled tables)
+        tables, stale = played_tables(args.title)  # (a folder plays its compiled tables)
     except TitleNotFound as exc:
         return _err(str(exc), "play")
-    stale = stale_tables(tables.id, tables.hash)
     if stale:
         warn("play", stale)
     if isinstance(args.players, list):

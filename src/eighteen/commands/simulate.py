@@ -97,9 +97,9 @@ def prepare(
 ) -> tuple[list[str], dict[str, Tables], Any, Backend, Path]:
     """Check every argument; raise UsageError (exit 2) or ValueError (exit 1)."""
     from eighteen.commands.output import warn
-    from eighteen.commands.stale import stale_tables
+    from eighteen.commands.stale import played_tables
     from eighteen.engine.game import Game
-    from eighteen.engine.tables import TitleNotFound, load_title
+    from eighteen.engine.tables import TitleNotFound
     from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots
     from eighteen.sim.runner import Backend, player_names
 
@@ -123,16 +123,16 @@ def prepare(
     from eighteen.locations import title_ref
 
     # (a folder plays its compiled tables: it names its title)
-    titles = [title_ref(t) for t in ([args.title] if args.vs is None else [args.title, args.vs])]
+    targets = [args.title] if args.vs is None else [args.title, args.vs]
+    titles = [title_ref(t) for t in targets]
     if len(set(titles)) != len(titles):
         raise UsageError(f"--vs names the same title as TITLE ({args.title})")
     tables: dict[str, Tables] = {}
-    for tid in titles:
+    for tid, target in zip(titles, targets, strict=True):
         try:
-            tables[tid] = load_title(tid)
+            tables[tid], stale = played_tables(target)
         except TitleNotFound as exc:
             raise ValueError(str(exc)) from None
-        stale = stale_tables(tables[tid].id, tables[tid].hash)
         if stale:
             warn("simulate", stale)
         try:  # player count, names and options, as the games will use them

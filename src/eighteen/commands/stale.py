@@ -2,14 +2,40 @@
 
 from __future__ import annotations
 
-from eighteen.engine.tables import TitleNotFound, find_title
-from eighteen.locations import find_title_dir
+from pathlib import Path
+
+from eighteen.engine.tables import Tables, TitleNotFound, find_title, load_title
+from eighteen.locations import compiled_path, find_title_dir, title_tables
 from eighteen.title.diff import short_hash
 from eighteen.title.pipeline import load_sources, source_hash
 from eighteen.title.sources import display_path
 
 
-def stale_tables(title_id: str, compiled_hash: str) -> str | None:
+def played_tables(target: str) -> tuple[Tables, str | None]:
+    """The compiled tables a title argument plays (an id, or a title folder: the tables
+    ``eighteen compile`` writes for that folder, in its project's ``generated/``), and
+    why they are older than their sources (None: they are not).  TitleNotFound, naming
+    where it looked, when there are none."""
+    title_id, folder = title_tables(target)
+    path = None if folder is None else compiled_path(folder, title_id)
+    if path is None:
+        tables = load_title(title_id)
+    elif path.is_file():
+        tables = load_title(path)
+    else:
+        raise TitleNotFound(
+            f"no compiled tables for {target} (looked for {display_path(path)}): run "
+            f"`eighteen compile {target}`"
+        )
+    return tables, stale_tables(tables.id, tables.hash, folder, path)
+
+
+def stale_tables(
+    title_id: str,
+    compiled_hash: str,
+    folder: Path | None = None,
+    compiled: Path | None = None,
+) -> str | None:
     """Why the compiled tables of ``title_id`` are older than its sources, or None.
 
     The sources are the title folder found where `eighteen titles` finds it; the tables
@@ -18,12 +44,14 @@ def stale_tables(title_id: str, compiled_hash: str) -> str | None:
     Hashing reads and checks every file, so it is done only when some title file is newer
     than the tables (a stat of each is enough to know the usual case: nothing edited).
     No folder, or one that does not load, is not reported here (`validate` does that).
+    ``folder`` and ``compiled``: the title folder and its tables, when the argument named
+    a folder (else both are found by id).
     """
-    folder = find_title_dir(title_id)
+    folder = folder if folder is not None else find_title_dir(title_id)
     if folder is None:
         return None
     try:
-        made = find_title(title_id).stat().st_mtime
+        made = (compiled if compiled is not None else find_title(title_id)).stat().st_mtime
     except (TitleNotFound, OSError):
         return None
     # the title's folder, its base titles and tile libraries all sit under the same titles/

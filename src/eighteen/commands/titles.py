@@ -103,6 +103,7 @@ def cmd_compile(
     paths: list[str], *, check: bool = False, out: str | None = None, fmt: str = "text"
 ) -> int:
     """Compile titles to generated/; with check, report stale files and write nothing."""
+    from eighteen.locations import title_project
     from eighteen.title.compile import compile_title, stale_outputs, write_outputs
     from eighteen.title.pipeline import load_title
 
@@ -122,13 +123,20 @@ def cmd_compile(
         if title is None or any(p.is_error for p in found):
             continue
         compiled = compile_title(title)
+        # (a title folder's tables go to its own project's generated/, where `play` and
+        # `simulate` given the folder look for them; `--out` names another folder)
+        project = None if out else title_project(d)
+        target = out_dir if project is None else project / "generated"
         if check:
-            stale.extend(stale_outputs(compiled, out_dir))
+            stale.extend(stale_outputs(compiled, target))
             continue
         try:
-            written.extend(str(path) for path in write_outputs(compiled, out_dir))
+            check_dir_target(target)
+            written.extend(str(path) for path in write_outputs(compiled, target))
+        except OutputError as exc:
+            return fail("compile", str(exc))
         except OSError as exc:
-            return fail("compile", f"cannot write {out_dir}: {exc.strerror or exc}")
+            return fail("compile", f"cannot write {target}: {exc.strerror or exc}")
     errors = [p for p in sort_problems(problems) if p.is_error]
     if fmt == "json":
         doc: dict[str, Any] = {"written": written, "stale": stale}
