@@ -112,6 +112,31 @@ def test_cli_reads_compiled_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no differences" in out
 
 
+def test_json_that_is_no_compiled_title_is_one_located_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save, an empty object, a list or tables of another format: each is refused as
+    not a compiled title, naming the first wrong field (they were an internal error, or
+    compared as if they were tables)."""
+    monkeypatch.chdir(tmp_path)
+    tables = json.loads((ROOT / "generated" / "1830.json").read_text())
+    cases = {
+        "empty.json": ({}, "format: Field required"),
+        "list.json": (
+            [],
+            "the document: Input should be a valid dictionary or instance of CompiledTitle",
+        ),
+        "f99.json": ({**tables, "format": 99}, "format: Input should be 1"),
+        "save.json": ({"format": 1, "title": "1830", "actions": []}, "id: Field required"),
+    }
+    for name, (data, why) in cases.items():
+        (tmp_path / name).write_text(json.dumps(data))
+        assert main(["diff", name, "1830"]) == 1
+        out, err = capsys.readouterr()
+        assert out == f"{name}:1:1: error[E002]: not a compiled title: {why}\n"
+        assert err == "diff: cannot compare titles with errors (see above)\n"
+
+
 def test_cli_unknown_title(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "1830", "no-such-title"]) == 1
     assert "E002" in capsys.readouterr().out

@@ -13,6 +13,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from eighteen.compiled import CompiledTitle
 from eighteen.locations import find_title_dir
 from eighteen.title.compile import compile_title
 from eighteen.title.pipeline import load_title
@@ -78,9 +81,17 @@ def load_compiled(
     p = Path(ref)
     if p.suffix == ".json" and p.is_file():
         try:
-            return json.loads(p.read_text(encoding="utf-8")), []
+            data = json.loads(p.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             return None, [Problem(display_path(p), 1, 1, "E002", f"cannot read: {exc}")]
+        try:  # (a save, an export or any other JSON is no compiled title)
+            CompiledTitle.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(x) for x in err["loc"]) or "the document"
+            message = f"not a compiled title: {where}: {err['msg']}"
+            return None, [Problem(display_path(p), 1, 1, "E002", message)]
+        return data, []
     if not p.is_dir() and root is not None and (root / "titles" / ref).is_dir():
         p = root / "titles" / ref
     if not p.is_dir():  # an id: the project's, the checkout's or the installed package's
