@@ -202,3 +202,38 @@ def test_a_title_folder_of_another_project_plays_that_projects_tables(
     assert json.loads(save.read_text())["hash"] == ours["hash"] != theirs["hash"]
     assert run(capsys, "play", "1830", "--players", "3", "--quiet", "--save", str(save))[0] == 0
     assert json.loads(save.read_text())["hash"] == theirs["hash"]  # (the id: the checkout's)
+
+
+def test_damaged_compiled_tables_are_one_line_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tables cut short, or of the wrong shape, are named with the command that writes
+    them again, by every command that loads them (they were an internal error, or blamed
+    on the save)."""
+    save = tmp_path / "g.json"
+    assert run(capsys, "play", "1830", "--players", "3", "--quiet", "--save", str(save))[0] == 0
+    project = tmp_path / "P"
+    (project / "titles").mkdir(parents=True)
+    (project / "generated").mkdir()
+    tables = project / "generated" / "1830.json"
+    text = (ROOT / "generated" / "1830.json").read_text()
+    export = ROOT / "tests" / "fixtures" / "18xx-games" / "1830" / "29133.json"
+    monkeypatch.chdir(project)
+    for damaged, why in [
+        (text[:5000], "Expecting value: line 291 column 2 (char 5000)"),
+        (json.dumps({**json.loads(text), "bank": "x"}), "bank: Input should be a valid integer"),
+    ]:
+        tables.write_text(damaged)
+        said = f"{tables}: the compiled tables cannot be read ({why}"
+        for argv in [
+            ("play", "1830", "--players", "3", "--quiet"),
+            ("replay", str(save)),
+            ("render", str(save), "--out", str(tmp_path / "page")),
+            ("simulate", "1830", "--games", "1", "--quiet", "--out", str(tmp_path / "sim")),
+        ]:
+            code, _, err = run(capsys, *argv)
+            assert code == 1
+            assert err.startswith(f"eighteen {argv[0]}: error: {said}"), err
+            assert err.endswith("; `eighteen compile` writes them again\n")
+        code, _, err = run(capsys, "import-18xx", str(export))
+        assert code == 1 and f": {said}" in err and err.count("\n") == 1

@@ -29,7 +29,7 @@ from eighteen.engine import views
 from eighteen.engine.actions import IllegalAction
 from eighteen.engine.bots import play
 from eighteen.engine.game import Game
-from eighteen.engine.tables import TitleNotFound, load_title
+from eighteen.engine.tables import TablesUnreadable, TitleNotFound, load_title
 from eighteen.io.jsonlimits import JSONLimitError, load_json
 from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots, seated_bots
 from eighteen.title.save import SaveFormatError, check_save
@@ -323,7 +323,9 @@ def open_save(path: str, *, force: bool = False, at: int | None = None) -> Game:
         TypeError,
     ) as exc:
         message = str(exc)
-        raise SaveError(message if message.startswith(path) else f"{path}: {message}") from None
+        if isinstance(exc, TablesUnreadable) or message.startswith(path):
+            raise SaveError(message) from None  # (the tables name their own file)
+        raise SaveError(f"{path}: {message}") from None
 
 
 def cmd_replay(path: str, *, force: bool = False, at: int | None = None, fmt: str = "text") -> int:

@@ -57,7 +57,7 @@ def _done(page: Path, fmt: str) -> int:
 
 def cmd_render(target: str, out: str, at: int | None = None, fmt: str = "text") -> int:
     """Render a title or a save as ``out/index.html``; print the path; 0 ok, 1 bad input."""
-    from eighteen.engine.tables import CompiledFormatError, typed_document
+    from eighteen.engine.tables import CompiledFormatError, TitleNotFound, typed_document
     from eighteen.render import render_save, render_title
 
     try:
@@ -87,6 +87,8 @@ def cmd_render(target: str, out: str, at: int | None = None, fmt: str = "text") 
                 return fail("render", f"{target}: {exc}")
             try:
                 page = render_save(data, out_dir, at)
+            except TitleNotFound as exc:  # (an OSError, but no write failed)
+                return fail("render", str(exc))
             except OSError:
                 raise
             except Exception as exc:  # a bad save: report it, located by action number

@@ -37,6 +37,11 @@ class TitleNotFound(FileNotFoundError):
     """No compiled tables for the requested title."""
 
 
+class TablesUnreadable(TitleNotFound):
+    """Compiled tables found but not usable: not JSON, or not the compiled format (a
+    damaged file, or one written by another version); the message names the file."""
+
+
 class CompiledFormatError(ValueError):
     """Compiled tables that do not match the compiled format (docs/compiled-format.md)."""
 
@@ -416,7 +421,13 @@ def load_title(title: str | Path) -> Tables:
     cached = _CACHE.get(path)
     if cached is not None and getattr(cached, "_stamp", None) == stamp:
         return cached
-    tables = Tables(json.loads(path.read_text(encoding="utf-8")), path)
+    try:
+        tables = Tables(json.loads(path.read_text(encoding="utf-8")), path)
+    except (OSError, ValueError) as exc:  # (not JSON, not UTF-8, CompiledFormatError)
+        raise TablesUnreadable(
+            f"{path}: the compiled tables cannot be read ({str(exc):.300}); "
+            "`eighteen compile` writes them again"
+        ) from None
     tables._stamp = stamp  # type: ignore[attr-defined]
     _CACHE[path] = tables
     return tables

@@ -24,7 +24,7 @@ from eighteen.engine.rounds import auction
 from eighteen.engine.rounds.operating import STEP_INDEX, TURN
 from eighteen.engine.routes import RouteError
 from eighteen.engine.state import IPO, POOL
-from eighteen.engine.tables import Tables, TitleNotFound, load_title
+from eighteen.engine.tables import Tables, TablesUnreadable, TitleNotFound, load_title
 from eighteen.io.games18xx_actions import HANDLERS
 from eighteen.io.games18xx_log import (
     END_REASONS,
@@ -182,6 +182,8 @@ def export_tables(data: dict[str, Any]) -> Tables:
         raise ExportError("the export names no title ('title')")
     try:
         return load_title(str(title))
+    except TablesUnreadable as exc:
+        raise ExportError(str(exc)) from None
     except TitleNotFound:
         raise ExportError(f"unknown title {title!r}: no compiled tables") from None
 
