@@ -254,6 +254,54 @@ def test_at_stops_the_replay_there(
     assert len(saved["actions"]) == 41
 
 
+def test_at_an_id_the_export_lacks_is_refused(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An --at past the log was taken, and turned the final comparison off for a game the
+    replay played to its end (replay, export-18xx and render refuse it too)."""
+    path = write(tmp_path, game_29133)
+    rc, out, err = run(capsys, "import-18xx", path, "--check", "--at", "99999")
+    assert (rc, out) == (1, "")
+    assert err == (
+        f"eighteen import-18xx: error: {path}: --at 99999: the export has no action 99999 "
+        "(its ids run from 1 to 450)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("result", "why"),
+    [
+        ({"999": 1}, "the file's result names no player of the game: 999"),
+        ([1], "the file's result is not an object of each player's value"),
+        ({}, "the file records no result of its finished game to compare"),
+    ],
+)
+def test_check_fails_when_the_result_cannot_be_compared(
+    game_29133: dict[str, Any],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    result: object,
+    why: str,
+) -> None:
+    """A check compares the file's result: one naming no player, or none at all in a
+    finished game's export, was "OK" with every file cell empty."""
+    game_29133["result"] = result
+    rc, out, _ = run(capsys, "import-18xx", write(tmp_path, game_29133), "--check")
+    assert rc == 1
+    assert out.splitlines()[-2:] == ["check: FAILED", f"  {why}"]
+
+
+def test_the_table_aligns_under_short_names(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for p, name in zip(game_29133["players"], ["Ann", "Bob", "Cy", "Di"], strict=True):
+        p["name"] = name
+    rc, out, _ = run(capsys, "import-18xx", write(tmp_path, game_29133))
+    assert rc == 0
+    lines = out.splitlines()
+    assert lines[1:3] == ["  player     ours     file", "  Bob        1477     1477"]
+
+
 def test_json_report(
     game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -53,7 +53,7 @@ def print_report(path: str, res: ImportResult, out: TextIO) -> None:
         file=out,
     )
     ours = res.values()
-    width = max(len(n) for n in ours)
+    width = max([len("player"), *(len(printable(n)) for n in ours)])
     head = "file" if res.stopped_at is None else "final"
     print(f"  {'player':<{width}}  {'ours':>7}  {head:>7}", file=out)
     for name, value in sorted(ours.items(), key=lambda kv: -kv[1]):

@@ -57,6 +57,9 @@ class ImportResult:
     routes_checked: int
     divergence: Divergence | None = None
     stopped_at: int | None = None  # the replay stopped after this action id (--at)
+    #: why the file's result cannot be compared in full (None: it can): not an object,
+    #: keyed by no player of the game, or missing from a finished game's export
+    result_problem: str | None = None
     notes: list[str] = field(default_factory=list)
     #: with ``optimal_routes``: (action id, corporation, logged revenue, optimal, proven)
     route_report: list[tuple[int | str, str, int, int, bool]] = field(default_factory=list)
@@ -84,6 +87,8 @@ class ImportResult:
             if money != self.game.tables.bank:
                 out.append(f"money: ${money} in the game, ${self.game.tables.bank} at the start")
             return out
+        if self.result_problem is not None:
+            out.append(self.result_problem)
         values = self.values()
         for name, want in self.expected.items():
             if values.get(name) != want:
@@ -307,6 +312,12 @@ class Importer:
         kept = filter_actions(self.raw)
         after: list[dict[str, Any]] = []  # (the kept actions past a cut)
         if stop_at is not None:
+            ids = [int_field(a["id"], a, "id") for a in self.raw]
+            if stop_at not in ids:
+                raise ExportError(
+                    f"--at {stop_at}: the export has no action {stop_at} "
+                    f"(its ids run from {min(ids, default=0)} to {max(ids, default=0)})"
+                )
             after = [a for a in kept if int_field(a["id"], a, "id") > stop_at]
             kept = [a for a in kept if int_field(a["id"], a, "id") <= stop_at]
         divergence = None
@@ -340,10 +351,20 @@ class Importer:
             ) from exc
         expected = {}
         result = self.data.get("result")
+        result_problem = None
         if isinstance(result, dict):
             for name, key in self.result_keys.items():
                 if key in result:
                     expected[name] = int_field(result[key], {"id": "result"}, key)
+            unknown = sorted(set(map(str, result)) - set(self.result_keys.values()))
+            if unknown:
+                result_problem = (
+                    f"the file's result names no player of the game: {', '.join(unknown)}"
+                )
+        elif result is not None:
+            result_problem = "the file's result is not an object of each player's value"
+        if result_problem is None and not expected and self.data.get("status") == "finished":
+            result_problem = "the file records no result of its finished game to compare"
         reason = self.data.get("game_end_reason")
         return ImportResult(
             game=self.game,
@@ -359,6 +380,7 @@ class Importer:
             routes_checked=self.routes_checked,
             divergence=divergence,
             stopped_at=stop_at,
+            result_problem=result_problem,
         )
 
     def step(self, aid: int | str, a: dict[str, Any]) -> None:
