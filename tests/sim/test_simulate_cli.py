@@ -118,3 +118,17 @@ def test_help_shows_defaults(capsys: pytest.CaptureFixture[str]) -> None:
         "(default: 20000)",
     ):
         assert shown in text, shown
+
+
+def test_a_simulation_no_game_of_which_finishes_says_so_without_a_warning(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, recwarn: pytest.WarningsRecorder
+) -> None:
+    """The report's game-length chart of no finished game is an empty chart saying so
+    (matplotlib warned on stderr of a legend with nothing in it)."""
+    out = tmp_path / "s"
+    argv = ["simulate", "1830", "--max-actions", "10", "--games", "1", "--quiet"]
+    assert main([*argv, "--out", str(out)]) == 0
+    _, err = capsys.readouterr()
+    assert err == f"wrote summary.json and report.html to {out}\n"
+    assert [str(w.message) for w in recwarn] == []
+    assert (out / "report.html").read_text().count("no game finished") == 1

@@ -169,6 +169,7 @@ def plot_prices(summary: dict[str, Any], records: dict[str, list[Record]]) -> st
 def plot_lengths(summary: dict[str, Any], records: dict[str, list[Record]]) -> str:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.5, 3.0))
+    drawn = False
     for k, tid in enumerate(summary["titles"]):
         ors = [r["operating_rounds"] for r in records[tid] if r["finished"]]
         if ors:
@@ -179,9 +180,13 @@ def plot_lengths(summary: dict[str, Any], records: dict[str, list[Record]]) -> s
                 color=COLOURS[k % len(COLOURS)],
                 label=tid,
             )
+            drawn = True
     ax.set_xlabel("operating rounds in the game")
     ax.set_ylabel("games")
-    ax.legend(frameon=False)
+    if drawn:  # (no game finished: no histogram, and no empty legend)
+        ax.legend(frameon=False)
+    else:
+        ax.text(0.5, 0.5, "no game finished", ha="center", va="center", transform=ax.transAxes)
     return _svg(fig)
 
 
