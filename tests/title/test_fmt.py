@@ -194,18 +194,42 @@ def test_cli_check_and_write(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["fmt", "--check", str(tmp_path)]) == 0
 
 
-def test_cli_reports_unparsable_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    broken = tmp_path / "map.toml"
-    broken.write_text("layout = \n")
-    assert main(["fmt", str(broken)]) == 1
-    assert "TOML syntax error" in capsys.readouterr().err
-    assert broken.read_text() == "layout = \n"
-    assert main(["fmt", str(tmp_path / "missing.toml")]) == 1
-    assert (
-        capsys.readouterr()
-        .err.splitlines()[0]
-        .endswith("missing.toml: error: no such file, folder or title")
+def test_cli_reports_unparsable_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each as `validate` reports it: file:line:col, the code and the same words."""
+    monkeypatch.chdir(tmp_path)
+    for name, text, said in [
+        ("map.toml", "layout = \n", "1:10: error[E001]: TOML syntax error: a value is missing"),
+        ("title.toml", "a = = 1\n", "1:5: error[E001]: TOML syntax error: '=' is not a TOML"),
+        ("tiles.toml", "n = 12345678901234567890\n", "1:5: error[E013]: integer of 20 digits"),
+    ]:
+        (tmp_path / name).write_text(text)
+        assert main(["fmt", name]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"{name}:{said}"), err
+        assert main(["validate", "."]) == 1
+        assert f"{name}:{said}" in capsys.readouterr().out
+        assert (tmp_path / name).read_text() == text
+        (tmp_path / name).unlink()
+    (tmp_path / "privates.toml").write_bytes(b"a = 1\nb = '\xff'\n")
+    assert main(["fmt", "privates.toml"]) == 1
+    assert capsys.readouterr().err.startswith("privates.toml:2:6: error[E003]: ")
+    assert main(["fmt", "missing.toml"]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "missing.toml:1:1: error[E002]: no such file, folder or title"
     )
+
+
+def test_cli_with_nothing_to_work_on_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # (in no project: no titles/ here or above)
+    for command in ("fmt", "validate", "compile"):
+        assert main([command]) == 2
+        assert capsys.readouterr().err.startswith(
+            f"eighteen {command}: error: no titles to work on: "
+        )
 
 
 def test_cli_takes_a_title_id_from_any_folder(

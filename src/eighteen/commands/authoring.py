@@ -226,31 +226,38 @@ def _schema_prefix(target: Path) -> str:
 
 def cmd_fmt(paths: list[str], *, check: bool = False, fmt: str = "text") -> int:
     """Format title files in place; with check, list the files that would change."""
-    from eighteen.locations import find_title_dir
+    from eighteen.commands.titles import _nothing
+    from eighteen.locations import find_title_dir, project_root
     from eighteen.title.fmt import FormatError, format_file, toml_files
+    from eighteen.title.problems import Problem
     from eighteen.title.sources import display_path
 
     # a path, or a title id found where `eighteen titles` finds it
     targets = [p if p.exists() else find_title_dir(str(p)) or p for p in map(Path, paths)]
+    if not targets and project_root() is None:
+        return _nothing("fmt")
     targets = targets or [repo_root() / "titles"]
-    errors: list[dict[str, str]] = []
+    errors: list[Problem] = []
     for p in targets:
         if not p.exists():
-            errors.append({"file": display_path(p), "message": "no such file, folder or title"})
+            errors.append(Problem(display_path(p), 1, 1, "E002", "no such file, folder or title"))
     files = toml_files([p for p in targets if p.exists()])
     changed: list[str] = []
     for f in files:
         try:
             if format_file(f, check=check):
                 changed.append(display_path(f))
-        except (FormatError, OSError) as exc:
-            errors.append({"file": display_path(f), "message": str(exc)})
+        except FormatError as exc:
+            errors.append(Problem(display_path(f), exc.line, exc.col, exc.code, exc.message))
+        except OSError as exc:
+            errors.append(Problem(display_path(f), 1, 1, "E002", f"cannot read: {exc.strerror}"))
     failed = bool(errors) or (check and bool(changed))
     if fmt == "json":
-        emit_json({"files": len(files), "changed": changed, "check": check, "errors": errors})
+        doc = [e.to_dict() for e in errors]
+        emit_json({"files": len(files), "changed": changed, "check": check, "errors": doc})
         return 1 if failed else 0
-    for e in errors:
-        print(f"{e['file']}: error: {e['message']}", file=sys.stderr)
+    for e in errors:  # (as `validate` writes a problem: file:line:col)
+        print(f"{e.file}:{e.line}:{e.col}: error[{e.code}]: {e.message}", file=sys.stderr)
     for name in changed:
         print(f"would reformat {name}" if check else f"formatted {name}")
     verb = "would reformat" if check else "reformatted"

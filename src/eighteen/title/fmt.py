@@ -53,7 +53,7 @@ from tomlkit.items import (
     Table,
 )
 
-from eighteen.title.load import beyond_limits
+from eighteen.title.load import beyond_limits, syntax_error, utf8_error
 from eighteen.title.model import FILE_MODELS
 
 #: Keys that say what a table is: they come first, in this order, where the model has them.
@@ -62,7 +62,15 @@ _BARE = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 class FormatError(Exception):
-    """The file cannot be formatted (a syntax error, or a formatter bug caught in time)."""
+    """The file cannot be formatted (a syntax error, or a formatter bug caught in time):
+    a message, where in the file (1-based line and column) and its code (``validate``'s
+    E001, E003, E004 or E013 for the file itself; E999 for a formatter bug)."""
+
+    def __init__(self, message: str, pos: tuple[int, int] = (1, 1), code: str = "E999") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line, self.col = pos
+        self.code = code
 
 
 # ---------------------------------------------------------------------------------------
@@ -321,12 +329,13 @@ def format_text(text: str, kind: str | None = None) -> str:
     """
     over = beyond_limits(text)
     if over is not None:
-        code, message, (line, col) = over
-        raise FormatError(f"{line}:{col}: {message} ({code})")
+        code, message, pos = over
+        raise FormatError(message, pos, code)
     try:
         before = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise FormatError(f"TOML syntax error: {exc}") from exc
+        message, pos = syntax_error(text, exc)
+        raise FormatError(f"TOML syntax error: {message}", pos, "E001") from exc
     try:
         out = _format_once(text, kind)
         again = _format_once(out, kind)
@@ -357,7 +366,7 @@ def format_file(path: Path, *, check: bool = False) -> bool:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise FormatError("file is not valid UTF-8") from exc
+        raise FormatError(*utf8_error(raw, exc), "E003") from exc
     out = format_text(text, kind_of(path))
     if out == text:
         return False
