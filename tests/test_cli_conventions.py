@@ -113,6 +113,8 @@ BAD = [
     (["play", "1830", "--option", "nope"], 1, "1830 has no option 'nope'; its options: "),
     (["play", "1830", "--save", "/nonexistent/dir/x.json"], 1, "no such folder /nonexistent/dir"),
     (["play", "1830", "--save", "{tmp}"], 1, "is a folder, not a file"),
+    (["play", "1830", "--save", ""], 1, "cannot write the save: an empty path names no file"),
+    (["play", "1830", "--save", "{tmp}/link"], 1, "a link into /nonexistent/dir, which is no"),
     (["replay", "{tmp}/missing.json"], 1, "cannot read"),
     (["replay", "{file}"], 1, "not JSON"),
     (["replay", "{save}", "--at", "-2"], 2, "expected a number of at least 0, got -2"),
@@ -131,6 +133,8 @@ BAD = [
     (["export-18xx", "{tmp}/missing.json"], 1, "cannot read"),
     (["export-18xx", "{save}", "--out", "/nonexistent/dir/x.json"], 1, "cannot write"),
     (["import-18xx", "{tmp}/missing.json"], 1, "missing.json"),
+    (["import-18xx", "{save}", "{save}", "--save", "{tmp}/x.json"], 2, "error: --save takes one"),
+    (["import-18xx", "{save}", "--save", ""], 1, "an empty path names no file"),
 ]
 
 
@@ -145,6 +149,7 @@ def test_bad_values_give_one_error_line_and_the_right_code(
 ) -> None:
     existing = tmp_path / "file.txt"
     existing.write_text("not json\n")
+    (tmp_path / "link").symlink_to("/nonexistent/dir/x.json")  # (a link going nowhere)
     args = [a.format(tmp=tmp_path, file=existing, save=save) for a in argv]
     got, out, err = run(capsys, *args)
     assert got == code, err
@@ -152,7 +157,7 @@ def test_bad_values_give_one_error_line_and_the_right_code(
     assert len(lines) == 1, err
     assert message in lines[0]
     assert "Traceback" not in out + err and "internal error" not in err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]  # nothing left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "link"]  # nothing new
 
 
 def test_validate_with_nothing_to_validate_is_a_usage_error(

@@ -156,10 +156,13 @@ def test_result_is_a_dictionary_of_every_player(game_29133: dict[str, Any]) -> N
 
 def test_status_finished_needs_a_finished_game(game_29133: dict[str, Any]) -> None:
     """§1 status: result is a final standing only when "finished"; a "finished" file whose
-    log stops mid-game does not match."""
+    log stops mid-game does not match (nor does one with no result to compare)."""
     game_29133["actions"] = game_29133["actions"][:200]
     del game_29133["result"], game_29133["game_end_reason"]
-    assert import_game(game_29133).mismatches() == ["status: file finished, ours on"]
+    assert import_game(game_29133).mismatches() == [
+        "the file records no result of its finished game to compare",
+        "status: file finished, ours on",
+    ]
 
 
 def test_an_unknown_end_reason_is_compared_as_it_is(game_29133: dict[str, Any]) -> None:
@@ -177,7 +180,7 @@ def test_a_result_value_that_is_no_number_is_one_line(
     game_29133["result"]["1668"] = "lots"
     rc, out, err, _ = cli(capsys, tmp_path, game_29133)
     assert (rc, out) == (1, "") and err.count("\n") == 1 and "Traceback" not in err
-    assert err.endswith("1668 is not a number: 'lots'\n")
+    assert err.endswith(": result: player 1668's value is not a number: 'lots'\n")
 
 
 def test_hotseat_numbers_as_strings(game_29133: dict[str, Any], full_hash: str) -> None:

@@ -184,6 +184,16 @@ def test_other_title_refused() -> None:
         check_save_title(_save(), replace(TABLES, id="1830-example"))
 
 
+def test_a_save_without_version_or_hash_says_so() -> None:
+    save = {"title": "1830", "actions": []}
+    with pytest.raises(SaveTitleMismatch) as exc:
+        check_save_title(save, TABLES)
+    assert str(exc.value).startswith(
+        "save made with 1830 no version (no hash), but the title is now 1830 1.0.0 "
+        "(sha256:aaaaaaaaaaaa): the title has a new version since the game was saved."
+    )
+
+
 def test_force_turns_refusal_into_warning() -> None:
     warnings = check_save_title(_save(version="0.9.0"), TABLES, True)
     assert len(warnings) == 1 and "1830 0.9.0" in warnings[0] and "1830 1.0.0" in warnings[0]

@@ -147,10 +147,10 @@ def cmd_import(
     difference) and ``N/M matched``; ``--format json`` gives every report as one document.
     With ``--check`` the exit code is 1 unless every file matches."""
     files = [paths] if isinstance(paths, str) else list(paths)
-    if save and len(files) != 1:
-        print("eighteen import-18xx: --save takes one file", file=sys.stderr)
+    if save is not None and len(files) != 1:
+        print("eighteen import-18xx: error: --save takes one file", file=sys.stderr)
         return 2
-    if save:
+    if save is not None:
         try:
             check_file_target(save)
         except OSError as exc:
@@ -197,7 +197,7 @@ def cmd_import(
         print(json.dumps(doc, indent=2), file=sys.stdout)
     elif not single:
         print(f"{matched}/{total} matched", file=sys.stdout)
-    if save and res is not None:
+    if save is not None and res is not None:
         try:
             write_save(res.game, save)
         except OSError as exc:  # the reason, not the temporary file's name

@@ -84,8 +84,14 @@ def check_file_target(path: str | Path) -> Path:
     folder (or an existing file) is not writable.
     """
     target = Path(path)
-    if str(path) == "" or target.is_dir():
+    if str(path) == "":
+        raise OutputError("an empty path names no file")
+    if target.is_dir():
         raise OutputError(f"{path}: is a folder, not a file")
+    if target.is_symlink():  # (a write replaces the file it points at, in its own folder)
+        pointed = Path(os.path.realpath(path))
+        if not pointed.parent.is_dir():
+            raise OutputError(f"{path}: a link into {pointed.parent}, which is no folder")
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.exists():
         raise OutputError(f"{path}: no such folder {parent}")

@@ -159,7 +159,7 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
     terminal (or on ``progress_console``, for tests); log lines are printed through it.
     """
     fmt = getattr(args, "format", "text")
-    if args.save:
+    if args.save is not None:
         try:
             check_file_target(args.save)  # before the game, not after it
         except OutputError as exc:

@@ -30,8 +30,9 @@ class SaveTitleMismatch(ValueError):
 
 def _stamp(identity: Mapping[str, Any]) -> str:
     """``1830 1.0.0 (sha256:0123456789ab)``."""
+    version = identity.get("version")
     return (
-        f"{identity.get('id', '?')} {identity.get('version', '?')} "
+        f"{identity.get('id', '?')} {'no version' if version is None else version} "
         f"({short_hash(identity.get('hash')) or 'no hash'})"
     )
 
