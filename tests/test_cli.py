@@ -126,7 +126,7 @@ def test_play_save_and_replay_agree(capsys: pytest.CaptureFixture[str], tmp_path
         ('{"format": 1, "title": "nonesuch", "players": ["a", "b"], "actions": []}', "nonesuch"),
         (
             '{"format": 1, "title": "1830", "players": ["a"], "actions": []}',
-            "save made with 1830 None",
+            "save made with 1830 no version (no hash)",
         ),
         ('{"title": "1830", "players": ["a"], "actions": []}', "not a valid save: format: missing"),
     ],
