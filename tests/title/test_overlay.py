@@ -107,6 +107,7 @@ id = "8"
 distance = 8
 price = 900
 count = 1
+available_on = "D"  # (after the unlimited D: for sale once phase D begins, E127)
 
 [remove]
 trains = ["6"]
@@ -272,7 +273,7 @@ def test_unknown_key_in_overlay_entry(titles: Path) -> None:
 
 
 def test_new_entry_missing_keys_is_located(titles: Path) -> None:
-    path = overlay(titles, {"trains": '[[trains]]\nid = "8"\nprice = 900\n'})
+    path = overlay(titles, {"trains": '[[trains]]\nid = "8"\nprice = 900\navailable_on = "D"\n'})
     assert problems_of(path) == ["trains.toml:2:1 E012 missing keys 'distance', 'count'"]
 
 

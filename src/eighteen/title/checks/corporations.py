@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from eighteen.title.aggregate import Missing, Title
 from eighteen.title.checks.common import hex_index
 from eighteen.title.checks.registry import W, check
+from eighteen.title.compile import parse_cell
 from eighteen.title.problems import Problem
 from eighteen.title.sources import Sources
 
@@ -111,6 +112,29 @@ def corporation_shares(title: Title, s: Sources) -> Iterator[Problem]:
                 ("corporations", i, "shares", 0),
                 "E145",
                 "the first (president's) certificate must be the largest",
+            )
+
+
+@check
+def president_within_holding_limit(title: Title, s: Sources) -> Iterator[Problem]:
+    """E148: a president's certificate fits the holding limit (rules.holding_limit_percent),
+    unless a par cell is exempt from it: else no player may start the corporation."""
+    limit = title.title.rules.holding_limit_percent
+    zones = title.market.zones
+    for row in title.market.rows:
+        for cell in row:
+            parsed = parse_cell(cell)
+            flags = [zones[z] for z in parsed[1] if z in zones] if parsed else []
+            if any(z.par for z in flags) and any(z.holding_limit_exempt for z in flags):
+                return  # (a corporation may start there, over the limit)
+    for i, c in enumerate(title.corporations.corporations):
+        if c.shares and c.shares[0] > limit:
+            yield s.locate(
+                "corporations",
+                ("corporations", i, "shares", 0),
+                "E148",
+                f"{c.id}'s president's certificate of {c.shares[0]}% is over the holding "
+                f"limit of {limit}% (rules.holding_limit_percent): no player may start it",
             )
 
 

@@ -82,6 +82,72 @@ def rust_before_own_sale(title: Title, s: Sources) -> Iterator[Problem]:
 
 
 @check
+def trade_in_within_price(title: Title, s: Sources) -> Iterator[Problem]:
+    """E125: a trade-in discount is at most the price of the train it buys (the engine
+    sells the card for its price less the discount; below $0 no purchase is possible)."""
+    for i, t in enumerate(title.trains.trains):
+        if t.trade_in is not None and t.trade_in.discount > t.price:
+            yield s.locate(
+                "trains",
+                ("trains", i, "trade_in", "discount"),
+                "E125",
+                f"a trade-in discount of ${t.trade_in.discount} is more than the {t.id} costs "
+                f"(${t.price})",
+            )
+
+
+@check
+def cards_not_sides(title: Title, s: Sources) -> Iterator[Problem]:
+    """E126: a phase's ``on``, a ``rusts_on`` and an ``obsolete_on`` name a train card,
+    not the other side of a double-sided card: a card's first purchase starts a phase,
+    and its copies rust or phase out as a whole, whichever side was bought."""
+    side_of = {v.id: t.id for t in title.trains.trains for v in t.variants}
+    if not side_of:
+        return
+    for i, t in enumerate(title.trains.trains):
+        for key in ("rusts_on", "obsolete_on"):
+            ref = getattr(t, key)
+            if ref in side_of:
+                yield s.locate(
+                    "trains",
+                    ("trains", i, key),
+                    "E126",
+                    f"'{ref}' is a side of the {side_of[ref]} card: name the card, "
+                    f"'{side_of[ref]}'",
+                )
+    for i, p in enumerate(title.phases.phases):
+        if p.on in side_of:
+            yield s.locate(
+                "phases",
+                ("phases", i, "on"),
+                "E126",
+                f"'{p.on}' is a side of the {side_of[p.on]} card: a phase starts on the card's "
+                f"first purchase, name the card, '{side_of[p.on]}'",
+            )
+
+
+@check
+def trains_after_an_endless_one(title: Title, s: Sources) -> Iterator[Problem]:
+    """E127: no train type follows an unlimited one in the sale order, unless a phase
+    makes it available (the bank sells the first type with copies left, and an unlimited
+    type always has some)."""
+    trains = title.trains.trains
+    endless = next((t for t in trains if t.count == "unlimited"), None)
+    if endless is None:
+        return
+    for i in range(trains.index(endless) + 1, len(trains)):
+        t = trains[i]
+        if t.available_on is None:
+            yield s.locate(
+                "trains",
+                ("trains", i, "id"),
+                "E127",
+                f"the {t.id} is never for sale: it follows the {endless.id}, of which there is "
+                "no end (give it available_on, or move it before)",
+            )
+
+
+@check
 def phase_triggers(title: Title, s: Sources) -> Iterator[Problem]:
     """E130: a phase starts on a known train; E131: only the first phase has no trigger."""
     ids = train_ids(title)
