@@ -865,6 +865,26 @@ CROSS: list[tuple[str, str, Edits, list[str]]] = [
         ],
     ),
     (
+        "E156-list",
+        "1830",
+        {
+            "title.toml": [
+                (
+                    "rules = { one_new_train_per_turn = false }",
+                    'rules = { tile_lays = [{ kinds = ["new"] }, { kinds = ["nope"] }] }',
+                )
+            ]
+        },
+        [
+            'title.toml:58:23: error[E156]: options[4].rules.tile_lays: [{"kinds": ["new"]}, '
+            '{"kinds": ["nope"]}] is not a valid value for rule \'tile_lays\': it should be '
+            "'new' or 'upgrade'",
+            "title.toml:58:56: error[E198]: options[4].rules.tile_lays[1].kinds[0]: the engine "
+            "cannot play rules.tile_lays[].kinds[] = 'nope': games of this title would be "
+            "refused",
+        ],
+    ),
+    (
         "E156-train",
         "1830",
         {"title.toml": [('train_counts = { "6" = 3 }', 'train_counts = { "7" = 3 }')]},

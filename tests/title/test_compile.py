@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import tomllib
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from eighteen.engine.tables import Tables
 from eighteen.title.aggregate import Title
 from eighteen.title.compile import (
     compile_market,
@@ -19,7 +20,6 @@ from eighteen.title.compile import (
 )
 from eighteen.title.markdown import plain_text, render_markdown
 from eighteen.title.model import (
-    FILE_MODELS,
     CorporationsFile,
     MapFile,
     MarketFile,
@@ -30,6 +30,7 @@ from eighteen.title.model import (
     TitleFile,
     TrainsFile,
 )
+from eighteen.title.pipeline import load_title
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -407,29 +408,9 @@ def test_markdown(tiny: dict[str, Any]) -> None:
 
 
 def load_1830() -> Title | None:
-    """titles/1830 through the pipeline when it is there, else straight from the TOML."""
-    folder = ROOT / "titles/1830"
-    try:
-        from eighteen.title.pipeline import load_title
-
-        title, _ = load_title(folder)
-        return title
-    except ImportError:
-        pass
-    if not all((folder / f"{kind}.toml").is_file() for kind in FILE_MODELS):
-        return None
-    models = {
-        kind: model.model_validate(tomllib.loads((folder / f"{kind}.toml").read_text()))
-        for kind, model in FILE_MODELS.items()
-    }
-    defs: dict[str, Tile] = {}
-    for lib in models["tiles"].library:  # type: ignore[attr-defined]
-        library = TilesFile.model_validate(
-            tomllib.loads((folder.parent / lib / "tiles.toml").read_text())
-        )
-        defs.update({t.id: t for t in library.tiles})
-    defs.update({t.id: t for t in models["tiles"].tiles})  # type: ignore[attr-defined]
-    return Title(dir=folder, tile_defs=defs, source_hash="sha256:test", **models)  # type: ignore[arg-type]
+    """titles/1830 through the pipeline."""
+    title, _ = load_title(ROOT / "titles/1830")
+    return title
 
 
 @pytest.fixture(scope="module")
@@ -483,3 +464,26 @@ def test_rule_values_read_as_text() -> None:
         "(at_least 0.5; steps 0), (at_least 1.0; steps 1)"
     )
     assert plain_text(["treasury", "president_cash"]) == "treasury, president_cash"
+
+
+def test_an_option_may_give_a_rule_a_fraction_or_a_list(tmp_path: Path) -> None:
+    """An option sets any value its rule takes: a factor of 1.5, a list of tile lays (the
+    options' schema took only booleans, integers, text and flat tables)."""
+    titles = tmp_path / "titles"
+    shutil.copytree(ROOT / "titles" / "1830", titles / "1830")
+    shutil.copytree(ROOT / "titles" / "common", titles / "common")
+    path = titles / "1830" / "title.toml"
+    path.write_text(
+        path.read_text().replace(
+            "rules = { one_new_train_per_turn = false }",
+            "rules = { private_price_max_factor = 1.5, tile_lays = [{ kinds = "
+            '["new", "upgrade"] }, { kinds = ["new"] }] }',
+        )
+    )
+    title, problems = load_title(titles / "1830")
+    assert [p.format() for p in problems] == [] and title is not None
+    tables = Tables(compile_title(title))
+    rules = tables.rules(["new_trains_18xx_games"])
+    assert rules.private_price_max_factor == 1.5
+    assert [list(lay.kinds) for lay in rules.tile_lays] == [["new", "upgrade"], ["new"]]
+    assert tables.rules([]).private_price_max_factor == 2.0

@@ -4,12 +4,13 @@ bounded value; a rule with variants a tagged union)."""
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     ConfigDict,
     Field,
 )
+from typing_extensions import TypeAliasType
 
 from eighteen.title.model.common import (
     MAX_MONEY,
@@ -577,26 +578,34 @@ class PlayerCount(Strict):
     max: int = Field(ge=1, le=12, description="Most players.")
 
 
+#: One value an option gives a rule: what TOML writes (a boolean, a bounded number, text),
+#: or a list or table of them, nested as the rule's own value is (``tile_lays``, a
+#: ``by_ratio`` table and its steps); E156 checks it against the rule itself.
+if TYPE_CHECKING:  # (mypy does not follow the recursive alias; pydantic does)
+    OptionValue = bool | int | float | str | list[Any] | dict[str, Any]
+else:
+    OptionValue = TypeAliasType(
+        "OptionValue",
+        bool
+        | Annotated[int, Field(ge=-MAX_MONEY, le=MAX_MONEY)]
+        | Annotated[float, Field(ge=-MAX_MONEY, le=MAX_MONEY, allow_inf_nan=False)]
+        | Annotated[str, Field(max_length=200)]
+        | Annotated[list["OptionValue"], Field(max_length=100)]
+        | dict[str, "OptionValue"],
+    )
+
+
 class TitleOption(Strict):
     """An optional rule a game may switch on: it overrides rules and train counts."""
 
     id: str = Field(pattern=r"^[a-z0-9_]{1,40}$", description="Option id (lower case, digits, _).")
     description: str = Field(description="What the option changes.")
-    rules: dict[
-        str,
-        bool
-        | Annotated[int, Field(ge=-MAX_MONEY, le=MAX_MONEY)]
-        | Annotated[str, Field(max_length=200)]
-        | dict[
-            str,
-            bool
-            | Annotated[int, Field(ge=-MAX_MONEY, le=MAX_MONEY)]
-            | Annotated[str, Field(max_length=200)],
-        ],
-    ] = Field(
+    rules: dict[str, OptionValue] = Field(
         default_factory=dict,
-        description="Rules fields this option overrides (a tagged rule as a whole table, "
-        'e.g. bankruptcy = {kind = "game_ends", sells_shares = true}).',
+        description="Rules fields this option overrides, each with any value the rule takes "
+        "(E156 checks it against the rule): a number, text, a list such as tile_lays, or a "
+        'tagged rule as a whole table, e.g. bankruptcy = {kind = "game_ends", '
+        "sells_shares = true}.",
     )
     train_counts: dict[str, Count] = Field(
         default_factory=dict, description="Train id -> number of copies with this option."
