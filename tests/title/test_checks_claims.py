@@ -757,8 +757,8 @@ CROSS: list[tuple[str, str, Edits, list[str]]] = [
         "1830",
         {"corporations.toml": [('home = "E19"', 'home = "H12"')]},
         [
-            "corporations.toml:9:8: error[E144]: corporations[0].home: 2 corporations have "
-            "their home in H12, which has 1 slot(s)"
+            "corporations.toml:16:8: error[E144]: corporations[1].home: 2 corporations (PRR, "
+            "NYC) have their home in H12, which has 1 slot(s)"
         ],
     ),
     # E145: certificates do not sum to 100%, or the president's is not the largest

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 
 from eighteen.title.aggregate import Missing, Title
@@ -68,30 +67,36 @@ def corporation_homes(title: Title, s: Sources) -> Iterator[Problem]:
 
 @check
 def homes_fit(title: Title, s: Sources) -> Iterator[Problem]:
-    """E144: no city holds more homes than it has slots (per city, or per hex if unpinned)."""
+    """E144: no city holds more homes than it has slots (per city, or per hex if unpinned).
+    Reported at the home of the last corporation listed there (the one that does not fit,
+    in an overlay the one it adds), naming every corporation homed there."""
     idx = hex_index(title)
-    per_city: Counter[tuple[str, int | None]] = Counter()
-    first: dict[tuple[str, int | None], int] = {}
-    for i, c in enumerate(title.corporations.corporations):
+    corps = title.corporations.corporations
+    per_city: dict[tuple[str, int | None], list[int]] = {}
+    for i, c in enumerate(corps):
         if c.home in idx and title.map.hexes[idx[c.home]].cities:
-            per_city[(c.home, c.city)] += 1
-            first.setdefault((c.home, c.city), i)
-    for (hid, city), n in per_city.items():
+            per_city.setdefault((c.home, c.city), []).append(i)
+    for (hid, city), homed in per_city.items():
         h = title.map.hexes[idx[hid]]
         if city is None:
             cap = sum(x.slots for x in h.cities)
+            homed = sorted(
+                homed
+                + [i for (hh, cc), v in per_city.items() if hh == hid and cc is not None for i in v]
+            )
         elif city < len(h.cities):
             cap = h.cities[city].slots
         else:
             continue
-        fixed = sum(v for (hh, cc), v in per_city.items() if hh == hid and cc is not None)
-        total = n if city is not None else n + fixed
-        if total > cap:
+        if len(homed) > cap:
+            names = ", ".join(corps[i].id for i in homed)
+            where = hid if city is None else f"{hid} (city {city})"
             yield s.locate(
                 "corporations",
-                ("corporations", first[(hid, city)], "home"),
+                ("corporations", homed[-1], "home"),
                 "E144",
-                f"{total} corporations have their home in {hid}, which has {cap} slot(s)",
+                f"{len(homed)} corporations ({names}) have their home in {where}, which has "
+                f"{cap} slot(s)",
             )
 
 
