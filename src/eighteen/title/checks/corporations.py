@@ -61,7 +61,8 @@ def corporation_homes(title: Title, s: Sources) -> Iterator[Problem]:
                 "corporations",
                 ("corporations", i, "city"),
                 "E143",
-                f"{c.home} has {len(h.cities)} cities; index {c.city} is out of range",
+                f"{c.home} has {len(h.cities)} {'city' if len(h.cities) == 1 else 'cities'}; "
+                f"index {c.city} is out of range",
             )
 
 
