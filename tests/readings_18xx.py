@@ -1,7 +1,7 @@
 """The 1830 readings of 18xx.games that the importer switches on (titles/1830)."""
 
 #: The options titles/1830 switches on for every 18xx.games import (18xx.games' readings
-#: of the rules where they differ from the seed), in the title's order ...
+#: of the rules where they differ from the seed), in the title's order.
 READINGS_18XX = [
     "auction_18xx_games",
     "brown_pool_only_18xx_games",
@@ -9,6 +9,5 @@ READINGS_18XX = [
     "emergency_18xx_games",
     "private_trades_18xx_games",
     "offboard_groups_18xx_games",
+    "bankrupt_sells_shares",
 ]
-#: ... and for exports made before 2025 (such as 29133, of 2021), in addition.
-OLD_READINGS_18XX = ["bankrupt_sells_shares"]

@@ -33,7 +33,8 @@ OPTIONS_1830 = (
     "the IPO in one turn, even after an IPO purchase (the rules' reading, and the default)); "
     "optional_6_train (A third 6-train is added to the train roster); "
     "bankrupt_sells_shares (A bankrupt president's shares are sold to the market, as far as "
-    "the selling rules allow, before the game ends); "
+    "the selling rules allow and none giving away the bankrupt corporation's presidency, "
+    "before the game ends); "
     "brown_pool_only_18xx_games (In a brown market cell, the purchases after a turn's first (a "
     "share or a private) come from the bank pool only, and none follows an IPO share "
     "(18xx.games' reading without its optional rule multiple_brown_from_ipo)); "
@@ -711,7 +712,7 @@ def test_a_save_holds_title_version_hash_players_seed_options_actions() -> None:
     assert saved == {
         "format": 1,
         "title": "1830",
-        "version": "1.3.2",
+        "version": "1.4.0",
         "hash": title.hash,
         "players": ["Ann", "Bob", "Cy"],
         "seed": 7,

@@ -128,7 +128,7 @@ def test_routes_refuses_another_title_version_and_force_replays_with_a_warning(
     code, out, err = run(capsys, "routes", str(old))
     assert (code, out) == (1, "")
     assert err.startswith(f"eighteen routes: error: {old}: save made with 1830 1.0.0 (sha256:")
-    assert "but the title is now 1830 1.3.2 (sha256:" in err
+    assert "but the title is now 1830 1.4.0 (sha256:" in err
     assert "the title has a new version since the game was saved. " in err
     assert err.count("\n") == 1
     code, out, err = run(capsys, "routes", str(old), "--force")

@@ -15,11 +15,11 @@ still owns at face.  What the corpus shows (tests/fixtures/18xx-games):
   the next operating round: the game still ends after operating round 2 of 2.
 * 21 bankruptcies, every one ending the game in the operating round it came in, the
   bankrupt president's cash gone.  Each 2026 export was declared with nothing left that
-  an emergency sale could sell, and keeps the rest unsold (six would differ under
-  ``bankrupt_sells_shares``, whose sale may give the bankrupt corporation's presidency
-  away); the export of 2021 (29133) sold them (that option, switched on by the importer
-  before 2025).  The largest emergency sale of each corporation made before the
-  bankruptcy reproduces all 21 (test_emergency_sales_before_the_bankruptcy_...).
+  an emergency sale could sell, and keeps the rest unsold (six would differ under a sale
+  that may give the bankrupt corporation's presidency away); the export of 2021 (29133)
+  sold them.  The largest emergency sale of each corporation, the presidency kept,
+  reproduces all 21 (test_emergency_sales_before_the_bankruptcy_...): it is
+  ``bankrupt_sells_shares``, which the importer switches on for every export.
 
 Most games here start from scenario.second_stock_round(): B&M (president C 30%, A 20%,
 D 10%) has floated at $100, bought a 2-train and stands at $90 with $920; NYC is started
@@ -34,6 +34,7 @@ wanted; values are exact.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -56,8 +57,10 @@ from eighteen.engine.actions import (
     RunRoutes,
     SellShares,
 )
+from eighteen.engine.tables import Tables
 from eighteen.io.games18xx import import_game
 from eighteen.io.games18xx_import import Importer
+from eighteen.title.model import GameEnds
 
 
 def by_key(res: Any) -> dict[str, int]:
@@ -244,12 +247,25 @@ def test_a_bank_broken_by_the_auctions_payout() -> None:
 # -- bankruptcy ----------------------------------------------------------------------------
 
 
+#: 18xx.games' readings but for its settlement of a bankruptcy: the seed's (nothing sold).
+SEED_SETTLEMENT = [o for o in READINGS_18XX if o != "bankrupt_sells_shares"]
+
+
+def sale_of_every_share(g: Game) -> None:
+    """The settlement that sells as the selling rules allow, the bankrupt corporation's
+    presidency too (no title option plays it: 1830's keeps the presidency)."""
+    g.rules = g.rules.model_copy(
+        update={"bankruptcy": GameEnds(kind="game_ends", sells_shares=True)}
+    )
+    g.invalidate_caches()
+
+
 def bankruptcy_position(extra: tuple[str, ...] = ()) -> Game:
     """Stock round 2 in phase 4 (the 5-train, $450, is next) with the bank at $100; B&M
     has no train and $50, C no cash.  Operating round 1 of 2: the privates' $105 break the
     bank (C gets $15); B&M runs nothing ($90 -> $82) and must buy the 5-train: $50 + $15
     + C's 10% he may sell ($82) < $450, so C may declare bankruptcy at once."""
-    g = second_stock_round(options=[*READINGS_18XX, *extra])
+    g = second_stock_round(options=[*SEED_SETTLEMENT, *extra])
     set_phase(g, "4", ["2", "3", "4"])
     g.state.bank = 100
     g.state.corporations["B&M"].trains = []
@@ -266,8 +282,8 @@ def bankruptcy_position(extra: tuple[str, ...] = ()) -> Game:
 def test_bankruptcy_ends_the_game_at_once_even_with_the_bank_broken() -> None:
     """The end reason is the bankruptcy (18xx.games checks its immediate end first), in
     operating round 1 of 2.  C's $15 goes to B&M; his shares stay at market value (the
-    2026 reading, bankrupt_sells_shares off); his DH still counts at face; the others'
-    values are untouched."""
+    seed's settlement, bankrupt_sells_shares off); his DH still counts at face; the
+    others' values are untouched."""
     g = bankruptcy_position()
     legal = g.legal_actions()
     assert Bankrupt("B&M") in legal and "C: sell_shares(corporation='B&M', percent=10)" in {
@@ -289,13 +305,33 @@ def test_bankruptcy_ends_the_game_at_once_even_with_the_bank_broken() -> None:
         g.apply(Pass("B&M"))
 
 
-def test_bankrupt_sells_shares_sells_the_largest_legal_sale() -> None:
-    """Exports before 2025 (option bankrupt_sells_shares): C's 30% of B&M is sold as the
-    stock-round rules allow (A's 20% can take the presidency; the pool has room): A
-    becomes president, the price drops three rows ($82 -> $66), and C is left with DH.
-    (Whether 18xx.games' old engine let this sale give away the bankrupt corporation's
-    own presidency is not shown by any export: see the audit report.)"""
+def test_bankrupt_sells_shares_keeps_the_bankrupt_corporations_presidency() -> None:
+    """18xx.games' settlement (option bankrupt_sells_shares): the emergency sale goes on,
+    the bankrupt corporation's presidency kept.  C holds 30% of B&M against A's 20%: he
+    sells 10% ($82) and stays president with 20%; one row down, $82 -> $76; his $82 goes
+    to B&M with the $15 he had."""
     g = bankruptcy_position(("bankrupt_sells_shares",))
+    run(g, Bankrupt("B&M"))
+    assert g.is_over and g.state.end_reason == "bankruptcy"
+    cs = g.state.corporations["B&M"]
+    assert cs.president == "C" and cs.cash == 50 + 15 + 82
+    b_m = next(c for c in views.corporations(g) if c["id"] == "B&M")
+    assert (b_m["price"], b_m["pool_percent"]) == (76, 10)
+    assert values(g) == {
+        "A": 280 + 152 + 20 + 160,
+        "B": 353 + 67 + 134 + 40 + 220,
+        "C": 152 + 70,
+        "D": 296 + 134 + 76 + 110,
+    }
+
+
+def test_a_sale_of_every_share_gives_the_presidency_away() -> None:
+    """The settlement that does not keep the presidency (a rule a title may choose): C's
+    30% of B&M is sold as the stock-round rules allow (A's 20% can take the presidency;
+    the pool has room): A becomes president, the price drops three rows ($82 -> $66),
+    and C is left with DH.  Six of the 2026 exports refute it for 18xx.games."""
+    g = bankruptcy_position()
+    sale_of_every_share(g)
     run(g, Bankrupt("B&M"))
     assert g.is_over and g.state.end_reason == "bankruptcy"
     cs = g.state.corporations["B&M"]
@@ -313,8 +349,9 @@ def test_bankrupt_sells_shares_sells_the_largest_legal_sale() -> None:
 def test_bankrupt_sells_shares_stops_at_the_pool_limit() -> None:
     """With 30% of B&M already in the pool, only 20% more fit (50%): C, president with
     30%, sells 20% and, holding 10% against A's 20%, hands A the presidency; two rows
-    down, $82 -> $70."""
-    g = bankruptcy_position(("bankrupt_sells_shares",))
+    down, $82 -> $70 (the sale of every share, as above)."""
+    g = bankruptcy_position()
+    sale_of_every_share(g)
     ipo = sorted(c for c, o in g.state.certs.items() if c.startswith("B&M_") and o == "ipo")
     for cert in ipo[:3]:
         g.state.certs[cert] = "pool"  # setup
@@ -366,15 +403,16 @@ def test_the_corpus_ends_a_set_of_two_in_phase_5() -> None:
     assert by_key(res) == data["result"]
 
 
-def test_2026_exports_keep_the_bankrupt_presidents_shares() -> None:
+def test_2026_exports_refute_a_sale_that_gives_the_presidency_away() -> None:
     """g6p_s6012 (2026): bankrupt Player 3's only certificate is PRR's president's 20% at
-    $50, and Player 6 could take the presidency.  The file keeps it ($100); read as an
-    old export it is sold ($50 -> $30) and three values differ."""
+    $50, and Player 6 could take the presidency.  The file keeps it ($100), as 18xx.games'
+    settlement does (the presidency kept: nothing sold); a sale of every share would sell
+    it ($50 -> $30), and three values would differ."""
     data = export("g6p_s6012")
     assert import_game(data).mismatches() == []
-    old = copy.deepcopy(data)
-    old["created_at"] = 1735689599  # 2024-12-31 23:59:59 UTC
-    assert import_game(old).mismatches() == [
+    imp = Importer(copy.deepcopy(data))
+    sale_of_every_share(imp.game)
+    assert imp.run().mismatches() == [
         "Player 1: ours 829, file 849",
         "Player 3: ours 0, file 100",
         "Player 6: ours 968, file 1008",
@@ -382,13 +420,14 @@ def test_2026_exports_keep_the_bankrupt_presidents_shares() -> None:
 
 
 def test_the_2021_export_sold_the_bankrupt_presidents_shares() -> None:
-    """29133 (2021): Player 4's 60% of NYC and of NYNH; read as a 2026 export (kept
-    unsold), three values differ."""
+    """29133 (2021): Player 4's 60% of NYC and of NYNH are sold; settled as the seed does
+    (kept unsold), three values differ."""
     data = export("29133")
     assert import_game(data).mismatches() == []
-    new = copy.deepcopy(data)
-    new["created_at"] = 1767225600  # 2026-01-01
-    assert import_game(new).mismatches() == [
+    imp = Importer(copy.deepcopy(data))
+    imp.game.rules = imp.game.rules.model_copy(update={"bankruptcy": GameEnds(kind="game_ends")})
+    imp.game.invalidate_caches()
+    assert imp.run().mismatches() == [
         "Player 1: ours 888, file 887",
         "Player 2: ours 1490, file 1477",
         "Player 4: ours 906, file 416",
@@ -397,15 +436,17 @@ def test_the_2021_export_sold_the_bankrupt_presidents_shares() -> None:
 
 @pytest.mark.parametrize("name", ["29133", "g6p_s6012", "g6p_s6504"])
 def test_emergency_sales_before_the_bankruptcy_explain_both_readings(name: str) -> None:
-    """Evidence for the audit report: read with the 2026 reading (no sale at the
+    """Evidence for the audit report: settled as the seed does (no sale at the
     bankruptcy), each of these exports reaches its file's values when the bankrupt
     president first makes the largest emergency sale of each corporation (pool limit,
-    never giving away the bankrupt corporation's presidency).  29133 (2021) then sells
-    20% of NYC and 40% of NYNH, as bankrupt_sells_shares does; the 2026 games sell
-    nothing, as the file says (there bankrupt_sells_shares would dump the presidency)."""
+    never giving away the bankrupt corporation's presidency): bankrupt_sells_shares.
+    29133 (2021) then sells 20% of NYC and 40% of NYNH; the 2026 games sell nothing, as
+    the file says (there a sale of every share would dump the presidency)."""
     data = export(name)
-    data["created_at"] = 1767225600  # 2026-01-01: bankrupt_sells_shares off
-    res = import_game(data)
+    imp = Importer(data)
+    imp.game.rules = imp.game.rules.model_copy(update={"bankruptcy": GameEnds(kind="game_ends")})
+    imp.game.invalidate_caches()
+    res = imp.run()
     g = res.game
     last = g.log[-1]
     assert isinstance(last, Bankrupt)
@@ -424,23 +465,30 @@ def test_emergency_sales_before_the_bankruptcy_explain_both_readings(name: str) 
     assert g.is_over and by_key(res) == data["result"]
 
 
+def dated(before: str, options: list[str]) -> Tables:
+    """1830's tables with a dated import option (none of 1830's own readings is dated)."""
+    doc = json.loads(load_title("1830").path.read_text())  # type: ignore[union-attr]
+    doc["import_18xx"]["dated_options"] = [{"before": before, "options": options}]
+    return Tables(doc)
+
+
 @pytest.mark.parametrize(
-    ("created", "sells"),
+    ("created", "on"),
     [
         (1735689599, True),  # 2024-12-31 23:59:59 UTC
         (1735689600, False),  # 2025-01-01 00:00:00 UTC
         ("2024-12-31T23:59:59Z", True),
-        (None, False),  # no date at all: the 2026 reading
+        (None, False),  # no date at all
     ],
 )
-def test_the_dated_option_switches_at_2025(created: Any, sells: bool) -> None:
+def test_a_dated_option_switches_on_its_day(created: Any, on: bool) -> None:
     data = export("g4p_s4007")
     data["created_at"] = created
     if created is None:
         for a in data["actions"]:
             a.pop("created_at", None)
-    options = Importer(data).game.options
-    assert ("bankrupt_sells_shares" in options) is sells
+    options = Importer(data, dated("2025-01-01", ["optional_6_train"])).game.options
+    assert ("optional_6_train" in options) is on
     assert options[: len(READINGS_18XX)] == READINGS_18XX
 
 
@@ -448,7 +496,8 @@ def test_the_first_actions_date_stands_in_for_a_missing_created_at() -> None:
     data = export("g4p_s4007")
     del data["created_at"]
     data["actions"][0]["created_at"] = 1600000000  # 2020
-    assert "bankrupt_sells_shares" in Importer(data).game.options
+    options = Importer(data, dated("2025-01-01", ["optional_6_train"])).game.options
+    assert "optional_6_train" in options
 
 
 # -- how the importer compares -------------------------------------------------------------

@@ -388,7 +388,9 @@ def test_bankruptcy_once_cash_and_every_allowed_sale_fall_short(c_cash: int, all
     """The cheapest train is a 5 ($450); B&M has $50; C may raise $82 (B&M 10%) and $201
     (NYC 30%): with $116 he falls $1 short and may declare bankruptcy at once, without
     selling (18xx.games: can_go_bankrupt?, cash plus sellable shares below the cheapest
-    depot train); with $117 he may not."""
+    depot train); with $117 he may not.  Declared, the sale goes on as 18xx.games settles
+    a bankruptcy (bankrupt_sells_shares): 10% of B&M ($82, its presidency kept) and NYC's
+    30% ($201, D taking NYC's presidency), all of it to B&M."""
     g = at_trains("4", ("2", "3", "4"))
     nyc_president_c(g)
     setup(g, BM=50, C=c_cash)
@@ -398,8 +400,11 @@ def test_bankruptcy_once_cash_and_every_allowed_sale_fall_short(c_cash: int, all
         return
     run(g, Bankrupt("B&M"))
     assert g.is_over and g.state.end_reason == "bankruptcy"
-    assert (g.state.corporations["B&M"].cash, g.state.player("C").cash) == (50 + 116, 0)
-    assert g.state.certs["NYC_0"] == "C" and g.state.certs["B&M_0"] == "C"  # kept unsold
+    assert (g.state.corporations["B&M"].cash, g.state.player("C").cash) == (
+        50 + 116 + 82 + 201,
+        0,
+    )
+    assert g.state.certs["NYC_0"] == "D" and g.state.certs["B&M_0"] == "C"
 
 
 def test_bankruptcy_ignores_a_train_another_corporation_would_sell_for_1() -> None:
@@ -422,8 +427,8 @@ def test_bankruptcy_after_some_sales() -> None:
     setup(g, BM=50, C=0)
     run(g, SellShares("C", "NYC", 10))
     assert g.state.player("C").cash == 67
-    run(g, Bankrupt("B&M"))
-    assert (g.state.corporations["B&M"].cash, g.state.player("C").cash) == (117, 0)
+    run(g, Bankrupt("B&M"))  # (then NYC's other 20% at $67 and B&M's 10% at $82)
+    assert (g.state.corporations["B&M"].cash, g.state.player("C").cash) == (50 + 67 + 134 + 82, 0)
 
 
 def test_a_corporation_owning_a_train_cannot_go_bankrupt() -> None:

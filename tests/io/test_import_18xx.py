@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from readings_18xx import OLD_READINGS_18XX, READINGS_18XX
+from readings_18xx import READINGS_18XX
 
 from eighteen.engine import bank, network, phases, route_reading
 from eighteen.engine.actions import IllegalAction, LayTile, RouteSpec, RunRoutes
@@ -44,7 +44,7 @@ def test_29133_replays_to_its_exact_result(game_29133: dict[str, Any]) -> None:
     assert res.kept_count == 334 and res.raw_count == 450
     assert res.applied == 334 + 20  # the 20 auto actions of kept parents
     # 18xx.games' readings, from the title data: 29133 dates from 2021
-    assert g.options == READINGS_18XX + OLD_READINGS_18XX
+    assert g.options == READINGS_18XX
 
 
 def test_filter_matches_the_skip_flags(game_29133: dict[str, Any]) -> None:
@@ -293,7 +293,7 @@ def test_a_truncated_log_replays_what_is_there(game_29133: dict[str, Any]) -> No
 def test_optional_rules_become_title_options(game_29133: dict[str, Any]) -> None:
     game_29133["settings"]["optional_rules"] = ["optional_6_train"]
     res = import_game(game_29133)
-    assert res.game.options == [*READINGS_18XX, *OLD_READINGS_18XX, "optional_6_train"]
+    assert res.game.options == [*READINGS_18XX, "optional_6_train"]
     # the third 6-train is still for sale when NYNH needs a train: it is not bankrupt,
     # so the game goes on and the last action (its bankruptcy) no longer fits
     d = res.divergence
@@ -367,20 +367,24 @@ def test_hotseat_export_with_chat(game_29133: dict[str, Any]) -> None:
     assert res.kept_count == 334 + 58
 
 
-def test_the_bankruptcy_reading_follows_the_export_date(game_29133: dict[str, Any]) -> None:
-    """18xx.games changed how its 1830 settles a bankruptcy: exports made before 2025 sell
-    the bankrupt president's shares (the title's import_18xx.dated_options), later ones
-    keep them unsold at market value, as the seed does.  29133 (2021) with a 2026 date:
-    Player 4's 60% of NYC ($82) and 60% of NYNH ($69) stay his: 492 + 414."""
-    game_29133["created_at"] = 1767225600  # 2026-01-01
-    res = import_game(game_29133)
-    assert res.game.options == READINGS_18XX
-    assert res.values() == {"Player 2": 1490, "Player 3": 951, "Player 4": 906, "Player 1": 888}
-    assert res.mismatches() == [
-        "Player 1: ours 888, file 887",
-        "Player 2: ours 1490, file 1477",
-        "Player 4: ours 906, file 416",
-    ]
+def test_the_bankruptcy_reading_needs_no_date(game_29133: dict[str, Any]) -> None:
+    """18xx.games settles a bankruptcy by the sale of bankrupt_sells_shares, whatever the
+    export's date: 29133 (2021) with a date of 2026, or with none at all, still sells
+    Player 4's NYC and NYNH and reaches the file's values."""
+    for created in (1767225600, None):  # 2026-01-01; no date at all
+        game = copy.deepcopy(game_29133)
+        game["created_at"] = created
+        for a in game["actions"]:
+            a.pop("created_at", None)
+        res = import_game(game)
+        assert res.game.options == READINGS_18XX
+        assert res.values() == {
+            "Player 2": 1477,
+            "Player 3": 951,
+            "Player 4": 416,
+            "Player 1": 887,
+        }
+        assert res.mismatches() == []
 
 
 @pytest.mark.parametrize(

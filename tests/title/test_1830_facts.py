@@ -356,7 +356,7 @@ RULES: dict[str, Any] = {
     "train_buy_from_corporation_min": 1,
     "must_own_train": "with_route",
     "president_may_sell_for_train": True,
-    "bankruptcy": {"kind": "game_ends", "sells_shares": False},
+    "bankruptcy": {"kind": "game_ends", "sells_shares": False, "keeps_presidency": False},
     "bank_broken": "end_of_or_set",
     "home_token_reserved": True,
     "private_values_count_at_end": True,
@@ -531,7 +531,7 @@ def compiled() -> dict[str, Any]:
 
 def test_identity_and_money(compiled: dict[str, Any]) -> None:
     assert compiled["id"] == "1830"
-    assert compiled["version"] == "1.3.2"
+    assert compiled["version"] == "1.4.0"
     assert compiled["designers"] == ["Francis Tresham"]
     assert compiled["players"] == {"min": 2, "max": 6}
     assert compiled["bank"] == 12000

@@ -33,7 +33,7 @@ def test_same_title_has_no_differences(base: dict[str, Any]) -> None:
 
 def test_every_section(base: dict[str, Any]) -> None:
     other = copy.deepcopy(base)
-    other["version"] = "1.4.0"
+    other["version"] = "1.5.0"
     other["rules"]["float_percent"] = 50
     other["trains"][2]["price"] = 320
     other["trains"].append({**other["trains"][0], "id": "8", "price": 900})
@@ -46,7 +46,7 @@ def test_every_section(base: dict[str, Any]) -> None:
     other["corporations"][0]["tokens"] = [0, 40]
     other["options"] = []
     sections = diff_compiled(base, other)["sections"]
-    assert sections["title"] == {"version": ["1.3.2", "1.4.0"]}
+    assert sections["title"] == {"version": ["1.4.0", "1.5.0"]}
     assert sections["rules"] == {"float_percent": [60, 50]}
     assert sections["trains"]["changed"] == {"4": {"price": [300, 320]}}
     assert list(sections["trains"]["added"]) == ["8"]
@@ -81,7 +81,7 @@ def test_order_change_is_reported(base: dict[str, Any]) -> None:
 def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "1830", "1830-example"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("1830 1.3.2 (sha256:")
+    assert text.startswith("1830 1.4.0 (sha256:")
     assert "  ~ 4: price 300 -> 320" in text
     assert "  + J16: " in text
     assert main(["diff", "1830", "1830-example", "--format", "json"]) == 0

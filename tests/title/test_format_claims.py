@@ -365,7 +365,7 @@ def test_new_rules_default_to_the_classic_rule_and_are_all_written() -> None:
         "issue_redeem": None,
         "emergency_money": ["treasury", "president_cash", "president_sells_shares"],
         "dividend_options": ["full", "withhold"],
-        "bankruptcy": {"kind": "game_ends", "sells_shares": False},
+        "bankruptcy": {"kind": "game_ends", "sells_shares": False, "keeps_presidency": False},
         "turn_any_order": [],
         "no_corporation_left_ends_game": False,
     }

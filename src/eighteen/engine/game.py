@@ -446,7 +446,8 @@ class Game(GameData):
         cash goes to the corporation (he must spend it first).  With rules.bankruptcy of
         kind "game_ends" the game ends, his shares unsold for the final score (or, with
         ``sells_shares``, the largest legal sale of each corporation made first, as
-        18xx.games does); of kind "player_eliminated" he leaves and the game goes on
+        18xx.games does, with ``keeps_presidency`` none giving away the presidency of the
+        bankrupt corporation); of kind "player_eliminated" he leaves and the game goes on
         (engine.bankruptcy)."""
         pres = self.state.corporations[corp].president
         assert pres is not None
@@ -457,11 +458,12 @@ class Game(GameData):
             for c in self.tables.corporations:
                 cid = c.id
                 held = shares.percent_of(self, cid, pres)
+                protect = rule.keeps_presidency and cid == corp
                 best = max(
                     (
                         p
                         for p in range(10, held + 1, 10)
-                        if not shares.sale_problem(self, pres, cid, p)
+                        if not shares.sale_problem(self, pres, cid, p, protect)
                     ),
                     default=0,
                 )

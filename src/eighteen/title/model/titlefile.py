@@ -70,6 +70,11 @@ class GameEnds(Strict):
         description="Before the game ends, the bankrupt president's shares are sold to the "
         "market as far as the selling rules allow (false: kept for the score).",
     )
+    keeps_presidency: bool = Field(
+        False,
+        description="With sells_shares: the bankrupt corporation's own shares are sold only "
+        "as far as its president stays, as in the emergency sale that came before.",
+    )
 
 
 class PlayerEliminated(Strict):
