@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from corpus_18xx import export
 from readings_18xx import READINGS_18XX
 
 from eighteen.engine import bank, network, phases, route_reading
@@ -288,6 +289,24 @@ def test_a_truncated_log_replays_what_is_there(game_29133: dict[str, Any]) -> No
     res = import_game(game_29133)
     assert res.divergence is None and not res.game.is_over
     assert res.mismatches() == []
+
+
+def test_a_log_cut_after_a_pass_of_a_step_our_engine_skips_is_no_divergence() -> None:
+    """g2p_s2012 cut after action 80, B&O's pass of its track step (our engine skips that
+    step: it has no lay), as an export of a game still on: nothing after the pass says
+    more, so the import stops where the full log's does at action 80 (`--at 80`); it
+    diverged ("B&O cannot pass now")."""
+    full = export("g2p_s2012")
+    cut = copy.deepcopy(full)
+    cut["actions"] = [a for a in cut["actions"] if a["id"] <= 80]
+    assert cut["actions"][-1]["type"] == "pass" and cut["actions"][-1]["entity"] == "B&O"
+    cut["status"] = "active"
+    for key in ("result", "game_end_reason", "finished_at"):
+        cut.pop(key, None)
+    res = import_game(cut)
+    assert res.divergence is None and res.mismatches() == []
+    at = import_game(full, stop_at=80)
+    assert res.values() == at.values() and res.game.acting() == at.game.acting() == "B&O"
 
 
 def test_optional_rules_become_title_options(game_29133: dict[str, Any]) -> None:

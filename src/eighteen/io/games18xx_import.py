@@ -738,7 +738,12 @@ class Importer:
                     self.answer(aid, a, corp)
                     break
                 if not self.pass_step():
-                    raise Divergence(aid, a, f"{corp} cannot pass now in our engine")
+                    if whole or ended is not None:
+                        raise Divergence(aid, a, f"{corp} cannot pass now in our engine")
+                    # (a game still on, its log cut after this pass: it passed a step our
+                    # engine skips, and no later action says more: ours waits where
+                    # 18xx.games' did)
+                    break
         self.trailing_passes = []
 
     # -- tiles and cities -------------------------------------------------------------
