@@ -341,3 +341,15 @@ def test_a_json_file_that_is_no_export_is_skipped_in_a_batch(
     ]
     rc, _, err = run(capsys, "import-18xx", manifest)  # alone it is an error
     assert rc == 1 and "the export names no title" in err
+
+
+def test_an_export_with_a_byte_order_mark_or_a_spaced_title_is_read(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file saved with a UTF-8 byte order mark, and a title written "1830 ", import as
+    the plain export does (the format says the title is looked up tolerantly)."""
+    game_29133["title"] = "1830 "
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(game_29133).encode())
+    rc, out, _ = run(capsys, "import-18xx", str(path), "--check")
+    assert rc == 0 and out.splitlines()[-1].startswith("check: OK")

@@ -183,10 +183,10 @@ def export_tables(data: dict[str, Any]) -> Tables:
     """The compiled tables of the title an export names; :class:`ExportError` when it names
     none or one with no compiled tables."""
     title = data.get("title")
-    if not isinstance(title, str | int) or not str(title):
+    if not isinstance(title, str | int) or not str(title).strip():
         raise ExportError("the export names no title ('title')")
     try:
-        return load_title(str(title))
+        return load_title(str(title).strip())  # (looked up as 18xx.games does: spaces too)
     except TablesUnreadable as exc:
         raise ExportError(str(exc)) from None
     except TitleNotFound:

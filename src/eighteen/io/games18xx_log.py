@@ -49,7 +49,7 @@ class Divergence(Exception):
 def read_export(path: str | Path) -> dict[str, Any]:
     """Read an export file; :class:`ExportError` when it cannot be used."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # (a byte order mark is skipped)
     except (OSError, UnicodeDecodeError) as exc:
         raise ExportError(f"cannot read {path}: {exc}") from None
     try:
