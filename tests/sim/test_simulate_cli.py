@@ -66,6 +66,12 @@ def test_text_output_names_the_files(capsys: pytest.CaptureFixture[str], tmp_pat
         (["--players", "9" * 20], 2, "--players must be at most 100, not 99,999,"),
         (["--bots", "9" * 20 + "*random"], 2, "--bots: bot count must be between 1 and 100"),
         (["--vs", "1830"], 2, "--vs names the same title as TITLE (1830)"),
+        (["--seed", "-5"], 2, "--seed must be at least 0, not -5"),
+        (
+            ["--seed", str(2**63 - 1), "--games", "2"],
+            2,
+            "--seed must be at most 9,223,372,036,854,775,806, not 9,223,372,036,854,775,807",
+        ),
         (["--players", "9"], 1, "1830: 1830 is for 2-6 players, not 9"),
         (["--option", "nope"], 1, "1830: unknown option 'nope'"),
         (["--vs", "1899"], 1, "no compiled tables for '1899'"),

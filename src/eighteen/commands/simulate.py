@@ -108,6 +108,8 @@ def prepare(
         ("--players", args.players, 1, 100),
         ("--workers", args.workers, 1, 1024),
         ("--max-actions", args.max_actions, 1, 10_000_000),
+        # (game i plays seed SEED+i: each a seed a save holds, 0 to 2**63 - 1, as play's)
+        ("--seed", args.seed, 0, 2**63 - 1 - (max(1, args.games) - 1)),
     ]
     if args.ray_cpus is not None:
         bounds.append(("--ray-cpus", args.ray_cpus, 1, 4096))
