@@ -226,7 +226,7 @@ def _schema_prefix(target: Path) -> str:
 
 def cmd_fmt(paths: list[str], *, check: bool = False, fmt: str = "text") -> int:
     """Format title files in place; with check, list the files that would change."""
-    from eighteen.commands.titles import _nothing
+    from eighteen.commands.titles import nothing_to_work_on
     from eighteen.locations import find_title_dir, project_root
     from eighteen.title.fmt import FormatError, format_file, toml_files
     from eighteen.title.problems import Problem
@@ -235,7 +235,7 @@ def cmd_fmt(paths: list[str], *, check: bool = False, fmt: str = "text") -> int:
     # a path, or a title id found where `eighteen titles` finds it
     targets = [p if p.exists() else find_title_dir(str(p)) or p for p in map(Path, paths)]
     if not targets and project_root() is None:
-        return _nothing("fmt")
+        return nothing_to_work_on("fmt")
     targets = targets or [repo_root() / "titles"]
     errors: list[Problem] = []
     for p in targets:

@@ -69,7 +69,7 @@ def _summary(problems: list[Problem]) -> str:
     return f"{errors} error(s), {warnings} warning(s)"
 
 
-def _nothing(command: str) -> int:
+def nothing_to_work_on(command: str) -> int:
     """Exit 2: no title was named and the working directory is in no project."""
     return fail(
         command,
@@ -85,7 +85,7 @@ def cmd_validate(paths: list[str], fmt: str = "text") -> int:
 
     dirs, problems = _title_dirs(paths)
     if not dirs and not problems:
-        return _nothing("validate")
+        return nothing_to_work_on("validate")
     for d in dirs:
         _, found = load_title(d)
         problems.extend(found)
@@ -114,7 +114,7 @@ def cmd_compile(
         return fail("compile", str(exc))
     dirs, problems = _title_dirs(paths)
     if not dirs and not problems:
-        return _nothing("compile")
+        return nothing_to_work_on("compile")
     stale: list[str] = []
     written: list[str] = []
     for d in dirs:

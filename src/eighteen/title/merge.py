@@ -11,13 +11,12 @@ table.
 from __future__ import annotations
 
 import copy
-import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
 from eighteen.title.load import LoadedFile
 from eighteen.title.positions import KeyPath
-from eighteen.title.problems import Problem, path_str
+from eighteen.title.problems import Problem, did_you_mean, path_str
 
 #: The overlay directive table: top-level key -> ids (or table keys) to drop from the base.
 REMOVE = "remove"
@@ -322,9 +321,3 @@ def _removals(
                 report((*where, n), "E182", f"the base has no {what} '{name}' in '{k}'{hint}")
         out[k] = set(names)
     return out
-
-
-def did_you_mean(word: str, choices: list[str]) -> str:
-    """A "; did you mean ..." suffix when a choice is close to ``word``."""
-    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f"; did you mean '{match[0]}'?" if match else ""

@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 
 from eighteen.locations import find_title_dir
 from eighteen.title.load import LoadedFile, load_toml
-from eighteen.title.merge import Prov, did_you_mean, merge_file, position
+from eighteen.title.merge import Prov, merge_file, position
 from eighteen.title.model import FILE_MODELS
 from eighteen.title.positions import KeyPath, PositionIndex
-from eighteen.title.problems import Problem, Severity, path_str
+from eighteen.title.problems import Problem, Severity, did_you_mean, path_str
 from eighteen.title.sources import Sources, build_file, display_path, load_libraries
 from eighteen.title.validation import schema_comment_problems
 

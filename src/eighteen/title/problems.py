@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import asdict, dataclass, field
 from enum import Enum
@@ -73,3 +74,9 @@ def path_str(path: tuple[str | int, ...]) -> str:
         else:
             out += ("." if out else "") + str(part)
     return out
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    """A "; did you mean ..." suffix when a choice is close to ``word``."""
+    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"; did you mean '{match[0]}'?" if match else ""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from collections.abc import Iterator
 
@@ -11,7 +10,7 @@ from eighteen.title.checks.common import HEX_RE, hex_entries, hex_index
 from eighteen.title.checks.registry import W, check
 from eighteen.title.geometry import hex_to_xy
 from eighteen.title.geometry import neighbor_id as neighbor
-from eighteen.title.problems import Problem
+from eighteen.title.problems import Problem, did_you_mean
 from eighteen.title.sources import Sources
 
 
@@ -94,8 +93,7 @@ def phase_offboard_keys_exist(title: Title, s: Sources) -> Iterator[Problem]:
         return
     for i, p in enumerate(title.phases.phases):
         if p.offboard_revenue not in known:
-            close = difflib.get_close_matches(p.offboard_revenue, known, n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
+            hint = did_you_mean(p.offboard_revenue, known)
             yield s.locate(
                 "phases",
                 ("phases", i, "offboard_revenue"),
