@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from eighteen import Game
 from eighteen.cli import main
 from eighteen.commands import output
-from eighteen.title.save import SAVE_FORMAT
+from eighteen.title.save import SAVE_FORMAT, check_save
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPORT = ROOT / "tests" / "fixtures" / "18xx-games" / "1830" / "29133.json"
@@ -38,7 +39,16 @@ def save(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 
 def test_the_checked_format_is_the_written_one() -> None:
-    assert SAVE_FORMAT == 1
+    """What Game.to_json writes is the format check_save reads."""
+    save = Game.new("1830", players=["Ann", "Bob"], seed=3).to_json()
+    assert save["format"] == SAVE_FORMAT == 1
+    checked = check_save(save)
+    assert (checked.title, checked.players, checked.seed, checked.actions) == (
+        "1830",
+        ["Ann", "Bob"],
+        3,
+        [],
+    )
 
 
 BAD_SAVES: list[tuple[str, dict[str, object] | None, str]] = [

@@ -753,6 +753,15 @@ CROSS: list[tuple[str, str, Edits, list[str]]] = [
         ],
     ),
     (
+        "E143-one-city",
+        "1830",
+        {"corporations.toml": [('home = "H12"  # Altoona', 'home = "H12"\ncity = 1')]},
+        [
+            "corporations.toml:10:8: error[E143]: corporations[0].city: H12 has 1 city; "
+            "index 1 is out of range"
+        ],
+    ),
+    (
         "E144",
         "1830",
         {"corporations.toml": [('home = "E19"', 'home = "H12"')]},
