@@ -81,10 +81,7 @@ def homes_fit(title: Title, s: Sources) -> Iterator[Problem]:
         h = title.map.hexes[idx[hid]]
         if city is None:
             cap = sum(x.slots for x in h.cities)
-            homed = sorted(
-                homed
-                + [i for (hh, cc), v in per_city.items() if hh == hid and cc is not None for i in v]
-            )
+            homed = [i for i, c in enumerate(corps) if c.home == hid]  # (pinned ones too)
         elif city < len(h.cities):
             cap = h.cities[city].slots
         else:
