@@ -593,13 +593,14 @@ def test_eighteen_native_dir_names_the_folder_of_the_compiled_modules(
     # so does the folder that holds them
     elsewhere.mkdir()
     (elsewhere / "mine.txt").write_text("keep")
+    (elsewhere / "libfoo.so").write_text("a library of the user's")
     (elsewhere / "notes").mkdir()
     assert native_build.build({"nativecheck.answer": mod}, jobs=1) == ["nativecheck.answer"]
     assert sorted(p.name for p in elsewhere.iterdir()) == sorted(
-        [native.MANIFEST, f"nativecheck.answer{native.SUFFIX}", "mine.txt", "notes"]
+        [native.MANIFEST, f"nativecheck.answer{native.SUFFIX}", "libfoo.so", "mine.txt", "notes"]
     )
     assert native.clean() is True
-    assert sorted(p.name for p in elsewhere.iterdir()) == ["mine.txt", "notes"]
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["libfoo.so", "mine.txt", "notes"]
     assert native.clean() is False  # (nothing of a build left)
     monkeypatch.setenv("EIGHTEEN_NATIVE_DIR", str(elsewhere / "mine.txt"))
     assert main(["native", "--clean"]) == 1

@@ -351,8 +351,13 @@ def built_file(path: Path) -> bool:
     """Is ``path`` a file a build writes in the native folder: the manifest, or a compiled
     module (an extension module of any interpreter: a build for another ABI is one)?  A
     build and a clean remove only these: the folder ``EIGHTEEN_NATIVE_DIR`` names may
-    hold other files."""
-    return path.name == MANIFEST or path.suffix in (".so", ".pyd")
+    hold other files: a library of a user's (``libfoo.so``) is none of a build's, whose
+    files are named by their dotted module (``eighteen.engine.map.cpython-311-....so``)."""
+    return path.name == MANIFEST or _BUILT.fullmatch(path.name) is not None
+
+
+#: A compiled module's file: its dotted module name, then an extension module's suffix.
+_BUILT = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\.[\w-]+)?\.(?:so|pyd)")
 
 
 def clean(native_dir: Path | None = None) -> bool:

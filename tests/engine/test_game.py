@@ -55,6 +55,9 @@ def test_new_game_checks_players_and_options() -> None:
         Game.new(t, ["A", 1])  # type: ignore[list-item]
     assert str(refused.value) == "a player name is text, not int 1"
     with pytest.raises(ValueError) as refused:
+        Game.new(t, ["A", ["B"]])  # type: ignore[list-item]
+    assert str(refused.value) == "a player name is text, not list ['B']"
+    with pytest.raises(ValueError) as refused:
         Game.new(t, ["A", "B" * 65])
     assert str(refused.value) == f"a player name has at most 64 characters: {'B' * 65!r:.40}..."
     with pytest.raises(ValueError) as refused:

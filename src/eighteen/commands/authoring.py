@@ -257,7 +257,7 @@ def cmd_fmt(paths: list[str], *, check: bool = False, fmt: str = "text") -> int:
         emit_json({"files": len(files), "changed": changed, "check": check, "errors": doc})
         return 1 if failed else 0
     for e in errors:  # (as `validate` writes a problem: file:line:col)
-        print(f"{e.file}:{e.line}:{e.col}: error[{e.code}]: {e.message}", file=sys.stderr)
+        print(e.format(), file=sys.stderr)
     for name in changed:
         print(f"would reformat {name}" if check else f"formatted {name}")
     verb = "would reformat" if check else "reformatted"

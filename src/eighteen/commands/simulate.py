@@ -102,6 +102,7 @@ def prepare(
     from eighteen.engine.tables import TitleNotFound
     from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots
     from eighteen.sim.runner import Backend, player_names
+    from eighteen.title.save import SEED_RANGE
 
     bounds = [  # (option, value, lowest, highest): beyond the highest is no real run
         ("--games", args.games, 1, 1_000_000),
@@ -109,7 +110,7 @@ def prepare(
         ("--workers", args.workers, 1, 1024),
         ("--max-actions", args.max_actions, 1, 10_000_000),
         # (game i plays seed SEED+i: each a seed a save holds, 0 to 2**63 - 1, as play's)
-        ("--seed", args.seed, 0, 2**63 - 1 - (max(1, args.games) - 1)),
+        ("--seed", args.seed, 0, SEED_RANGE[1] - (max(1, args.games) - 1)),
     ]
     if args.ray_cpus is not None:
         bounds.append(("--ray-cpus", args.ray_cpus, 1, 4096))

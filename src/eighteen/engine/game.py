@@ -104,8 +104,6 @@ class Game(GameData):
             raise ValueError(
                 f"{tables.id} is for {tables.players_min}-{tables.players_max} players, not {n}"
             )
-        if len(set(players)) != n:
-            raise ValueError("player names must be distinct")
         for p in players:
             if not isinstance(p, str):
                 raise ValueError(f"a player name is text, not {type(p).__name__} {p!r:.40}")
@@ -114,6 +112,8 @@ class Game(GameData):
             taken = _name_taken(tables, p)
             if taken is not None:
                 raise ValueError(f"{p!r} cannot be a player name ({taken})")
+        if len(set(players)) != n:  # (after the names are known to be text)
+            raise ValueError("player names must be distinct")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"the seed is a whole number, not {type(seed).__name__}")
         if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
