@@ -202,6 +202,12 @@ def test_a_title_folder_of_another_project_plays_that_projects_tables(
     assert json.loads(save.read_text())["hash"] == ours["hash"] != theirs["hash"]
     assert run(capsys, "play", "1830", "--players", "3", "--quiet", "--save", str(save))[0] == 0
     assert json.loads(save.read_text())["hash"] == theirs["hash"]  # (the id: the checkout's)
+    # the folder edited since: the warning names that folder, and the command to run for it
+    title.write_text(title.read_text().replace("bank = 15000\n", "bank = 16000\n"))
+    code, _, err = run(capsys, "play", folder, "--players", "3", "--quiet")
+    assert code == 0
+    assert "are older than ../P/titles/1830 (sha256:" in err
+    assert "run `eighteen compile ../P/titles/1830` to play the title as it is now" in err
 
 
 def test_damaged_compiled_tables_are_one_line_naming_the_file(

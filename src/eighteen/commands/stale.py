@@ -38,15 +38,18 @@ def stale_tables(
 ) -> str | None:
     """Why the compiled tables of ``title_id`` are older than its sources, or None.
 
-    The sources are the title folder found where `eighteen titles` finds it; the tables
+    The sources are ``folder`` when the argument named one, else the title folder found
+    where `eighteen titles` finds it; the tables
     are stale when the hash of the sources as they are now differs from ``compiled_hash``
     (the one the tables were compiled from): a title edited since `eighteen compile`.
     Hashing reads and checks every file, so it is done only when some title file is newer
     than the tables (a stat of each is enough to know the usual case: nothing edited).
     No folder, or one that does not load, is not reported here (`validate` does that).
-    ``folder`` and ``compiled``: the title folder and its tables, when the argument named
-    a folder (else both are found by id).
+    ``compiled``: the folder's tables, when the argument named a folder (else both are
+    found by id); the advice then names the folder, which `eighteen compile` writes them
+    for.
     """
+    target = title_id if folder is None else display_path(folder)
     folder = folder if folder is not None else find_title_dir(title_id)
     if folder is None:
         return None
@@ -65,6 +68,6 @@ def stale_tables(
         return None
     return (
         f"the compiled tables of {title_id} ({short_hash(compiled_hash)}) are older than "
-        f"{display_path(folder)} ({short_hash(now)}): run `eighteen compile {title_id}` to "
+        f"{display_path(folder)} ({short_hash(now)}): run `eighteen compile {target}` to "
         "play the title as it is now"
     )

@@ -103,7 +103,7 @@ def cmd_compile(
     paths: list[str], *, check: bool = False, out: str | None = None, fmt: str = "text"
 ) -> int:
     """Compile titles to generated/; with check, report stale files and write nothing."""
-    from eighteen.locations import title_project
+    from eighteen.locations import compiled_path
     from eighteen.title.compile import compile_title, stale_outputs, write_outputs
     from eighteen.title.pipeline import load_title
 
@@ -125,8 +125,8 @@ def cmd_compile(
         compiled = compile_title(title)
         # (a title folder's tables go to its own project's generated/, where `play` and
         # `simulate` given the folder look for them; `--out` names another folder)
-        project = None if out else title_project(d)
-        target = out_dir if project is None else project / "generated"
+        own = None if out else compiled_path(d, compiled["id"])
+        target = out_dir if own is None else own.parent
         if check:
             stale.extend(stale_outputs(compiled, target))
             continue

@@ -236,7 +236,8 @@ def sale_problem(
     """Why the player may not sell ``percent`` of ``corp`` now (None if he may).
 
     ``protect``: the sale must not change the presidency of ``corp`` (emergency sale for
-    the corporation's own train)."""
+    the corporation's own train, and a bankruptcy's sale that keeps its presidency,
+    ``GameEnds.keeps_presidency``)."""
     cs = g.state.corporations[corp]
     if cs.par is None or cs.closed:
         return f"{corp} has no share price: its shares cannot be sold"

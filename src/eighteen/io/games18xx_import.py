@@ -725,7 +725,9 @@ class Importer:
         """At the end of the log, replay the corporation passes logged after the last
         other action.  In a finished game they ended the turns of their corporations (our
         engine may need more passes for them than 18xx.games logged, or fewer); in a game
-        still on, each ends one step.  ``ended``: whose turns they ended, at a cut."""
+        still on, each ends one step, or none where our engine has no step to pass (a
+        step it skips: nothing after the log says more).  ``ended``: whose turns they
+        ended, at a cut."""
         g = self.game
         finished = self.data.get("status") == "finished"
         for aid, a in self.trailing_passes:

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from eighteen.title.aggregate import Missing, Title
 from eighteen.title.checks.common import hex_index
+from eighteen.title.checks.market import market_cells
 from eighteen.title.checks.registry import W, check
-from eighteen.title.compile import parse_cell
 from eighteen.title.problems import Problem
 from eighteen.title.sources import Sources
 
@@ -124,12 +124,10 @@ def president_within_holding_limit(title: Title, s: Sources) -> Iterator[Problem
     unless a par cell is exempt from it: else no player may start the corporation."""
     limit = title.title.rules.holding_limit_percent
     zones = title.market.zones
-    for row in title.market.rows:
-        for cell in row:
-            parsed = parse_cell(cell)
-            flags = [zones[z] for z in parsed[1] if z in zones] if parsed else []
-            if any(z.par for z in flags) and any(z.holding_limit_exempt for z in flags):
-                return  # (a corporation may start there, over the limit)
+    for *_, letters in market_cells(title):
+        flags = [zones[z] for z in letters if z in zones]
+        if any(z.par for z in flags) and any(z.holding_limit_exempt for z in flags):
+            return  # (a corporation may start there, over the limit)
     for i, c in enumerate(title.corporations.corporations):
         if c.shares and c.shares[0] > limit:
             yield s.locate(

@@ -14,7 +14,8 @@ from eighteen.title.problems import Problem
 from eighteen.title.sources import Sources
 
 
-def _cells(title: Title) -> Iterator[tuple[int, int, int, str]]:
+def market_cells(title: Title) -> Iterator[tuple[int, int, int, str]]:
+    """(row, column, price, zone letters) of every cell of the market written right."""
     for r, row in enumerate(title.market.rows):
         for c, cell in enumerate(row):
             if cell:
@@ -27,7 +28,7 @@ def _cells(title: Title) -> Iterator[tuple[int, int, int, str]]:
 def market_zone_letters(title: Title, s: Sources) -> Iterator[Problem]:
     """E170: every zone letter in a cell is declared in [zones]."""
     zones = title.market.zones
-    for r, c, _, letters in _cells(title):
+    for r, c, _, letters in market_cells(title):
         for ch in letters:
             if ch not in zones:
                 yield s.locate(
@@ -39,7 +40,7 @@ def market_zone_letters(title: Title, s: Sources) -> Iterator[Problem]:
 def market_has_par(title: Title, s: Sources) -> Iterator[Problem]:
     """E171: the market has at least one par cell."""
     par = {k for k, z in title.market.zones.items() if z.par}
-    if not any(set(letters) & par for *_, letters in _cells(title)):
+    if not any(set(letters) & par for *_, letters in market_cells(title)):
         yield s.locate("market", ("rows",), "E171", "no par cell: no corporation could start")
 
 
