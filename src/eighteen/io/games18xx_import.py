@@ -311,6 +311,7 @@ class Importer:
         self.check_routes = check_routes
         kept = filter_actions(self.raw)
         after: list[dict[str, Any]] = []  # (the kept actions past a cut)
+        ids: list[int] = []  # (every raw action's id, read once, with a cut)
         if stop_at is not None:
             ids = [int_field(a["id"], a, "id") for a in self.raw]
             if stop_at not in ids:
@@ -372,9 +373,7 @@ class Importer:
             expected=expected,
             expected_reason=str(reason) if reason is not None else None,
             status=self.data.get("status"),
-            raw_count=len(self.raw)
-            if stop_at is None
-            else sum(1 for x in self.raw if int_field(x["id"], x, "id") <= stop_at),
+            raw_count=len(self.raw) if stop_at is None else sum(i <= stop_at for i in ids),
             kept_count=len(kept),
             applied=self.applied,
             routes_checked=self.routes_checked,
