@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from eighteen.cli import main
-from eighteen.locations import title_ref
+from eighteen.locations import compiled_path, title_argument, title_ref
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -162,6 +162,11 @@ def test_a_title_folder_names_the_title_it_declares(
     (folder / "title.toml").write_text("id = \n")  # not TOML
     assert title_ref(str(folder)) == "mine"
     assert title_ref("1833ne") == "1833ne"
+    assert title_argument("1833ne") == ("1833ne", None)
+    (folder / "title.toml").write_text('id = "1830"\n')
+    assert title_argument(str(folder)) == ("1830", folder)
+    assert compiled_path(folder, "1830") is None  # (a folder in no project)
+    assert compiled_path(ROOT / "titles" / "1830", "1830") == ROOT / "generated" / "1830.json"
     code, _, err = run(capsys, "simulate", str(ROOT / "titles/1830"), "--vs", "1830")
     assert code == 2
     assert f"--vs names the same title as TITLE ({ROOT / 'titles/1830'})" in err

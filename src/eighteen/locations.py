@@ -108,7 +108,7 @@ def title_project(folder: Path) -> Path | None:
     return project_root(Path(folder).resolve().parent)
 
 
-def title_tables(target: str) -> tuple[str, Path | None]:
+def title_argument(target: str) -> tuple[str, Path | None]:
     """A title argument as (its id, the title folder it names, or None for an id).
 
     A folder's compiled tables are the ones ``eighteen compile`` writes for it

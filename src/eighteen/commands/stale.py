@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from eighteen.engine.tables import Tables, TitleNotFound, find_title, load_title
-from eighteen.locations import compiled_path, find_title_dir, title_tables
+from eighteen.locations import compiled_path, find_title_dir, title_argument
 from eighteen.title.diff import short_hash
 from eighteen.title.pipeline import load_sources, source_hash
 from eighteen.title.sources import display_path
@@ -16,7 +16,7 @@ def played_tables(target: str) -> tuple[Tables, str | None]:
     ``eighteen compile`` writes for that folder, in its project's ``generated/``), and
     why they are older than their sources (None: they are not).  TitleNotFound, naming
     where it looked, when there are none."""
-    title_id, folder = title_tables(target)
+    title_id, folder = title_argument(target)
     path = None if folder is None else compiled_path(folder, title_id)
     if path is None:
         tables = load_title(title_id)
