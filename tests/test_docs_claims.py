@@ -653,7 +653,7 @@ def test_native_clean_changes_the_folder_eighteen_native_dir_names(
     monkeypatch.setattr(native, "NATIVE_DIR", decoy)  # (never the real build)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    (elsewhere / "x.so").write_text("")
+    (elsewhere / f"eighteen.engine.map{native.SUFFIX}").write_text("")  # (a build's file)
     monkeypatch.setenv("EIGHTEEN_NATIVE_DIR", str(elsewhere))
     n = len(native.modules())
     status = [
