@@ -80,6 +80,51 @@ def test_validate_missing_folder(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "error[E002]: no such title folder" in out
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ["validate", "1833NE"],
+            "1833NE:1:1: error[E002]: no such title folder; did you mean '1833ne'?",
+        ),
+        (
+            ["validate", "1830x"],
+            "1830x:1:1: error[E002]: no such title folder; did you mean '1830'?",
+        ),
+        (["validate", "zzzz"], "zzzz:1:1: error[E002]: no such title folder"),
+        (
+            ["diff", "1830", "1833NE"],
+            "1833NE:1:1: error[E002]: no such title folder or file; did you mean '1833ne'?",
+        ),
+        (
+            ["fmt", "--check", "1833NE"],
+            "1833NE:1:1: error[E002]: no such file, folder or title; did you mean '1833ne'?",
+        ),
+    ],
+)
+def test_unknown_title_names_the_likely_one(
+    capsys: pytest.CaptureFixture[str], args: list[str], expected: str
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 1
+    assert expected in (out + err).splitlines()
+
+
+def test_unknown_title_hint_in_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "play", "1833NE")
+    assert code == 1
+    assert err.startswith(
+        "eighteen play: error: no compiled tables for '1833NE'; did you mean '1833ne'? "
+        "(known titles: 1830, 1830-example, 1833ne, 1833ne-takeover; looked in "
+    )
+    code, _, err = run(capsys, "new", "zz", "--from", "1833NE")
+    assert code == 1
+    assert err == (
+        "eighteen new: error: no title '1833NE'; did you mean '1833ne'? (known titles: "
+        "1830, 1830-example, 1833ne, 1833ne-takeover)\n"
+    )
+
+
 def test_compile_check_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "compile", "--check")[0] == 0
     assert run(capsys, "schema", "--check")[0] == 0

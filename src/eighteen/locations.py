@@ -14,6 +14,7 @@ outside a project.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from pathlib import Path
 
@@ -148,6 +149,19 @@ def known_titles() -> list[str]:
     for d in generated_dirs():
         ids.update(p.stem for p in d.glob("*.json"))
     return sorted(ids)
+
+
+def title_hint(name: str) -> str:
+    """A "; did you mean ..." suffix naming the known title ``name`` most likely means:
+    the one that differs only in case (``1833NE`` for ``1833ne``), else the closest id;
+    "" when none is close.  A path names its last part."""
+    word = Path(name).name.casefold()
+    folded = {k.casefold(): k for k in known_titles()}
+    match = word if word in folded else None
+    if match is None:
+        close = difflib.get_close_matches(word, list(folded), n=1, cutoff=0.6)
+        match = close[0] if close else None
+    return f"; did you mean '{folded[match]}'?" if match is not None and word else ""
 
 
 def schema_dir() -> Path | None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from eighteen.commands.output import emit_json, fail, say, write_atomic
 from eighteen.commands.titles import _problem_doc, print_problems, repo_root
-from eighteen.locations import known_titles
+from eighteen.locations import known_titles, title_hint
 from eighteen.title.problems import format_problems, sort_problems
 
 _ID = re.compile(r"^[A-Za-z0-9&+_.-]{1,16}$")
@@ -174,7 +174,7 @@ def cmd_new(name: str, base: str, titles: str | None = None, fmt: str = "text") 
         base_dir = find_title_dir(base) or base_dir
     if not (base_dir / "title.toml").is_file():
         known = ", ".join(known_titles()) or "none"
-        return fail("new", f"no title '{base}' (known titles: {known})")
+        return fail("new", f"no title '{base}'{title_hint(base)} (known titles: {known})")
     target = root / name
     if target.exists():
         return fail("new", f"{display_path(target)} already exists")
@@ -240,7 +240,8 @@ def cmd_fmt(paths: list[str], *, check: bool = False, fmt: str = "text") -> int:
     errors: list[Problem] = []
     for p in targets:
         if not p.exists():
-            errors.append(Problem(display_path(p), 1, 1, "E002", "no such file, folder or title"))
+            message = f"no such file, folder or title{title_hint(str(p))}"
+            errors.append(Problem(display_path(p), 1, 1, "E002", message))
     files = toml_files([p for p in targets if p.exists()])
     changed: list[str] = []
     for f in files:

@@ -41,7 +41,7 @@ def print_problems(problems: list[Problem]) -> None:
 
 def _title_dirs(paths: list[str]) -> tuple[list[Path], list[Problem]]:
     """Explicit folders (or title ids), or every title of the project."""
-    from eighteen.locations import find_title_dir, project_root
+    from eighteen.locations import find_title_dir, project_root, title_hint
     from eighteen.title.pipeline import find_titles
     from eighteen.title.sources import display_path
 
@@ -57,7 +57,8 @@ def _title_dirs(paths: list[str]) -> tuple[list[Path], list[Problem]]:
         if p.is_file():
             p = p.parent
         if not p.is_dir():
-            problems.append(Problem(display_path(p), 1, 1, "E002", "no such title folder"))
+            message = f"no such title folder{title_hint(raw)}"
+            problems.append(Problem(display_path(p), 1, 1, "E002", message))
             continue
         dirs.append(p)
     return dirs, problems

@@ -28,7 +28,7 @@ from eighteen.compiled import (
     Reach,
 )
 from eighteen.engine import capabilities
-from eighteen.locations import generated_dirs, known_titles
+from eighteen.locations import generated_dirs, known_titles, title_hint
 from eighteen.title.model import Ferries, Phase, Private, Rules, TradeIn
 from eighteen.title.model.corporations import JointToken, Reservation
 
@@ -406,7 +406,8 @@ def find_title(title: str | Path) -> Path:
             return d / name
     known = ", ".join(known_titles()) or "none"
     raise TitleNotFound(
-        f"no compiled tables for {str(title)!r} (known titles: {known}; looked in "
+        f"no compiled tables for {str(title)!r}{title_hint(str(title))} (known titles: "
+        f"{known}; looked in "
         f"{', '.join(str(d) for d in dirs)}); a title of your own needs `eighteen compile`"
     )
 

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from eighteen.compiled import CompiledTitle
-from eighteen.locations import find_title_dir
+from eighteen.locations import find_title_dir, title_hint
 from eighteen.title.compile import compile_title
 from eighteen.title.pipeline import load_title
 from eighteen.title.problems import Problem
@@ -97,7 +97,8 @@ def load_compiled(
     if not p.is_dir():  # an id: the project's, the checkout's or the installed package's
         p = find_title_dir(ref) or p
     if not p.is_dir():
-        return None, [Problem(display_path(p), 1, 1, "E002", "no such title folder or file")]
+        message = f"no such title folder or file{title_hint(ref)}"
+        return None, [Problem(display_path(p), 1, 1, "E002", message)]
     title, problems = load_title(p)
     errors = [x for x in problems if x.is_error]
     if title is None or errors:

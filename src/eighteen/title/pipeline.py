@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from eighteen.locations import LIBRARY_DIRS
+from eighteen.locations import LIBRARY_DIRS, title_hint
 from eighteen.title.aggregate import Missing, MissingPart, Title
 from eighteen.title.checks import run_checks
 from eighteen.title.load import load_toml
@@ -136,7 +136,9 @@ def load_title(title_dir: Path) -> tuple[Title | None, list[Problem]]:
     if title_dir.name in ("", ".."):  # `validate .`: the folder's own name is the one checked
         title_dir = title_dir.resolve()
     if not (title_dir / "title.toml").exists() and not title_dir.is_dir():
-        return None, [Problem(display_path(title_dir), 1, 1, "E002", "no such title folder", "")]
+        hint = title_hint(str(title_dir))
+        shown = display_path(title_dir)
+        return None, [Problem(shown, 1, 1, "E002", f"no such title folder{hint}", "")]
     sources, models, problems = load_sources(title_dir)
     title = assemble(title_dir, sources, models, partial=True)
     assert title is not None
