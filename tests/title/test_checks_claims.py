@@ -899,6 +899,24 @@ CROSS: list[tuple[str, str, Edits, list[str]]] = [
         {"title.toml": [('train_counts = { "6" = 3 }', 'train_counts = { "7" = 3 }')]},
         ["title.toml:42:18: error[E156]: options[1].train_counts.7: unknown train '7'"],
     ),
+    # E157: keeps_presidency without sells_shares
+    (
+        "E157",
+        "1830",
+        {
+            "title.toml": [
+                (
+                    "sells_shares = true, keeps_presidency = true } }",
+                    "sells_shares = false, keeps_presidency = true } }",
+                )
+            ]
+        },
+        [
+            "title.toml:48:87: error[E157]: options[2].rules.bankruptcy.keeps_presidency: true "
+            "does nothing without sells_shares = true (without it the bankrupt's shares are "
+            "kept for the score, none sold)"
+        ],
+    ),
     (
         "E160",
         "1830",

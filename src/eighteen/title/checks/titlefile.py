@@ -112,6 +112,28 @@ def option_targets(title: Title, s: Sources) -> Iterator[Problem]:
 
 
 @check
+def bankruptcy_flags(title: Title, s: Sources) -> Iterator[Problem]:
+    """E157: ``keeps_presidency`` says how the bankrupt's shares are sold, so it needs
+    ``sells_shares`` (in [rules] and in each option's rules, which replace it whole)."""
+    places: list[tuple[tuple[str | int, ...], Any]] = [
+        (("rules", "bankruptcy"), title.title.rules.bankruptcy.model_dump())
+    ]
+    for i, o in enumerate(title.title.options):
+        value = o.rules.get("bankruptcy")
+        if isinstance(value, dict):
+            places.append((("options", i, "rules", "bankruptcy"), value))
+    for path, rule in places:
+        if rule.get("keeps_presidency") is True and rule.get("sells_shares") is not True:
+            yield s.locate(
+                "title",
+                (*path, "keeps_presidency"),
+                "E157",
+                "true does nothing without sells_shares = true (without it the bankrupt's "
+                "shares are kept for the score, none sold)",
+            )
+
+
+@check
 def offboard_groups_name_offboards(title: Title, s: Sources) -> Iterator[Problem]:
     """E199: rules.offboard_groups (in the rules or an option) groups off-board hexes only."""
     offboards = {h.at for h in title.map.hexes if h.offboard is not None}
