@@ -4,7 +4,7 @@ malformed action raises IllegalAction naming the field and leaves the state as i
 from __future__ import annotations
 
 import random
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
@@ -50,6 +50,33 @@ def test_wrong_types_and_ranges_are_refused(action: Any, message: str) -> None:
         g.apply(action)
     assert str(exc.value) == message
     assert g.state_hash() == before and g.log == []
+
+
+def test_an_action_subclass_is_refused() -> None:
+    """An embedder's subclass of an action (here with a field of its own) is refused before
+    it is applied: its save could not be read back."""
+
+    @dataclass(frozen=True)
+    class NotedBid(Bid):
+        note: str = ""
+
+    g = Game.new(TITLE, NAMES)
+    with pytest.raises(IllegalAction) as exc:
+        g.apply(NotedBid("Ann", "SV", 20, "cheap"))
+    assert str(exc.value) == (
+        "NotedBid is not one of the engine's actions (a save could not hold it): use "
+        "AnswerTakeover, Bankrupt, Bid, BuyCompany, BuyFerry, BuyShares, BuyTrain, "
+        "ChooseFerry, DiscardTrain, Dividend, ExchangePrivate, IssueShares, LayTile, Par, "
+        "Pass, PlaceToken, RedeemShares, RunRoutes, SellShares, TakeOver, TradePrivate"
+    )
+    assert g.log == []
+    g.apply(Bid("Ann", "SV", 20))
+    assert g.to_json()["actions"][0] == {
+        "type": "bid",
+        "actor": "Ann",
+        "private": "SV",
+        "price": 20,
+    }
 
 
 @pytest.mark.parametrize(

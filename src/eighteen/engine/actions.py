@@ -70,6 +70,11 @@ class Action:
         name = type(self).__name__
         plan = _PLANS.get(type(self))
         if plan is None:
+            if ACTION_TYPES.get(self.type) is not type(self):  # (asked once per class)
+                raise IllegalAction(
+                    f"{name} is not one of the engine's actions (a save could not hold it): "
+                    f"use {', '.join(sorted(c.__name__ for c in ACTION_TYPES.values()))}"
+                )
             plan = _PLANS[type(self)] = [
                 (f.name, f.type if isinstance(f.type, str) else f.type.__name__)
                 for f in fields(self)
