@@ -19,7 +19,7 @@ from eighteen.engine.actions import (
     RedeemShares,
 )
 from eighteen.engine.rounds.base import Step, check_actor
-from eighteen.engine.rounds.or_step import ORStep, _r, operating
+from eighteen.engine.rounds.or_step import ORStep, operating, or_round
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
@@ -33,7 +33,7 @@ class IssueRedeem(ORStep):
     actions: ClassVar = (IssueShares, RedeemShares, Pass)
 
     def active(self, g: Context) -> bool:
-        if not self.is_current(g) or g.rules.issue_redeem is None or _r(g).issued:
+        if not self.is_current(g) or g.rules.issue_redeem is None or or_round(g).issued:
             return False
         corp = operating(g)
         return bool(finance.issue_options(g, corp) or finance.redeem_options(g, corp))
@@ -50,7 +50,7 @@ class IssueRedeem(ORStep):
             finance.issue(g, action.actor, action.count)
         elif isinstance(action, RedeemShares):
             finance.redeem(g, action.actor, action.count)
-        _r(g).issued = True
+        or_round(g).issued = True
         self.done(g)
 
 
@@ -63,7 +63,9 @@ class Ferry(ORStep):
     def active(self, g: Context) -> bool:
         # (the ports asked alone: legal's list, made with its pass, was read for them)
         return (
-            self.is_current(g) and not _r(g).ferry_bought and bool(ferries.options(g, operating(g)))
+            self.is_current(g)
+            and not or_round(g).ferry_bought
+            and bool(ferries.options(g, operating(g)))
         )
 
     def legal(self, g: Context) -> list[Action]:
@@ -74,7 +76,7 @@ class Ferry(ORStep):
         check_actor(action, operating(g))
         if isinstance(action, BuyFerry):
             ferries.buy(g, action.actor, action.port)
-            _r(g).ferry_bought = True
+            or_round(g).ferry_bought = True
         self.done(g)
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 from eighteen.engine import network
 from eighteen.engine.actions import Action, IllegalAction, Pass, PlaceToken
 from eighteen.engine.rounds.base import Step, check_actor
-from eighteen.engine.rounds.or_step import ORStep, _r, operating
+from eighteen.engine.rounds.or_step import ORStep, operating, or_round
 from eighteen.engine.rounds.or_token import free_station_options
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ class PendingHome(Step):
 def free_station_due(g: Context) -> str | None:
     """The private whose free station the operating corporation must now place or
     decline (:class:`FreeStation`), if any."""
-    pending = _r(g).free_token
+    pending = or_round(g).free_token
     return str(pending[1]) if pending and free_station_options(g) else None
 
 
@@ -132,7 +132,7 @@ class FreeStation(Step):
     def process(self, g: Context, action: Action) -> None:
         corp = operating(g)
         check_actor(action, corp)
-        r = _r(g)
+        r = or_round(g)
         assert r.free_token is not None  # (active: free_station_due)
         hex_id, private = r.free_token
         if isinstance(action, PlaceToken):

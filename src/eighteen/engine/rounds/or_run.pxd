@@ -5,4 +5,4 @@ cimport eighteen.engine.network as network
 cimport eighteen.engine.privates as privates
 cimport eighteen.engine.trains as trains
 from eighteen.engine.bank cimport pay
-from eighteen.engine.rounds.or_step cimport _r, operating
+from eighteen.engine.rounds.or_step cimport or_round, operating

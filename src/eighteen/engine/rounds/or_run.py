@@ -17,7 +17,7 @@ from eighteen.engine.actions import Action, Dividend, IllegalAction, RunRoutes
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import check_actor
-from eighteen.engine.rounds.or_step import ORStep, _r, operating
+from eighteen.engine.rounds.or_step import ORStep, operating, or_round
 from eighteen.engine.routes import RouteError
 from eighteen.engine.state import IPO, POOL
 
@@ -45,8 +45,8 @@ class Routes(ORStep):
         return [RunRoutes(corp, tuple(network.spec(r) for r in network.best(g, corp)))]
 
     def skip(self, g: Context) -> None:
-        _r(g).revenue = 0
-        _r(g).routes = []
+        or_round(g).revenue = 0
+        or_round(g).routes = []
 
     def process(self, g: Context, action: Action) -> None:
         assert isinstance(action, RunRoutes)
@@ -61,7 +61,7 @@ class Routes(ORStep):
                 raise IllegalAction(
                     f"train {spec.train} earns ${route.revenue} on that route, not ${spec.revenue}"
                 )
-        r = _r(g)
+        r = or_round(g)
         r.routes = [rt.to_json() for rt in routes]
         r.revenue = sum(rt.revenue for rt in routes)
         stops = "; ".join(f"{rt.train}: {'-'.join(s.hex for s in rt.stops)}" for rt in routes)
@@ -103,7 +103,7 @@ class DividendStep(ORStep):
     actions: ClassVar = (Dividend,)
 
     def active(self, g: Context) -> bool:
-        return self.is_current(g) and (_r(g).revenue or 0) > 0
+        return self.is_current(g) and (or_round(g).revenue or 0) > 0
 
     def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
@@ -119,7 +119,7 @@ class DividendStep(ORStep):
         assert isinstance(action, Dividend)
         check_actor(action, operating(g))
         corp = action.actor
-        revenue = _r(g).revenue or 0
+        revenue = or_round(g).revenue or 0
         if action.kind not in dividend_kinds(g):
             raise IllegalAction(f"dividend kind must be one of {dividend_kinds(g)}")
         trains.retire_obsolete(g, corp)

@@ -5,7 +5,7 @@ import cython
 from eighteen.engine.context cimport GameData
 from eighteen.engine.state cimport OperatingRound
 
-cpdef object _r(GameData g)
+cpdef object or_round(GameData g)
 @cython.locals(r=OperatingRound)
 cpdef str operating(GameData g)
 @cython.locals(r=OperatingRound)

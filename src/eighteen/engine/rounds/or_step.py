@@ -1,7 +1,7 @@
 """The operating round's sequential steps: what a step of a corporation's turn has in
 common (:class:`ORStep`: the operating corporation acts; the step is active only while it
 is the one served, or opened with it by rules.turn_any_order), and the round's two
-questions every step asks, the round (:func:`_r`) and the operating corporation
+questions every step asks, the round (:func:`or_round`) and the operating corporation
 (:func:`operating`).
 """
 
@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from eighteen.engine.context import Context
 
 
-def _r(g: Context) -> OperatingRound:
+def or_round(g: Context) -> OperatingRound:
+    """The operating round in play (asked only while one is)."""
     return g.state.round
 
 
@@ -63,7 +64,7 @@ class ORStep(Step):
     def done(self, g: Context) -> None:
         """Leave this step: the next one becomes current (a step opened while an earlier
         one is served leaves nothing: the served step goes on)."""
-        if _r(g).step == self.name:
+        if or_round(g).step == self.name:
             g.next_or_step()
 
 

@@ -6,7 +6,7 @@ from eighteen.engine.context cimport GameData
 # (the other modules' typed functions cimported: a call to one is a C call)
 cimport eighteen.engine.network as network
 from eighteen.engine.bank cimport pay
-from eighteen.engine.rounds.or_step cimport _r, operating
+from eighteen.engine.rounds.or_step cimport or_round, operating
 
 cpdef object next_token_cost(GameData g, str corp, object hex_id=*)
 cpdef object token_options(GameData g)

@@ -12,7 +12,7 @@ from eighteen.engine import network
 from eighteen.engine.actions import Action, IllegalAction, Pass, PlaceToken
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.rounds.base import check_actor
-from eighteen.engine.rounds.or_step import ORStep, _r, operating
+from eighteen.engine.rounds.or_step import ORStep, operating, or_round
 
 if TYPE_CHECKING:
     from eighteen.engine.context import Context
@@ -56,7 +56,7 @@ def _token_options(g: Context) -> Iterator[tuple[str, int, int]]:
     """The options of :func:`token_options`, one by one, in its order: the turn's own
     station (a power's free station is :class:`FreeStation`'s, decided before)."""
     corp = operating(g)
-    r = _r(g)
+    r = or_round(g)
     cost = next_token_cost(g, corp)
     if cost is None or r.tokened or not _may_afford(g, corp, cost):
         return
@@ -70,7 +70,7 @@ def free_station_options(g: Context) -> list[tuple[str, int]]:
     """The (hex, city) where the operating corporation may place the free station a
     private's tile lay left pending (tile_lay ``token``): the laid hex's cities with
     room, connected or not, while it has a station left."""
-    r = _r(g)
+    r = or_round(g)
     if not r.free_token:
         return []
     corp = operating(g)
@@ -114,7 +114,7 @@ class Token(ORStep):
                 pay(g, corp, BANK, cost, f"{corp} places a token")
                 network.place_station(g, corp, h, c)
                 g.note(f"{corp} places a token in {h} for ${cost}")
-                _r(g).tokened = True
+                or_round(g).tokened = True
                 return
         raise IllegalAction(
             f"{action.actor} cannot place a token in {action.hex} city {action.city} now "

@@ -8,7 +8,7 @@ from eighteen.engine.context cimport GameData
 cimport eighteen.engine.network as network
 cimport eighteen.engine.privates as privates
 from eighteen.engine.bank cimport pay
-from eighteen.engine.rounds.or_step cimport _r, operating
+from eighteen.engine.rounds.or_step cimport or_round, operating
 
 @cython.locals(used=cython.long, i=cython.long)
 cpdef object _slot_for(GameData g, object kind)

@@ -17,7 +17,7 @@ from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
 from eighteen.engine.face import TileLay
 from eighteen.engine.rounds.base import Step, check_actor
-from eighteen.engine.rounds.or_step import ORStep, _r, operating
+from eighteen.engine.rounds.or_step import ORStep, operating, or_round
 from eighteen.title.model import FreeTileLay, TileLays
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def _slot_for(g: Context, kind: str) -> int | None:
     """The first unused lay of rules.tile_lays that allows this kind (``r.lays`` is the
     bitmask of the lays used this turn): seed 003 "one yellow plus a yellow or an
     upgrade" lets the upgrade come first."""
-    used = _r(g).lays
+    used = or_round(g).lays
     for i, rule in enumerate(g.rules.tile_lays):
         if not (used >> i) & 1 and kind in rule.kinds:
             return i
@@ -115,7 +115,7 @@ def _lay_options(
             cost = lay.cost + fee
             if cost <= cash:
                 yield (lay, cost, None, None)
-    r = _r(g)
+    r = or_round(g)
     for pid, idx, ab in privates.tile_lay_abilities(g, corp):
         if pid in r.ability_lays:
             continue
@@ -225,7 +225,7 @@ def lay_tile(g: Context, action: LayTile, *, anytime_only: bool = False) -> None
         raise IllegalAction(_why(g, action))
     lay, cost, pid, idx = match
     corp = action.actor
-    r = _r(g)
+    r = or_round(g)
     pay(g, corp, BANK, cost, f"{corp} lays a tile")
     first_tile = lay.hex not in g.state.map.tiles
     network.lay_tile(g, lay.hex, lay.tile, lay.rotation)
@@ -276,7 +276,7 @@ class AnytimeLay(Step):
     anytime: ClassVar[bool] = True
 
     def active(self, g: Context) -> bool:
-        r = _r(g)
+        r = or_round(g)
         if r.index >= len(r.order) or r.step == "track":
             return False
         corp = operating(g)

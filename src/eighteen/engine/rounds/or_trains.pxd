@@ -6,7 +6,7 @@ cimport eighteen.engine.phases as phases
 cimport eighteen.engine.privates as privates
 cimport eighteen.engine.trains as trains
 from eighteen.engine.bank cimport pay
-from eighteen.engine.rounds.or_step cimport _r, operating
+from eighteen.engine.rounds.or_step cimport or_round, operating
 from eighteen.engine.context cimport GameData
 
 cpdef bint must_buy(GameData g, object corp)

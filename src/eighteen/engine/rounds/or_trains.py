@@ -53,7 +53,7 @@ from eighteen.engine.actions import (
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import Step, check_actor
-from eighteen.engine.rounds.or_step import ORStep, _r, operating
+from eighteen.engine.rounds.or_step import ORStep, operating, or_round
 from eighteen.engine.rounds.private_trades import sale_offers, trade_problem, transfer
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def _spent_new_types(g: Context, corp: str) -> list[str]:
     train of them (rules.one_new_train_per_turn; seed 002, buying trains: any number of the
     trains already on sale, one new train), else none.  Such a train is one of its own: none
     could be bought before the type came on sale.  (Asked once per question, not per offer.)"""
-    new = _r(g).new_types
+    new = or_round(g).new_types
     if not new or not g.rules.one_new_train_per_turn:
         return []
     if any(trains.card_of(g, t) in new for t in g.state.corporations[corp].trains):
@@ -110,7 +110,7 @@ def _spent(g: Context, offer: trains.Offer, spent: list[str]) -> bool:
 
 def _note_new_types(g: Context, before: list[str]) -> None:
     """The types that came on sale with a purchase (``before``: those on sale before it)."""
-    r = _r(g)
+    r = or_round(g)
     for t in trains.on_sale_types(g):
         if t not in before and t not in r.new_types:
             r.new_types.append(t)
@@ -147,7 +147,7 @@ def uses(g: Context, source: str) -> bool:
 def emergency_issue_options(g: Context, corp: str) -> list[int]:
     """Share counts the corporation must choose from before its president pays (seed 003,
     emergency money: the treasury, then an issue on worse terms)."""
-    if not uses(g, "issue_shares") or _r(g).emergency_issued or not emergency(g, corp):
+    if not uses(g, "issue_shares") or or_round(g).emergency_issued or not emergency(g, corp):
         return []
     cash = g.state.corporations[corp].cash
     low = cheapest_bank_price(g, corp) or 0
@@ -296,7 +296,7 @@ def may_declare_bankruptcy(g: Context, corp: str) -> bool:
 def reorder_rest(g: Context) -> None:
     """The corporations still to operate this round, sorted again by rules.operating_order
     (their prices may have moved with a president's emergency sales)."""
-    r = _r(g)
+    r = or_round(g)
     rest = r.order[r.index + 1 :]
     priced = [c for c in rest if market.cell(g, c) is not None]
     r.order[r.index + 1 :] = market.operating_order(g, priced) + [
@@ -402,7 +402,7 @@ class BuyTrains(ORStep):
                     f"{corp} may issue {emergency_issue_options(g, corp) or 'no'} shares now"
                 )
             finance.emergency_issue(g, corp, action.count)
-            _r(g).emergency_issued = True
+            or_round(g).emergency_issued = True
             return
         if emergency_issue_options(g, corp) and not isinstance(action, Bankrupt):
             raise IllegalAction(f"{corp} must first issue shares to pay for its train")
@@ -530,7 +530,7 @@ def company_options(g: Context) -> list[tuple[str, int, int]]:
     if not phases.privates_buyable(g):
         return []
     corp = operating(g)
-    if _r(g).emergency_issued or (
+    if or_round(g).emergency_issued or (
         not g.rules.privates_bought_in_forced_purchase and emergency(g, corp)
     ):
         return []  # the treasury goes to the forced train
@@ -561,7 +561,7 @@ class BuyCompanies(ORStep):
     current_only = False
 
     def active(self, g: Context) -> bool:
-        r = _r(g)
+        r = or_round(g)
         if r.index >= len(r.order) or g.pending_discard():
             return False
         if r.step not in (
@@ -584,7 +584,7 @@ class BuyCompanies(ORStep):
             face = int(g.tables.private(pid).value)
             for p in sorted({lo, hi, *(x for x in (face,) if lo <= x <= hi)}):
                 out.append(BuyCompany(corp, pid, p))
-        if _r(g).step == "companies":
+        if or_round(g).step == "companies":
             out.append(Pass(corp))
         return out
 
@@ -592,8 +592,8 @@ class BuyCompanies(ORStep):
         corp = operating(g)
         check_actor(action, corp)
         if isinstance(action, Pass):
-            if _r(g).step != self.name:
-                raise IllegalAction(f"nothing to pass: {corp} is in its {_r(g).step} step")
+            if or_round(g).step != self.name:
+                raise IllegalAction(f"nothing to pass: {corp} is in its {or_round(g).step} step")
             self.done(g)
             return
         assert isinstance(action, BuyCompany)
@@ -607,7 +607,7 @@ class BuyCompanies(ORStep):
                 fee = privates.purchase_fee(g, pid)
                 pay(g, corp, BANK, fee, f"{corp} pays the fee of {pid}")
                 g.state.privates[pid].owner = corp
-                _r(g).bought_privates.append(pid)
+                or_round(g).bought_privates.append(pid)
                 g.note(f"{corp} buys {pid} from {seller} for ${action.price}")
                 if fee:
                     g.note(f"{corp} pays ${fee} more to the bank for {pid}")
