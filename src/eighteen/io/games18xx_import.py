@@ -356,7 +356,7 @@ class Importer:
         if isinstance(result, dict):
             for name, key in self.result_keys.items():
                 if key in result:
-                    expected[name] = int_field(result[key], {}, f"player {key}'s value", "result")
+                    expected[name] = int_field(result[key], None, f"player {key}'s value", "result")
             unknown = sorted(set(map(str, result)) - set(self.result_keys.values()))
             if unknown:
                 result_problem = (

@@ -144,13 +144,14 @@ def with_autos(kept: list[dict[str, Any]]) -> Iterator[tuple[int | str, dict[str
             yield f"{a['id']}.{n}", sub
 
 
-def int_field(v: Any, a: dict[str, Any], name: str, where: str | None = None) -> int:
+def int_field(v: Any, a: dict[str, Any] | None, name: str, where: str | None = None) -> int:
     """An integer field: a whole number (or its digits as text) within 64 bits; a fraction
     (``45.5``), a bool or a number out of range is an ExportError naming the action (or
-    ``where`` it is, for a field of no action)."""
+    ``where`` it is, for a field of no action: then ``a`` is None)."""
     if type(v) is int and INT_MIN <= v <= INT_MAX:
         return v  # the usual case
     if where is None:
+        a = a or {}
         where = f"action {str(a.get('id'))[:24]} ({str(a.get('type'))[:40]})"
     if isinstance(v, bool) or not isinstance(v, int | float | str):
         raise ExportError(f"{where}: {name} is not a number")
