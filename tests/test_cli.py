@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from eighteen import locations
 from eighteen.cli import main
 from eighteen.locations import compiled_path, title_argument, title_ref
 
@@ -108,6 +109,18 @@ def test_unknown_title_names_the_likely_one(
     code, out, err = run(capsys, *args)
     assert code == 1
     assert expected in (out + err).splitlines()
+
+
+def test_title_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hint names a known title a wrong name likely means; none for a title known by
+    that very name (it exists but lacks what was looked for, e.g. its compiled tables)."""
+    monkeypatch.setattr(locations, "known_titles", lambda: ["1830", "1833ne", "my-1830"])
+    assert locations.title_hint("1833NE") == "; did you mean '1833ne'?"
+    assert locations.title_hint("titles/My-1830") == "; did you mean 'my-1830'?"
+    assert locations.title_hint("my-1830") == ""
+    assert locations.title_hint("titles/my-1830") == ""
+    assert locations.title_hint("zzzz") == ""
+    assert locations.title_hint("") == ""
 
 
 def test_unknown_title_hint_in_commands(capsys: pytest.CaptureFixture[str]) -> None:

@@ -161,7 +161,9 @@ def title_hint(name: str) -> str:
     if match is None:
         close = difflib.get_close_matches(word, list(folded), n=1, cutoff=0.6)
         match = close[0] if close else None
-    return f"; did you mean '{folded[match]}'?" if match is not None and word else ""
+    if match is None or not word or folded[match] == Path(name).name:
+        return ""  # (a title found by its own name: it lacks what was looked for)
+    return f"; did you mean '{folded[match]}'?"
 
 
 def schema_dir() -> Path | None:
