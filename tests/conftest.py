@@ -13,7 +13,7 @@ from eighteen.sim import runner
 
 @pytest.fixture(scope="module")
 def save(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished 3-player 1830 greedy bot game (756 actions), saved."""
+    """A finished 3-player 1830 greedy bot game (607 actions), saved."""
     path = tmp_path_factory.mktemp("save") / "game.json"
     assert (
         main(["play", "1830", "--players", "3", "--seed", "2", "--quiet", "--save", str(path)]) == 0

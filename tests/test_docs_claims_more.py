@@ -43,14 +43,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _game_before_a_two_train_run() -> tuple[Game, str]:
-    """1830, four greedy bots, seed 3: played until B&O is about to run two trains
-    (action 88)."""
+    """1830, four greedy bots, seed 3: played until a corporation is about to run two
+    trains or more, each of them (B&O, three 3-trains, action 98)."""
     names = ["A", "B", "C", "D"]
     game = eighteen.Game.new(eighteen.load_title("1830"), players=names, seed=3)
     players = make_bots("greedy", names, 3)
     for _ in range(5000):
         runs = [a for a in game.legal_actions() if isinstance(a, RunRoutes)]
-        if runs and len(runs[0].routes) >= 2:
+        if runs and len(runs[0].routes) == len(network.corp_trains(game, runs[0].actor)) >= 2:
             return game, runs[0].actor
         actor = game.acting()
         assert actor is not None
@@ -64,7 +64,7 @@ def _game_before_a_two_train_run() -> tuple[Game, str]:
 @pytest.fixture(scope="module")
 def two_train_save(tmp_path_factory: pytest.TempPathFactory) -> Path:
     game, corp = _game_before_a_two_train_run()
-    assert (corp, len(game.to_json()["actions"])) == ("B&O", 88)
+    assert (corp, len(game.to_json()["actions"])) == ("B&O", 98)
     path = tmp_path_factory.mktemp("routes") / "game.json"
     path.write_text(json.dumps(game.to_json()))
     return path
@@ -80,17 +80,21 @@ def test_routes_command_prints_the_documented_report(
     code, out, err = run(capsys, "routes", str(two_train_save))
     assert (code, err) == (0, "")
     assert out.splitlines() == [
-        "B&O: trains 3-4 (3), 4-0 (4); phase 4, off-boards yellow",
-        "train 3-4: I15-c0 - J14-c0",
+        "B&O: trains 3-1 (3), 3-2 (3), 3-3 (3); phase 4, off-boards yellow",
+        "train 3-1: I15-c0 - J14-c0",
         "  I15-c0   city     $  50",
-        "  J14-c0   city     $  20",
-        "  total             $  70",
-        "train 4-0: J14-c0 - K13-o0",
-        "  J14-c0   city     $  20",
+        "  J14-c0   city     $  30",
+        "  total             $  80",
+        "train 3-2: J14-c0 - K13-o0",
+        "  J14-c0   city     $  30",
         "  K13-o0   offboard $  30",
+        "  total             $  60",
+        "train 3-3: J14-c0 - K15-c0",
+        "  J14-c0   city     $  30",
+        "  K15-c0   city     $  20",
         "  total             $  50",
-        "total $120",
-        "optimal (searched 12 states)",
+        "total $190",
+        "optimal (searched 22 states)",
     ]
 
 
@@ -105,12 +109,13 @@ def test_routes_json_holds_took_over_taken_over_by_and_home(
     assert (doc["corporation"], doc["phase"], doc["total"], doc["optimal"]) == (
         "B&O",
         "4",
-        120,
+        190,
         True,
     )
     assert [(r["train"], r["stops"], r["revenue"]) for r in doc["routes"]] == [
-        ("3-4", ["I15-c0", "J14-c0"], 70),
-        ("4-0", ["J14-c0", "K13-o0"], 50),
+        ("3-1", ["I15-c0", "J14-c0"], 80),
+        ("3-2", ["J14-c0", "K13-o0"], 60),
+        ("3-3", ["J14-c0", "K15-c0"], 50),
     ]
     assert (doc["took_over"], doc["taken_over_by"], doc["home"]) == ([], None, None)
 
@@ -132,7 +137,7 @@ def test_routes_refuses_another_title_version_and_force_replays_with_a_warning(
     assert "the title has a new version since the game was saved. " in err
     assert err.count("\n") == 1
     code, out, err = run(capsys, "routes", str(old), "--force")
-    assert code == 0 and out.splitlines()[-2:] == ["total $120", "optimal (searched 12 states)"]
+    assert code == 0 and out.splitlines()[-2:] == ["total $190", "optimal (searched 22 states)"]
     assert "warning: save made with 1830 1.0.0" in err
 
 
@@ -143,15 +148,15 @@ def test_the_optimiser_snippet_gives_routes_total_optimal_bound_explored() -> No
     game, corp = _game_before_a_two_train_run()
     trains = network.corp_trains(game, corp)
     result = optimize(network.board(game), game.state.map, corp, trains, phases.revenue_key(game))
-    assert [r.train for r in result.routes] == [t for t, _ in trains] == ["3-4", "4-0"]
-    assert [r.revenue for r in result.routes] == [70, 50]
+    assert [r.train for r in result.routes] == [t for t, _ in trains] == ["3-1", "3-2", "3-3"]
+    assert [r.revenue for r in result.routes] == [80, 60, 50]
     assert (result.total, result.optimal, result.upper_bound, result.explored) == (
-        120,
+        190,
         True,
-        120,
-        12,
+        190,
+        22,
     )
-    assert result.explain()[-1] == "total $120"
+    assert result.explain()[-1] == "total $190"
 
 
 def test_network_optimal_is_memoised_until_the_next_action_and_best_is_the_run_action() -> None:
@@ -161,7 +166,7 @@ def test_network_optimal_is_memoised_until_the_next_action_and_best_is_the_run_a
     game, corp = _game_before_a_two_train_run()
     first = network.optimal(game, corp)
     assert network.optimal(game, corp) is first
-    assert network.optimal_revenue(game, corp).total == first.total == 120
+    assert network.optimal_revenue(game, corp).total == first.total == 190
     (run_action,) = [a for a in game.legal_actions() if isinstance(a, RunRoutes)]
     assert [(r.train, r.stops, r.revenue) for r in run_action.routes] == [
         (r.train, tuple(s.id for s in r.stops), r.revenue) for r in network.best(game, corp)
@@ -181,9 +186,9 @@ def test_budget_defaults_to_300000_states_and_a_cut_search_reports_a_bound() -> 
     args = (network.board(game), game.state.map, corp, network.corp_trains(game, corp), "yellow")
     network.board(game).clear_caches()
     cut = optimize(*args, budget=1)
-    assert cut.optimal is False and cut.total <= 120 <= cut.upper_bound
+    assert cut.optimal is False and cut.total <= 190 <= cut.upper_bound
     network.board(game).clear_caches()
-    assert optimize(*args).explored == optimize(*args, budget=300_000).explored == 12
+    assert optimize(*args).explored == optimize(*args, budget=300_000).explored == 22
 
 
 # -- docs/simulate.md ----------------------------------------------------------------------

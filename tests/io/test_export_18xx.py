@@ -453,7 +453,7 @@ def test_a_run_after_the_corporation_passed_its_route_step_diverges_there() -> N
     assert res.divergence is not None
     assert (res.divergence.action_id, res.divergence.reason) == (
         at + 3,
-        "PRR has no route to run in our engine",
+        "NYNH has no route to run in our engine",
     )
     assert res.game.state_hash() == import_game(cut).game.state_hash()
 

@@ -106,8 +106,8 @@ class Personality:
     """The style of a greedy bot, each trait between 0 and 1.
 
     - ``cash``: cash appetite, the share of its starting money a player keeps in hand
-      rather than spends on certificates (0 spends everything, 1 buys nothing but its own
-      president's certificates).
+      rather than spends on shares of corporations others run (0 spends everything; 1
+      buys them only with cash beyond its starting money).
     - ``risk``: how readily it takes a gamble: a high par, shares of corporations other
       players run, a withheld dividend for a train it cannot afford yet.
     """
@@ -160,10 +160,14 @@ class GreedyBot(Bot):
             return 5.0 if a.price <= value else (0.5 if a.price <= value + 5 else -1.0)
         if isinstance(a, Par):
             cash = state.player(a.actor).cash if state.is_player(a.actor) else 0
-            if any(c.president == a.actor and not c.floated for c in state.corporations.values()):
+            if any(
+                c.president == a.actor and not c.floated and cid != a.corporation
+                for cid, c in state.corporations.items()
+            ):  # (the corporation being parred counts not: a granted president's share)
                 return -0.5  # float the corporation it runs before starting another
             # the highest par at which it can buy 60% itself, so the corporation floats
-            # at once; a bold bot counts on others to buy some, a cautious one keeps change
+            # at once; a bold bot counts on others to buy some, a cautious one keeps change;
+            # when no par fits, the lowest (better than passing)
             budget = cash * (0.8 + 0.4 * style.risk)
             return 4.0 + a.price / 1000 if a.price * 6 <= budget else 1.0 - a.price / 1000
         if isinstance(a, BuyShares):
