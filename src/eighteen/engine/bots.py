@@ -304,6 +304,11 @@ def make_bots(kind: str, players: list[str], seed: int) -> dict[str, Bot]:
     return {p: BOTS[kind](bot_seed(seed, i)) for i, p in enumerate(players)}
 
 
+class GameUnfinished(RuntimeError):
+    """:func:`play` stopped short of the game's end: the game is stuck (no one can act
+    and the title has no end for it), or it did not end within its ``max_actions``."""
+
+
 def play(
     game: Game,
     bots: Mapping[str, Bot],
@@ -312,8 +317,9 @@ def play(
 ) -> Generator[Action, None, None]:
     """Play the game to the end, yielding each applied action.
 
-    Corporations are run by their president's bot. Raises RuntimeError if the game has not
-    ended after ``max_actions`` actions.  The game is played at the collector's bulk pace
+    Corporations are run by their president's bot. Raises :class:`GameUnfinished` if the
+    game is stuck, or has not ended after ``max_actions`` actions (an action that ends it
+    may be the last of them).  The game is played at the collector's bulk pace
     (:func:`eighteen.engine.collector.bulk`), the caller's work between the actions yielded
     included, until the game ends or the iterator is closed.
     """
@@ -326,7 +332,7 @@ def _play(game: Game, bots: Mapping[str, Bot], max_actions: int) -> Iterator[Act
         if game.is_over:
             return
         if game.stuck:
-            raise RuntimeError(f"the game is stuck: {STUCK}")
+            raise GameUnfinished(f"the game is stuck: {STUCK}")
         actor = game.acting()
         assert actor is not None
         owner = actor
@@ -337,4 +343,5 @@ def _play(game: Game, bots: Mapping[str, Bot], max_actions: int) -> Iterator[Act
         action = bot.choose(game)
         game.apply(action)
         yield action
-    raise RuntimeError(f"the game did not end within {max_actions} actions")
+    if not game.is_over:
+        raise GameUnfinished(f"the game did not end within {max_actions} actions")

@@ -16,7 +16,7 @@ from typing import Any
 
 from eighteen.engine import market, views
 from eighteen.engine.actions import RunRoutes
-from eighteen.engine.bots import play
+from eighteen.engine.bots import GameUnfinished, play
 from eighteen.engine.game import Game
 from eighteen.engine.tables import Tables, load_title
 from eighteen.sim.botspec import BotSpec, seated_bots
@@ -29,6 +29,11 @@ Record = dict[str, Any]
 
 def player_names(n: int) -> list[str]:
     return [f"Player{i + 1}" for i in range(n)]
+
+
+class GameFailed(RuntimeError):
+    """A game of a run raised (not a game that did not end): the message names its title,
+    seed and bots, and the action it failed at."""
 
 
 @dataclass(frozen=True)
@@ -150,8 +155,14 @@ def play_job(job: Job, tables: Tables | None = None) -> Record:
         for action in play(game, bots, max_actions=job.max_actions):
             n += 1
             observer.step(action, n)
-    except RuntimeError:
+    except GameUnfinished:
         record["finished"] = False
+    except Exception as exc:  # an engine or bot fault: named so that it can be replayed
+        raise GameFailed(
+            f"game {job.index + 1} of {job.title} (seed {job.seed}, bots "
+            f"{','.join(b.label for b in job.bots)}) failed at action {n + 1}: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
     else:
         record["finished"] = True
     observer.finish()

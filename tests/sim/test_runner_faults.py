@@ -1,0 +1,64 @@
+"""How a simulation game ends short: a game that did not end within its actions (or is
+stuck) is recorded unfinished; any other fault stops the run naming the game to replay."""
+
+from __future__ import annotations
+
+import pytest
+
+from eighteen import Game, load_title
+from eighteen.engine import bots
+from eighteen.engine.bots import GameUnfinished, make_bots, play
+from eighteen.sim.botspec import parse_bots, seat_bots
+from eighteen.sim.runner import GameFailed, Job, play_job
+
+SEATS = tuple(seat_bots(parse_bots("greedy,2*random,greedy:bold"), 4))
+NAMES = ["Ann", "Bob", "Cy", "Di"]
+
+
+def _length(seed: int) -> int:
+    g = Game.new(load_title("1830"), NAMES, seed=seed)
+    return sum(1 for _ in play(g, make_bots("greedy", NAMES, seed)))
+
+
+def test_a_game_ending_on_its_last_allowed_action_is_finished() -> None:
+    """`max_actions` actions are allowed: a game whose last action is the last allowed ends
+    (it raised before: off by one); one action fewer and it did not end."""
+    n = _length(1)
+    g = Game.new(load_title("1830"), NAMES, seed=1)
+    assert sum(1 for _ in play(g, make_bots("greedy", NAMES, 1), max_actions=n)) == n
+    assert g.is_over
+    g = Game.new(load_title("1830"), NAMES, seed=1)
+    with pytest.raises(GameUnfinished) as exc:
+        for _ in play(g, make_bots("greedy", NAMES, 1), max_actions=n - 1):
+            pass
+    assert str(exc.value) == f"the game did not end within {n - 1} actions"
+    assert len(g.log) == n - 1 and not g.is_over
+
+
+def test_a_record_of_a_game_ending_on_its_last_allowed_action_is_finished() -> None:
+    whole = play_job(Job("1830", 0, 7, SEATS))
+    n = whole["actions"]
+    r = play_job(Job("1830", 0, 7, SEATS, max_actions=n))
+    assert (r["finished"], r["actions"]) == (True, n) and r == whole
+    r = play_job(Job("1830", 0, 7, SEATS, max_actions=n - 1))
+    assert (r["finished"], r["end_reason"], r["actions"]) == (False, "unfinished", n - 1)
+
+
+def test_a_fault_in_a_game_names_the_game_not_unfinished(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's RecursionError (a RuntimeError) was recorded as an unfinished game; any
+    fault now stops the run, naming the title, the seed, the bots and the action."""
+    choose = bots.Bot.choose
+
+    def failing(self: bots.Bot, game: Game) -> object:
+        if len(game.log) == 30:
+            raise RecursionError("maximum recursion depth exceeded")
+        return choose(self, game)
+
+    monkeypatch.setattr(bots.Bot, "choose", failing)
+    with pytest.raises(GameFailed) as exc:
+        play_job(Job("1830", 2, 9, SEATS))
+    assert str(exc.value) == (
+        "game 3 of 1830 (seed 9, bots greedy,random,random,greedy:bold) failed at action 31: "
+        "RecursionError: maximum recursion depth exceeded"
+    )
+    assert isinstance(exc.value.__cause__, RecursionError)
