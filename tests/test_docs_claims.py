@@ -25,6 +25,7 @@ from eighteen.cli import build_parser, main
 from eighteen.engine import actions as actions_module
 from eighteen.engine import bots, views
 from eighteen.engine.actions import Bid, IllegalAction, LayTile
+from eighteen.title.diff import short_hash
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPORT = ROOT / "tests" / "fixtures" / "18xx-games" / "1830" / "29133.json"
@@ -521,6 +522,32 @@ def test_simulate_warns_when_the_compiled_tables_are_older_than_the_title(
     assert first.startswith("eighteen simulate: warning: the compiled tables of 1830 (sha256:")
     assert "are older than titles/1830 (sha256:" in first
     assert first.endswith("run `eighteen compile 1830` to play the title as it is now")
+
+
+def test_play_warns_when_the_title_has_errors_since_it_was_compiled(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/cli.md, Where titles are found: when the title's files have errors now, `play`
+    and `simulate` warn that the tables compiled before are played (they played them
+    silently)."""
+    for name in ("common", "1830"):
+        shutil.copytree(ROOT / "titles" / name, tmp_path / "titles" / name)
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "compile", "1830")[0] == 0
+    compiled = json.loads((tmp_path / "generated" / "1830.json").read_text())["hash"]
+    trains = tmp_path / "titles" / "1830" / "trains.toml"
+    trains.write_text(trains.read_text().replace("price = 80", 'price = "cheap"', 1))
+    code, _, err = run(capsys, "play", "1830", "--quiet")
+    assert code == 0
+    assert err.splitlines()[0] == (
+        "eighteen play: warning: titles/1830 has 1 error(s) since its tables were compiled: "
+        f"playing the tables of 1830 compiled before ({short_hash(compiled)}); "
+        "`eighteen validate 1830` shows them"
+    )
+    argv = ["simulate", "1830", "--games", "1", "--players", "2", "--no-report"]
+    code, _, err = run(capsys, *argv, "--out", str(tmp_path / "s"))
+    assert code == 0
+    assert err.splitlines()[0].startswith("eighteen simulate: warning: titles/1830 has 1 error(s)")
 
 
 def test_new_outside_a_project_points_at_the_installed_overlay_schemas(

@@ -44,7 +44,8 @@ def stale_tables(
     (the one the tables were compiled from): a title edited since `eighteen compile`.
     Hashing reads and checks every file, so it is done only when some title file is newer
     than the tables (a stat of each is enough to know the usual case: nothing edited).
-    No folder, or one that does not load, is not reported here (`validate` does that).
+    No folder is not reported; one whose files have errors now is (the tables played
+    are the ones compiled before them), and `validate` says what the errors are.
     ``compiled``: the folder's tables, when the argument named a folder (else both are
     found by id); the advice then names the folder, which `eighteen compile` writes them
     for.
@@ -61,8 +62,13 @@ def stale_tables(
     if all(f.stat().st_mtime <= made for f in folder.parent.glob("*/*.toml")):
         return None
     sources, _, problems = load_sources(folder)
-    if any(p.is_error for p in problems):
-        return None
+    errors = sum(p.is_error for p in problems)
+    if errors:
+        return (
+            f"{display_path(folder)} has {errors} error(s) since its tables were compiled: "
+            f"playing the tables of {title_id} compiled before ({short_hash(compiled_hash)}); "
+            f"`eighteen validate {target}` shows them"
+        )
     now = source_hash(sources)
     if now == compiled_hash:
         return None
