@@ -524,6 +524,34 @@ def test_simulate_warns_when_the_compiled_tables_are_older_than_the_title(
     assert first.endswith("run `eighteen compile 1830` to play the title as it is now")
 
 
+def test_the_variants_trains_example_validates_as_printed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/variants.md, Overlays: the trains.toml of `my-1830` printed there, in the
+    overlay `eighteen new my-1830 --from 1830` makes, validates with no problem and
+    changes what it says (it named a train after the unlimited D: E127)."""
+    text = (ROOT / "docs" / "variants.md").read_text()
+    block = re.search(
+        r"```toml\n(#:schema [^\n]*\n# titles/my-1830/trains\.toml\n.*?)```", text, re.S
+    )
+    assert block is not None
+    for name in ("common", "1830"):
+        shutil.copytree(ROOT / "titles" / name, tmp_path / "titles" / name)
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "new", "my-1830", "--from", "1830")[0] == 0
+    (tmp_path / "titles" / "my-1830" / "trains.toml").write_text(block.group(1))
+    code, out, _ = run(capsys, "validate", "titles/my-1830")
+    assert (code, out) == (0, "")
+    assert run(capsys, "compile", "titles/my-1830")[0] == 0
+    doc = json.loads((tmp_path / "generated" / "my-1830.json").read_text())
+    trains = {t["id"]: t for t in doc["trains"]}
+    assert (trains["4"]["price"], trains["8"]["price"], trains["8"]["available_on"]) == (
+        320,
+        900,
+        "D",
+    )
+
+
 def test_play_warns_when_the_title_has_errors_since_it_was_compiled(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
