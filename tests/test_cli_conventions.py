@@ -235,7 +235,7 @@ def test_play_mixes_bots_as_simulate_does(capsys: pytest.CaptureFixture[str]) ->
     assert doc["ranking"][0]["player"] == "Player1"  # the greedy bot beats the two random ones
     code, out, err = run(capsys, "play", "1830", "--players", "3", "--bots", "greedy,random")
     assert (code, out) == (2, "")
-    assert err == "eighteen play: error: --bots: --bots names 2 bots for 3 players\n"
+    assert err == "eighteen play: error: --bots names 2 bots for 3 players\n"
 
 
 def test_saves_have_normal_permissions_and_leave_no_temp_files(

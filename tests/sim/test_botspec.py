@@ -62,6 +62,7 @@ def test_seats() -> None:
         ("101*greedy", "bot count must be between 1 and 100 in '101*greedy'"),
         ("9" * 30 + "*random", f"bot count must be between 1 and 100 in '{'9' * 30}*random'"),
         ("greedy-bold", "cannot read bot 'greedy-bold'"),
+        ("greedy(cash=0.3,cash=0.5)", "cash is given twice in 'greedy(cash=0.3,cash=0.5)'"),
     ],
 )
 def test_errors(text: str, message: str) -> None:

@@ -184,7 +184,8 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
     try:
         seats = seat_bots(parse_bots(args.bots), len(players))
     except BotSpecError as exc:
-        return fail("play", f"--bots: {exc}", USAGE)
+        said = str(exc)  # (some of botspec's messages name --bots already)
+        return fail("play", said if said.startswith("--bots") else f"--bots: {said}", USAGE)
     bots = seated_bots(seats, players, args.seed)
     labels = sorted({spec.label for spec in seats})
     who = f"{labels[0]} bots" if len(labels) == 1 else "bots " + ",".join(s.label for s in seats)

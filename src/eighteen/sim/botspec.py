@@ -109,6 +109,8 @@ def _parse_item(item: str) -> tuple[int, BotSpec]:
                     f"cannot read trait {part.strip()!r} in {item!r}; "
                     f"write TRAIT=NUMBER with TRAIT one of {', '.join(TRAITS)}"
                 )
+            if key in changes:
+                raise BotSpecError(f"{key} is given twice in {item!r}")
             try:
                 changes[key] = float(value)
             except ValueError:
