@@ -267,8 +267,12 @@ def test_simulate_prints_win_rates_length_end_reasons_and_significant_difference
     ]
     assert "  operating rounds: mean 24" in lines
     assert lines.count("  ends: bank broken 100.0%") == 2
-    assert "1830-example - 1830: 8 of 53 differences significant" in lines
-    assert "  CPR final price: +7.5 [+6.52, +8.48]" in lines
+    assert (
+        "1830-example - 1830: 1 of 53 differences significant (p < 0.05), 0 after "
+        "false-discovery control (Benjamini-Hochberg q < 0.05); 2 seeds finished in both"
+    ) in lines
+    assert "  significant by measure: final price 1 of 8" in lines
+    assert "  CPR final price: +$8 [+$1, +$14], p 0.042, q 1.000" in lines
 
 
 def test_summary_is_byte_for_byte_the_same_with_two_workers(

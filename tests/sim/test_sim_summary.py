@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 from typing import Any
 
-from eighteen.sim.summary import compare, metrics, summarize, title_summary
+import pytest
+
+from eighteen.sim.summary import FORMAT, compare, measure, metrics, summarize, tally, title_summary
 
 TABLES: Any = SimpleNamespace(
     id="toy",
@@ -125,14 +128,92 @@ def test_comparison_is_paired_by_seed() -> None:
     other = [record(i, [v + 100 for v in r["values"]]) for i, r in enumerate(RECORDS[:3])]
     other.append(record(3, [700, 100]))
     diffs = {d["metric"]: d for d in compare(RECORDS, other, TABLES, TABLES)}
-    # seat 1 gains $100 in each of the 3 games both titles finished
-    assert diffs["seat 1 final value"]["difference"] == 100.0
-    assert diffs["seat 1 final value"]["n"] == 3
-    assert diffs["seat 1 final value"]["ci"] == [100.0, 100.0]
-    assert diffs["seat 1 final value"]["significant"] is True
+    # seat 1 gains $100 in each of the 3 games both titles finished: every difference the
+    # same, so no interval, and the sign test's p = 2 * 0.5^3
+    value = diffs["seat 1 final value"]
+    assert (value["difference"], value["n"], value["ci"]) == (100.0, 3, None)
+    assert (value["p"], value["test"], value["significant"]) == (0.25, "sign", False)
+    assert (value["measure"], value["unit"]) == ("final value", "money")
+    # a and b are the means over the same 3 pairs, not over each title's own games (b's
+    # fourth game, $700, finished only in b)
+    assert (value["a"], value["b"]) == (333.333333, 433.333333)
     assert diffs["operating rounds"]["difference"] == 0.0
     assert diffs["operating rounds"]["significant"] is False
-    assert diffs["end: unfinished"]["difference"] == -0.25
+    # unfinished: 0, 0, 0, 1 in a, none in b: differences 0, 0, 0, -1; se 1/4, t = -1 (df 3)
+    # half width t(0.975, 3) 3.182446 / 4 = 0.795612: [-1.045612, 0.545612], clamped to -1
+    unfinished = diffs["end: unfinished"]
+    assert (unfinished["difference"], unfinished["ci"]) == (-0.25, [-1.0, 0.545612])
+    assert (unfinished["a"], unfinished["b"], unfinished["n"]) == (0.25, 0.0, 4)
+    x = 1 / math.sqrt(3)  # p of |t| = 1 with 3 degrees of freedom, closed form
+    assert unfinished["p"] == float(f"{1 - 2 / math.pi * (x / (1 + x * x) + math.atan(x)):.6g}")
+    assert (unfinished["measure"], unfinished["unit"]) == ("end reason", "rate")
+
+
+def test_false_discovery_control_over_the_comparison() -> None:
+    """Only `actions` differs (by 10, 11, 12 actions): its p is the paired t-test's, df 2;
+    every other difference tested has p = 1, and two (BB, never floated) have no pair. BH
+    over the 18 tested: q = 18 p, which stays below 0.05 here."""
+    done = RECORDS[:3]
+    other = [{**r, "actions": r["actions"] + 10 + i} for i, r in enumerate(done)]
+    ds = compare(done, other, TABLES, TABLES)
+    t = 11 / (1 / math.sqrt(3))
+    p = 1 - t / math.sqrt(2 + t * t)  # closed form of the two-sided p, 2 degrees of freedom
+    actions = next(d for d in ds if d["metric"] == "actions")
+    assert actions["p"] == float(f"{p:.6g}") == 0.00274349
+    assert actions["q"] == float(f"{18 * p:.6g}") == 0.0493828
+    assert (actions["significant"], actions["discovery"]) == (True, True)
+    assert [d["metric"] for d in ds if d["p"] is None] == ["BB final price", "BB revenue per OR"]
+    assert [d["q"] for d in ds if d["p"] is None] == [None, None]
+    assert {d["q"] for d in ds if d["p"] is not None and d is not actions} == {1.0}
+    counts = tally(ds)
+    assert {k: v for k, v in counts.items() if k != "by_measure"} == {
+        "differences": 20,
+        "tested": 18,
+        "significant": 1,
+        "discoveries": 1,
+    }
+    assert counts["by_measure"]["actions"] == {
+        "differences": 1,
+        "tested": 1,
+        "significant": 1,
+        "discoveries": 1,
+    }
+    assert counts["by_measure"]["final price"] == {
+        "differences": 2,
+        "tested": 1,
+        "significant": 0,
+        "discoveries": 0,
+    }
+    assert list(counts["by_measure"]) == [
+        "win rate",
+        "final value",
+        "owner rank",
+        "owner value",
+        "float rate",
+        "final price",
+        "revenue per OR",
+        "sets",
+        "operating rounds",
+        "actions",
+        "bankruptcy rate",
+        "began (OR)",
+        "end reason",
+    ]
+
+
+def test_each_metric_has_a_measure_and_a_unit() -> None:
+    assert measure("seat 2 win rate") == ("win rate", "rate")
+    assert measure("CPR final price") == ("final price", "money")
+    assert measure("B&O revenue per OR") == ("revenue per OR", "money")
+    assert measure("private SV owner rank") == ("owner rank", "count")
+    assert measure("NYC taken over rate") == ("taken over rate", "rate")
+    assert measure("takeovers") == ("takeovers", "count")
+    assert measure("phase 3 began (OR)") == ("began (OR)", "count")
+    assert measure("end: bank broken") == ("end reason", "rate")
+    with pytest.raises(KeyError, match="no measure ends the metric 'seat 1 luck'"):
+        measure("seat 1 luck")
+    every = {m for r in RECORDS for m in metrics(r, TABLES)}
+    assert all(measure(m) for m in every)
 
 
 def test_summary_settings_and_comparison() -> None:
@@ -148,8 +229,12 @@ def test_summary_settings_and_comparison() -> None:
     )
     assert s["titles"] == ["toy", "toy2"] and s["seeds"] == [1, 4]
     assert list(s["results"]) == ["toy", "toy2"]
-    assert s["comparison"]["a"] == "toy" and s["comparison"]["b"] == "toy2"
-    assert not any(d["significant"] for d in s["comparison"]["differences"])
+    assert s["format"] == FORMAT == 2
+    c = s["comparison"]
+    assert (c["a"], c["b"], c["pairs"], c["alpha"]) == ("toy", "toy2", 3, 0.05)
+    assert not any(d["significant"] for d in c["differences"])
+    assert (c["counts"]["significant"], c["counts"]["discoveries"]) == (0, 0)
+    assert c["counts"] == tally(c["differences"])
 
 
 def test_a_closed_corporation_has_no_final_price() -> None:

@@ -126,15 +126,34 @@ def test_help_shows_defaults(capsys: pytest.CaptureFixture[str]) -> None:
         assert shown in text, shown
 
 
-def test_a_simulation_no_game_of_which_finishes_says_so_without_a_warning(
+def test_a_simulation_no_game_of_which_finishes_says_so(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, recwarn: pytest.WarningsRecorder
 ) -> None:
-    """The report's game-length chart of no finished game is an empty chart saying so
+    """No game finished: a warning on stderr and the text says so, exit 0 (the files are
+    written, docs/simulate.md). The report's game-length chart is an empty chart saying so
     (matplotlib warned on stderr of a legend with nothing in it)."""
     out = tmp_path / "s"
-    argv = ["simulate", "1830", "--max-actions", "10", "--games", "1", "--quiet"]
-    assert main([*argv, "--out", str(out)]) == 0
-    _, err = capsys.readouterr()
-    assert err == f"wrote summary.json and report.html to {out}\n"
+    argv = ["simulate", "1830", "--vs", "1830-example", "--max-actions", "10", "--games", "2"]
+    assert main([*argv, "--quiet", "--out", str(out)]) == 0
+    text, err = capsys.readouterr()
+    assert err == (
+        "eighteen simulate: warning: no game of 1830 finished (2 of 2 cut off at --max-actions "
+        "10 or stuck): its statistics are empty\n"
+        "eighteen simulate: warning: no game of 1830-example finished (2 of 2 cut off at "
+        "--max-actions 10 or stuck): its statistics are empty\n"
+        f"wrote summary.json and report.html to {out}\n"
+    )
+    assert text == (
+        "1830: 0/2 games finished\n"
+        "  no game finished: nothing to measure but how the games ended\n"
+        "  ends: unfinished 100.0%\n"
+        "1830-example: 0/2 games finished\n"
+        "  no game finished: nothing to measure but how the games ended\n"
+        "  ends: unfinished 100.0%\n"
+        "1830-example - 1830: no seed finished in both titles, nothing to compare\n"
+    )
     assert [str(w.message) for w in recwarn] == []
-    assert (out / "report.html").read_text().count("no game finished") == 1
+    html = (out / "report.html").read_text()
+    assert html.count("no game finished") == 1  # the length chart's
+    assert html.count("No game finished") == 2
+    assert "No seed finished in both titles" in html

@@ -153,6 +153,7 @@ def prepare(
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from eighteen.commands.output import warn
     from eighteen.sim.runner import RayUnavailable, run_simulation
     from eighteen.sim.summary import summarize
 
@@ -198,6 +199,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             _write(out / "report.html", render_report(summary, records))
     except OSError as exc:
         return _err(f"cannot write to {out}: {exc.strerror or exc}")
+    for warning in no_game_warnings(summary):
+        warn("simulate", warning)
     if args.format == "json":
         print(json.dumps(summary, indent=1))
     else:
@@ -205,6 +208,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     files = "summary.json" + ("" if args.no_report else " and report.html")
     print(f"wrote {files} to {out}", file=sys.stderr)
     return 0
+
+
+def no_game_warnings(summary: dict[str, Any]) -> list[str]:
+    """What says plainly that there is nothing to measure: a title none of whose games
+    finished, or two titles no seed of which finished in both."""
+    out = [
+        f"no game of {tid} finished ({s['games']} of {s['games']} cut off at --max-actions "
+        f"{summary['max_actions']:,} or stuck): its statistics are empty"
+        for tid, s in summary["results"].items()
+        if s["finished"] == 0
+    ]
+    c = summary.get("comparison")
+    if c is not None and c["pairs"] == 0 and not out:
+        out.append(f"no seed finished in both {c['a']} and {c['b']}: nothing is compared")
+    return out
 
 
 def _progress(quiet: bool) -> Any:
@@ -233,42 +251,83 @@ def _progress(quiet: bool) -> Any:
 
 
 def print_summary(summary: dict[str, Any]) -> None:
-    """A few lines per title: seat win rates and values, game length, end reasons."""
+    """A few lines per title (seat win rates and values, game length, end reasons); with
+    two titles, how many differences are significant and which (ten at most)."""
     for tid in summary["titles"]:
         s = summary["results"][tid]
         print(f"{tid}: {s['finished']}/{s['games']} games finished")
-        for seat in s["seats"]:
-            w, v = seat["win_rate"], seat["final_value"]
-            ci = w["ci"] or [w["rate"], w["rate"]]
-            print(
-                f"  seat {seat['seat']} ({'/'.join(seat['bots'])}): "
-                f"wins {_pct(w['rate'])} [{_pct(ci[0])}, {_pct(ci[1])}], "
-                f"mean value ${_num(v['mean'])}"
-            )
-        if len(s["bots"]) > 1:
-            for label, b in s["bots"].items():
-                w = b["win_rate"]
-                ci = w["ci"] or [w["rate"], w["rate"]]
-                print(
-                    f"  {label} ({b['seat_games']} seat-games): wins {_pct(w['rate'])} "
-                    f"[{_pct(ci[0])}, {_pct(ci[1])}], mean value ${_num(b['final_value']['mean'])}"
-                )
-        length = s["length"]["operating_rounds"]
-        print(f"  operating rounds: mean {_num(length['mean'])}")
+        if s["finished"] == 0:
+            print("  no game finished: nothing to measure but how the games ended")
+        else:
+            _print_seats(s)
         reasons = ", ".join(f"{k} {_pct(v['rate'])}" for k, v in s["end_reasons"].items())
         print(f"  ends: {reasons}")
         tk = s["takeovers"]
-        if tk["held"]:
+        if tk["held"] and s["finished"]:
             print(
                 f"  takeovers: mean {tk['per_game']['mean']:.1f} per game, "
                 f"in {_pct(tk['games']['rate'])} of games"
             )
     if "comparison" in summary:
-        c = summary["comparison"]
-        sig = [d for d in c["differences"] if d["significant"]]
-        print(f"{c['b']} - {c['a']}: {len(sig)} of {len(c['differences'])} differences significant")
-        for d in sig[:10]:
-            print(f"  {d['metric']}: {d['difference']:+.3g} [{d['ci'][0]:+.3g}, {d['ci'][1]:+.3g}]")
+        print_comparison(summary["comparison"])
+
+
+def _print_seats(s: dict[str, Any]) -> None:
+    for seat in s["seats"]:
+        w, v = seat["win_rate"], seat["final_value"]
+        ci = w["ci"] or [w["rate"], w["rate"]]
+        print(
+            f"  seat {seat['seat']} ({'/'.join(seat['bots'])}): "
+            f"wins {_pct(w['rate'])} [{_pct(ci[0])}, {_pct(ci[1])}], "
+            f"mean value ${_num(v['mean'])}"
+        )
+    if len(s["bots"]) > 1:
+        for label, b in s["bots"].items():
+            w = b["win_rate"]
+            ci = w["ci"] or [w["rate"], w["rate"]]
+            print(
+                f"  {label} ({b['seat_games']} seat-games): wins {_pct(w['rate'])} "
+                f"[{_pct(ci[0])}, {_pct(ci[1])}], mean value ${_num(b['final_value']['mean'])}"
+            )
+    length = s["length"]["operating_rounds"]
+    print(f"  operating rounds: mean {_num(length['mean'])}")
+
+
+#: The most significant differences the text summary lists (summary.json has them all).
+SHOWN = 10
+
+
+def print_comparison(c: dict[str, Any]) -> None:
+    """The comparison's counts (in all, and per measure with a significant difference),
+    then its significant differences, the smallest p first, ten at most."""
+    from eighteen.sim.report import difference_text, p_text
+
+    head = f"{c['b']} - {c['a']}"
+    if c["pairs"] == 0:
+        print(f"{head}: no seed finished in both titles, nothing to compare")
+        return
+    counts, alpha = c["counts"], c["alpha"]
+    print(
+        f"{head}: {counts['significant']} of {counts['differences']} differences significant "
+        f"(p < {alpha:g}), {counts['discoveries']} after false-discovery control "
+        f"(Benjamini-Hochberg q < {alpha:g}); {c['pairs']} seeds finished in both"
+    )
+    by = [
+        f"{name} {k['significant']} of {k['differences']}"
+        + (f" ({k['discoveries']} after control)" if k["discoveries"] else "")
+        for name, k in c["counts"]["by_measure"].items()
+        if k["significant"]
+    ]
+    if by:
+        print(f"  significant by measure: {', '.join(by)}")
+    sig = sorted((d for d in c["differences"] if d["significant"]), key=lambda d: d["p"])
+    for d in sig[:SHOWN]:
+        mark = ", a discovery" if d["discovery"] else ""
+        print(
+            f"  {d['metric']}: {difference_text(d)}, p {p_text(d['p'])}, q {p_text(d['q'])}{mark}"
+        )
+    if len(sig) > SHOWN:
+        print(f"  and {len(sig) - SHOWN} more significant (summary.json has every difference)")
 
 
 def _pct(x: float | None) -> str:

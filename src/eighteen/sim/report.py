@@ -8,6 +8,7 @@ browser test reads.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -221,9 +222,53 @@ def _ci(est: dict[str, Any], key: str = "mean", pct: bool = False) -> str:
     return f"{f(v)} [{f(lo)}, {f(hi)}]"
 
 
+def _dollars(x: float) -> int:
+    """Whole dollars, halves away from zero (7.5 is $8, -7.5 is -$8)."""
+    return int(math.copysign(math.floor(abs(x) + 0.5), x))
+
+
+def value_text(x: float | None, unit: str, signed: bool = False) -> str:
+    """A compared measure's value in its unit: money in whole dollars with thousands
+    separators ($1,240), a rate in percent (a difference of rates in percentage points,
+    pp), a count to three significant digits (never in scientific notation)."""
+    if x is None:
+        return "–"
+    if unit == "money":
+        v = _dollars(x)
+        sign = "-" if v < 0 else "+" if signed else ""
+        return f"{sign}${abs(v):,}"
+    if unit == "rate":
+        return f"{100 * x:+.1f} pp" if signed else f"{100 * x:.1f}%"
+    places = 0 if x == 0 else min(4, max(0, 2 - math.floor(math.log10(abs(x)))))
+    return f"{x:+,.{places}f}" if signed else f"{x:,.{places}f}"
+
+
+def difference_text(d: dict[str, Any]) -> str:
+    """A difference with its 95% interval, e.g. ``+$1,240 [+$153, +$2,330]``; when it has
+    no interval, why."""
+    unit = d["unit"]
+    v = value_text(d["difference"], unit, signed=True)
+    if d["difference"] is None:
+        return v
+    if d["ci"] is None:
+        return f"{v} (1 pair)" if d["n"] == 1 else f"{v} (the same in all {d['n']} pairs)"
+    lo, hi = (value_text(x, unit, signed=True) for x in d["ci"])
+    return f"{v} [{lo}, {hi}]"
+
+
+def p_text(p: float | None) -> str:
+    """A p or q value to three decimals (below 0.001: "<0.001")."""
+    if p is None:
+        return "–"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
 _ENV.filters["fmt"] = _fmt
 _ENV.filters["pct"] = _pct
+_ENV.filters["p"] = p_text
 _ENV.globals["ci"] = _ci
+_ENV.globals["value"] = value_text
+_ENV.globals["difference"] = difference_text
 
 
 def render_report(summary: dict[str, Any], records: dict[str, list[Record]]) -> str:

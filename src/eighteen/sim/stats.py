@@ -1,7 +1,21 @@
-"""Small statistics for simulation summaries: means, proportions, differences, with 95%
-confidence intervals from the normal approximation (Wilson's interval for proportions).
+"""Small statistics for simulation summaries: means, proportions and differences with 95%
+confidence intervals, the p-value of each difference, and the false-discovery control of
+many differences at once.
 
-Every function is pure and returns plain numbers rounded to ``DIGITS`` decimals, so a
+- a mean: Student's t interval, mean ± t(0.975, n - 1) · s / √n;
+- a proportion: Wilson's score interval;
+- a paired difference (the same seeds on both sides): the t interval of the per-game
+  differences, and the paired t-test's two-sided p; when every difference is the same the
+  t statistic divides by zero, so there is no interval and p is the exact two-sided sign
+  test's (2 · 0.5^n, at most 1), or 1 when they are all 0;
+- an unpaired difference: Welch's t interval and test (Welch–Satterthwaite degrees of
+  freedom); when both sides are constant, the exact permutation test's p;
+- many differences: Benjamini–Hochberg adjusted q-values.
+
+A difference is ``significant`` when p < ``ALPHA``; a ``discovery`` when its q < ``ALPHA``.
+Distributions come from scipy (imported on first use: a command that only reads the bot
+syntax of this package should not pay for it). Every function is pure and returns plain
+numbers rounded to ``DIGITS`` decimals (p and q to ``DIGITS`` significant digits), so a
 summary is the same on every machine.
 """
 
@@ -11,13 +25,20 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-#: The 97.5% quantile of the standard normal distribution (two-sided 95% intervals).
+#: The 97.5% quantile of the standard normal distribution (Wilson's 95% intervals).
 Z95 = 1.959963984540054
+#: Two-sided level of every interval (95%) and the threshold of p and q.
+ALPHA = 0.05
 DIGITS = 6
 
 
 def _r(x: float) -> float:
     return round(x, DIGITS) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def _sig(p: float) -> float:
+    """A probability to DIGITS significant digits (a tiny p stays readable, not 0.0)."""
+    return float(f"{p:.{DIGITS}g}")
 
 
 def mean(xs: Sequence[float]) -> float:
@@ -32,15 +53,39 @@ def sd(xs: Sequence[float]) -> float:
     return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (len(xs) - 1))
 
 
+def t_quantile(df: float) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom."""
+    from scipy.stats import t
+
+    return float(t.ppf(1 - ALPHA / 2, df))
+
+
+def t_p_value(statistic: float, df: float) -> float:
+    """Two-sided p of a t statistic with ``df`` degrees of freedom."""
+    from scipy.stats import t
+
+    return min(1.0, 2 * float(t.sf(abs(statistic), df)))
+
+
+def sign_test(n: int) -> float:
+    """Exact two-sided sign test of ``n`` non-zero differences all of one sign:
+    2 · 0.5^n, at most 1 (1 for no difference at all)."""
+    if n == 0:
+        return 1.0
+    from scipy.stats import binomtest
+
+    return float(binomtest(n, n, 0.5).pvalue)
+
+
 def mean_ci(xs: Sequence[float]) -> dict[str, Any]:
-    """Mean with a 95% interval (mean ± z·sd/√n); the interval is None below two values."""
+    """Mean with a 95% t interval (mean ± t·sd/√n); the interval is None below two values."""
     n = len(xs)
     if n == 0:
         return {"n": 0, "mean": None, "ci": None}
     m = mean(xs)
     if n < 2:
         return {"n": 1, "mean": _r(m), "ci": None}
-    half = Z95 * sd(xs) / math.sqrt(n)
+    half = t_quantile(n - 1) * sd(xs) / math.sqrt(n)
     return {"n": n, "mean": _r(m), "ci": [_r(m - half), _r(m + half)]}
 
 
@@ -60,32 +105,83 @@ def wilson(successes: float, n: int) -> dict[str, Any]:
     }
 
 
-def difference(
-    a: Sequence[float | None], b: Sequence[float | None], *, paired: bool = True
-) -> dict[str, Any]:
-    """Mean of b minus mean of a with a 95% interval and whether it excludes 0.
+def _paired(xs: list[float], ys: list[float]) -> tuple[float, list[float] | None, float, str]:
+    """(difference, interval, p, test) of ys - xs, pair by pair (at least one pair)."""
+    diffs = [y - x for x, y in zip(xs, ys, strict=True)]
+    n = len(diffs)
+    d = mean(diffs)
+    if len(set(diffs)) == 1:  # (not sd == 0: a float mean of equal values may miss them)
+        return diffs[0], None, sign_test(0 if diffs[0] == 0 else n), "sign"
+    se = sd(diffs) / math.sqrt(n)
+    half = t_quantile(n - 1) * se
+    return d, [d - half, d + half], t_p_value(d / se, n - 1), "paired t"
 
-    Paired (the same seeds on both sides): the mean of the per-game differences over the
-    games where both values exist. Unpaired: Welch's normal interval on two means.
+
+def _welch(xs: list[float], ys: list[float]) -> tuple[float, list[float] | None, float, str]:
+    """(difference, interval, p, test) of mean(ys) - mean(xs), two independent samples."""
+    d = mean(ys) - mean(xs)
+    n1, n2 = len(xs), len(ys)
+    if n1 < 2 or n2 < 2:
+        return d, None, 1.0, "too few"
+    if len(set(xs)) == 1 and len(set(ys)) == 1:
+        if xs[0] == ys[0]:
+            return 0.0, None, 1.0, "permutation"
+        # the observed split is the most extreme of the C(n1 + n2, n1) relabellings; with
+        # equal sizes, so is its mirror image
+        return d, None, min(1.0, (1 + (n1 == n2)) / math.comb(n1 + n2, n1)), "permutation"
+    v1, v2 = sd(xs) ** 2 / n1, sd(ys) ** 2 / n2
+    se = math.sqrt(v1 + v2)
+    df = (v1 + v2) ** 2 / (v1**2 / (n1 - 1) + v2**2 / (n2 - 1))
+    half = t_quantile(df) * se
+    return d, [d - half, d + half], t_p_value(d / se, df), "Welch t"
+
+
+def difference(
+    a: Sequence[float | None],
+    b: Sequence[float | None],
+    *,
+    paired: bool = True,
+    bounds: tuple[float, float] | None = None,
+) -> dict[str, Any]:
+    """b minus a: both means, the difference, its 95% interval, p and whether p < ALPHA.
+
+    Paired (the same seeds on both sides): over the games where both values exist, so
+    ``a``, ``b`` and ``difference`` are over the same pairs. Unpaired: each side's values.
+    ``bounds`` clamps the interval (a difference of rates lies in [-1, 1]).
     """
     if paired:
-        diffs = [y - x for x, y in zip(a, b, strict=True) if x is not None and y is not None]
-        est = mean_ci(diffs)
-        n = len(diffs)
-        out = {"paired": True, "n": n, "difference": est["mean"], "ci": est["ci"]}
+        pairs = [(x, y) for x, y in zip(a, b, strict=True) if x is not None and y is not None]
+        xs, ys = [x for x, _ in pairs], [y for _, y in pairs]
+        n = len(pairs)
     else:
-        xs = [x for x in a if x is not None]
-        ys = [y for y in b if y is not None]
+        xs, ys = [x for x in a if x is not None], [y for y in b if y is not None]
         n = min(len(xs), len(ys))
-        if not xs or not ys:
-            out = {"paired": False, "n": n, "difference": None, "ci": None}
-        else:
-            d = mean(ys) - mean(xs)
-            ci = None
-            if len(xs) >= 2 and len(ys) >= 2:
-                half = Z95 * math.sqrt(sd(xs) ** 2 / len(xs) + sd(ys) ** 2 / len(ys))
-                ci = [_r(d - half), _r(d + half)]
-            out = {"paired": False, "n": n, "difference": _r(d), "ci": ci}
-    ci = out["ci"]
-    out["significant"] = bool(ci is not None and (ci[0] > 0 or ci[1] < 0))
+    out: dict[str, Any] = {"paired": paired, "n": n}
+    if not xs or not ys:
+        out.update(a=None, b=None, difference=None, ci=None, p=None, test=None)
+        out["significant"] = False
+        return out
+    d, ci, p, test = _paired(xs, ys) if paired else _welch(xs, ys)
+    if ci is not None and bounds is not None:
+        ci = [max(bounds[0], ci[0]), min(bounds[1], ci[1])]
+    out.update(
+        a=_r(mean(xs)),
+        b=_r(mean(ys)),
+        difference=_r(d),
+        ci=None if ci is None else [_r(ci[0]), _r(ci[1])],
+        p=_sig(p),
+        test=test,
+    )
+    out["significant"] = out["p"] < ALPHA
     return out
+
+
+def fdr(ps: Sequence[float | None]) -> list[float | None]:
+    """Benjamini–Hochberg adjusted q of each p (None stays None and is not counted)."""
+    have = [p for p in ps if p is not None]
+    if not have:
+        return [None for _ in ps]
+    from scipy.stats import false_discovery_control
+
+    qs = iter(float(q) for q in false_discovery_control(have, method="bh"))
+    return [None if p is None else _sig(next(qs)) for p in ps]

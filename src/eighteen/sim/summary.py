@@ -1,5 +1,5 @@
 """From per-game records to summary.json: the figures of one title, and for two titles
-every difference with its interval.
+every difference with its interval, p and false-discovery q (docs/simulate.md).
 
 Statistics cover the finished games (a game cut off at the action limit counts only in
 ``end_reasons`` as ``unfinished``). Keys and lists are in a fixed order, and nothing here
@@ -12,12 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from eighteen.engine.tables import Tables
-from eighteen.sim.stats import _r, difference, mean_ci, wilson
+from eighteen.sim.stats import ALPHA, _r, difference, fdr, mean_ci, wilson
 
 Record = dict[str, Any]
 Metrics = dict[str, float | None]
 
-FORMAT = 1
+#: The version of summary.json's shape. 2: each difference has its measure, unit, p, test,
+#: q and discovery, ``a`` and ``b`` are over its pairs; the comparison has ``pairs``,
+#: ``alpha`` and ``counts``; intervals of means are Student's t (1: normal).
+FORMAT = 2
 
 
 def _seats(records: Sequence[Record]) -> int:
@@ -51,10 +54,6 @@ def metrics(record: Record, tables: Tables) -> Metrics:
     for pid, at in record["phases"].items():
         out[f"phase {pid} began (OR)"] = at["or"] if done else None
     return out
-
-
-def _present(xs: Sequence[float | None]) -> list[float]:
-    return [x for x in xs if x is not None]
 
 
 def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
@@ -172,32 +171,86 @@ def _price_path(rows: list[dict[str, Any]]) -> list[float | None]:
     return path
 
 
+#: Each measure compared, by the end of its metric's name (``seat 2 win rate``, ``CPR
+#: final price``, ``sets``), and its unit: a rate (0 to 1), money ($), or a count.
+MEASURES = {
+    "win rate": "rate",
+    "final value": "money",
+    "owner rank": "count",
+    "owner value": "money",
+    "float rate": "rate",
+    "final price": "money",
+    "revenue per OR": "money",
+    "taken over rate": "rate",
+    "sets": "count",
+    "operating rounds": "count",
+    "actions": "count",
+    "bankruptcy rate": "rate",
+    "takeovers": "count",
+    "began (OR)": "count",
+}
+END = "end reason"  # the measure of ``end: REASON`` (a rate)
+
+
+def measure(metric: str) -> tuple[str, str]:
+    """(measure, unit) of a compared metric's name, e.g. ("final price", "money")."""
+    if metric.startswith("end: "):
+        return END, "rate"
+    for name, unit in MEASURES.items():
+        if metric == name or metric.endswith(f" {name}"):
+            return name, unit
+    raise KeyError(f"no measure ends the metric {metric!r}")
+
+
+def _compared(metric: str, xs: list[float | None], ys: list[float | None]) -> dict[str, Any]:
+    name, unit = measure(metric)
+    d = difference(xs, ys, paired=True, bounds=(-1.0, 1.0) if unit == "rate" else None)
+    return {"metric": metric, "measure": name, "unit": unit, **d}
+
+
 def compare(
     a: Sequence[Record], b: Sequence[Record], ta: Tables, tb: Tables
 ) -> list[dict[str, Any]]:
-    """Every metric both titles have: b minus a, paired by seed."""
+    """Every metric both titles have: b minus a, paired by seed; ``a`` and ``b`` are the
+    means over the pairs the difference covers. Each has its p, and its Benjamini–Hochberg
+    q among all the differences that have a p."""
     ma = [metrics(r, ta) for r in a]
     mb = [metrics(r, tb) for r in b]
     names_a = list(dict.fromkeys(k for m in ma for k in m))
     names_b = {k for m in mb for k in m}
     reasons = sorted({str(r["end_reason"]) for r in [*a, *b]})
-    out = []
-    for name in [*[k for k in names_a if k in names_b]]:
-        xs = [m.get(name) for m in ma]
-        ys = [m.get(name) for m in mb]
-        d = difference(xs, ys, paired=True)
-        out.append({"metric": name, "a": _mean(xs), "b": _mean(ys), **d})
+    out = [
+        _compared(name, [m.get(name) for m in ma], [m.get(name) for m in mb])
+        for name in names_a
+        if name in names_b
+    ]
     for reason in reasons:
-        xs = [float(str(r["end_reason"]) == reason) for r in a]
-        ys = [float(str(r["end_reason"]) == reason) for r in b]
-        d = difference(xs, ys, paired=True)
-        out.append({"metric": f"end: {reason}", "a": _mean(xs), "b": _mean(ys), **d})
+        xs: list[float | None] = [float(str(r["end_reason"]) == reason) for r in a]
+        ys: list[float | None] = [float(str(r["end_reason"]) == reason) for r in b]
+        out.append(_compared(f"end: {reason}", xs, ys))
+    for d, q in zip(out, fdr([d["p"] for d in out]), strict=True):
+        d["q"] = q
+        d["discovery"] = q is not None and q < ALPHA
     return out
 
 
-def _mean(xs: Sequence[float | None]) -> float | None:
-    have = _present(xs)
-    return _r(sum(have) / len(have)) if have else None
+def tally(differences: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """How many differences there are, how many are significant (p < ALPHA) and how many
+    are discoveries (q < ALPHA): in all, and per measure in the order first compared."""
+
+    def count(ds: Sequence[dict[str, Any]]) -> dict[str, int]:
+        return {
+            "differences": len(ds),
+            "tested": sum(1 for d in ds if d["p"] is not None),
+            "significant": sum(1 for d in ds if d["significant"]),
+            "discoveries": sum(1 for d in ds if d["discovery"]),
+        }
+
+    names = list(dict.fromkeys(d["measure"] for d in differences))
+    return {
+        **count(differences),
+        "by_measure": {n: count([d for d in differences if d["measure"] == n]) for n in names},
+    }
 
 
 def summarize(
@@ -229,9 +282,18 @@ def summarize(
     }
     if len(ids) == 2:
         a, b = ids
+        differences = compare(records[a], records[b], tables[a], tables[b])
         out["comparison"] = {
             "a": a,
             "b": b,
-            "differences": compare(records[a], records[b], tables[a], tables[b]),
+            # the seeds both titles' games finished: the pairs of every metric but the ends
+            "pairs": sum(
+                1
+                for x, y in zip(records[a], records[b], strict=True)
+                if x["finished"] and y["finished"]
+            ),
+            "alpha": ALPHA,
+            "counts": tally(differences),
+            "differences": differences,
         }
     return out
