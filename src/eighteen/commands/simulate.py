@@ -7,8 +7,10 @@ count and options, the output folder (writable), and Ray (installed) when asked 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import secrets
 import sys
 import tempfile
 from pathlib import Path
@@ -67,7 +69,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--format", choices=["text", "json"], default="text", help="what to print at the end"
     )
-    p.add_argument("--no-report", action="store_true", help="write summary.json only")
+    p.add_argument(
+        "--no-report",
+        action="store_true",
+        help="write summary.json only (and remove the report.html an earlier run wrote there)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -84,19 +90,107 @@ def _check_out(path: str) -> Path:
     return out
 
 
-def _write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_together(texts: dict[Path, str]) -> None:
+    """Write several files as ``output.write_atomic`` writes one, all or none.
+
+    Each file is first written in full to a temporary file beside its target (a symlink
+    is followed: the file it points at is replaced, in its own folder, and the link
+    stays; an existing file keeps its mode, a new one gets 0666 less the umask); only
+    when all are ready are they renamed over their targets. A failure removes every
+    temporary file and puts back any target already replaced, and raises OutputError
+    naming the file.
+    """
+    from eighteen.commands.output import OutputError, check_file_target
+
+    staged: list[tuple[Path, str, Path]] = []  # (as named, temporary file, target)
+    # (target replaced, hard link to its old file, whether it had one)
+    done: list[tuple[Path, Path | None, bool]] = []
+    kept: list[Path] = []  # every hard link made, removed at the end
+    current = Path()
+    try:
+        for path, text in texts.items():
+            current = path
+            check_file_target(path)
+            target = Path(os.path.realpath(path)) if path.is_symlink() else path
+            check_file_target(target)
+            mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask()
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+            staged.append((path, tmp, target))
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, mode)
+        for path, tmp, target in staged:
+            current = path
+            existed = target.exists()
+            old = _keep(target) if existed else None
+            if old is not None:
+                kept.append(old)
+            os.replace(tmp, target)
+            done.append((target, old, existed))
+    except BaseException as exc:
+        for target, old, existed in reversed(done):
+            with contextlib.suppress(OSError):
+                if old is not None:
+                    os.replace(old, target)
+                elif not existed:
+                    target.unlink()
+        if isinstance(exc, OutputError):
+            raise
+        if isinstance(exc, OSError):
+            raise OutputError(f"{current}: {exc.strerror or exc}") from None
+        raise
+    finally:
+        for _, tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        for old in kept:
+            old.unlink(missing_ok=True)
+
+
+def _keep(target: Path) -> Path | None:
+    """A hard link to ``target``'s file, to put it back if a later file cannot be written
+    (None when the file system has no hard links)."""
+    for _ in range(10):
+        old = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.old")
+        try:
+            os.link(target, old)
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+        return old
+    return None
+
+
+#: The mark of a report.html this command wrote, in its first lines (the <title> of the
+#: reports written before the <meta> was added).
+REPORT_MARKS = ('<meta name="generator" content="eighteen simulate">', "<title>eighteen simulate: ")
+
+
+def written_report(path: Path) -> bool:
+    """Whether ``path`` is a plain file (not a link) holding a report this command wrote."""
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        with path.open("rb") as f:
+            head = f.read(2048).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return any(mark in head for mark in REPORT_MARKS)
 
 
 def prepare(
     args: argparse.Namespace,
 ) -> tuple[list[str], dict[str, Tables], Any, Backend, Path]:
     """Check every argument; raise UsageError (exit 2) or ValueError (exit 1)."""
-    from eighteen.commands.output import warn
+    from eighteen.commands.output import OutputError, check_file_target, warn
     from eighteen.commands.stale import played_tables
     from eighteen.engine.game import Game
     from eighteen.engine.tables import TitleNotFound
@@ -143,6 +237,12 @@ def prepare(
         except ValueError as exc:
             raise ValueError(f"{tid}: {exc}") from None
     out = _check_out(args.out)
+    try:  # the files themselves (a folder named report.html, a link into nowhere...)
+        check_file_target(out / "summary.json")
+        if not args.no_report:
+            check_file_target(out / "report.html")
+    except OutputError as exc:
+        raise ValueError(str(exc)) from None
     backend = Backend(workers=args.workers, ray=args.ray, ray_cpus=args.ray_cpus, tables=tables)
     if args.ray:
         try:
@@ -153,7 +253,7 @@ def prepare(
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from eighteen.commands.output import warn
+    from eighteen.commands.output import OutputError, warn
     from eighteen.sim.runner import RayUnavailable, run_simulation
     from eighteen.sim.summary import summarize
 
@@ -191,22 +291,37 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         options=args.options,
         max_actions=args.max_actions,
     )
-    try:
-        _write(out / "summary.json", json.dumps(summary, indent=1) + "\n")
-        if not args.no_report:
-            from eighteen.sim.report import render_report
+    texts = {out / "summary.json": json.dumps(summary, indent=1) + "\n"}
+    if not args.no_report:
+        from eighteen.sim.report import render_report
 
-            _write(out / "report.html", render_report(summary, records))
-    except OSError as exc:
-        return _err(f"cannot write to {out}: {exc.strerror or exc}")
+        texts[out / "report.html"] = render_report(summary, records)
+    try:
+        write_together(texts)
+    except OutputError as exc:
+        return _err(str(exc))
+    files = "summary.json" + ("" if args.no_report else " and report.html")
+    wrote = f"wrote {files} to {out}"
+    report = out / "report.html"
+    if args.no_report and written_report(report):
+        try:  # (it described another run)
+            report.unlink()
+            wrote += "; removed the report.html of an earlier run there"
+        except OSError as exc:
+            warn("simulate", f"cannot remove {report} of an earlier run: {exc.strerror or exc}")
+    elif args.no_report and (report.exists() or report.is_symlink()):
+        warn(
+            "simulate",
+            f"{report} is not this run's report and was left as it is "
+            "(simulate removes only a report file it wrote)",
+        )
     for warning in no_game_warnings(summary):
         warn("simulate", warning)
     if args.format == "json":
         print(json.dumps(summary, indent=1))
     else:
         print_summary(summary)
-    files = "summary.json" + ("" if args.no_report else " and report.html")
-    print(f"wrote {files} to {out}", file=sys.stderr)
+    print(wrote, file=sys.stderr)
     return 0
 
 
