@@ -59,7 +59,8 @@ def test_text_output_names_the_files(capsys: pytest.CaptureFixture[str], tmp_pat
     ("argv", "code", "message"),
     [
         (["--bots", "greedy,clever"], 2, "--bots: unknown bot kind 'clever' in 'clever'"),
-        (["--bots", "greedy,random"], 2, "--bots: --bots names 2 bots for 4 players"),
+        (["--bots", "greedy,random"], 2, "--bots names 2 bots for 4 players\n"),
+        (["--bots", " "], 2, "--bots is empty\n"),
         (["--games", "0"], 2, "--games must be at least 1, not 0"),
         (["--workers", "0"], 2, "--workers must be at least 1, not 0"),
         (["--games", "9" * 20], 2, "--games must be at most 1,000,000, not 99,999,"),
@@ -72,7 +73,18 @@ def test_text_output_names_the_files(capsys: pytest.CaptureFixture[str], tmp_pat
             2,
             "--seed must be at most 9,223,372,036,854,775,806, not 9,223,372,036,854,775,807",
         ),
-        (["--players", "9"], 1, "1830: 1830 is for 2-6 players, not 9"),
+        (["--players", "9"], 1, "1830 is for 2-6 players, not 9\n"),
+        (
+            ["--ray-cpus", "2"],
+            2,
+            "--ray-cpus needs --ray local or --ray auto (it sizes a Ray instance started here)\n",
+        ),
+        (
+            ["--ray", "ray://head:10001", "--ray-cpus", "2"],
+            2,
+            "--ray-cpus needs --ray local or "
+            "--ray auto (it sizes a Ray instance started here; --ray ray://head:10001 joins one)\n",
+        ),
         (["--option", "nope"], 1, "1830: unknown option 'nope'"),
         (["--vs", "1899"], 1, "no compiled tables for '1899'"),
     ],
@@ -157,3 +169,40 @@ def test_a_simulation_no_game_of_which_finishes_says_so(
     assert html.count("no game finished") == 1  # the length chart's
     assert html.count("No game finished") == 2
     assert "No seed finished in both titles" in html
+
+
+#: A quick run: one game cut off after 30 actions.
+QUICK = ["simulate", "1830", "--games", "1", "--max-actions", "30", "--quiet"]
+
+
+@pytest.mark.usefixtures("no_games")
+def test_an_empty_out_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*QUICK, "--out", ""]) == 2
+    assert capsys.readouterr().err == (
+        "eighteen simulate: error: --out is empty: name a folder (--out . for this one)\n"
+    )
+
+
+def test_a_repeated_option_counts_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = [*QUICK, "--option", "optional_6_train", "--option", "optional_6_train"]
+    assert main([*argv, "--out", str(tmp_path), "--no-report", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["options"] == ["optional_6_train"]
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["options"] == ["optional_6_train"]
+
+
+def test_rotate_warns_when_the_seats_cannot_be_even(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ["simulate", "1830", "--games", "6", "--max-actions", "5", "--quiet", "--rotate"]
+    assert main([*argv, "--bots", "greedy,3*random", "--out", str(tmp_path), "--no-report"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "eighteen simulate: warning: --rotate: 6 games is not a multiple of 4 players, so the "
+        "bots do not sit in each seat equally often (1 or 2 times each; a multiple of 4 games "
+        "evens them)\n"
+    )
+    # four games of four players, or one bot everywhere: no warning
+    for more in (["--games", "4", "--bots", "greedy,3*random"], ["--games", "6"]):
+        assert main([*argv, *more, "--out", str(tmp_path), "--no-report"]) == 0
+        assert "warning: --rotate" not in capsys.readouterr().err

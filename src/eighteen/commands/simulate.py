@@ -64,7 +64,12 @@ def add_parser(sub: Any) -> None:
         metavar="ADDRESS",
         help="run on Ray: 'auto' (join or start one here), 'local' (start one), or an address",
     )
-    p.add_argument("--ray-cpus", type=int, default=None, help="CPUs of a Ray instance started here")
+    p.add_argument(
+        "--ray-cpus",
+        type=int,
+        default=None,
+        help="CPUs of a Ray instance started here (--ray local or auto)",
+    )
     p.add_argument("--out", default="simulation", help="folder for summary.json and report.html")
     p.add_argument(
         "--format", choices=["text", "json"], default="text", help="what to print at the end"
@@ -189,7 +194,9 @@ def written_report(path: Path) -> bool:
 def prepare(
     args: argparse.Namespace,
 ) -> tuple[list[str], dict[str, Tables], Any, Backend, Path]:
-    """Check every argument; raise UsageError (exit 2) or ValueError (exit 1)."""
+    """Check every argument; raise UsageError (exit 2) or ValueError (exit 1).
+
+    A repeated ``--option`` counts once (``args.options`` is left without repeats)."""
     from eighteen.commands.output import OutputError, check_file_target, warn
     from eighteen.commands.stale import played_tables
     from eighteen.engine.game import Game
@@ -213,10 +220,20 @@ def prepare(
             raise UsageError(f"{option} must be at least {lo}, not {value}")
         if value > hi:
             raise UsageError(f"{option} must be at most {hi:,}, not {value:,}")
+    if args.ray_cpus is not None and args.ray not in ("local", "auto"):
+        joins = "" if args.ray is None else f"; --ray {args.ray} joins one"
+        raise UsageError(
+            "--ray-cpus needs --ray local or --ray auto "
+            f"(it sizes a Ray instance started here{joins})"
+        )
+    if args.out == "":
+        raise UsageError("--out is empty: name a folder (--out . for this one)")
+    args.options = list(dict.fromkeys(args.options))
     try:
         seats = seat_bots(parse_bots(args.bots), args.players)
     except BotSpecError as exc:
-        raise UsageError(f"--bots: {exc}") from None
+        said = str(exc)  # (some of botspec's messages name --bots already)
+        raise UsageError(said if said.startswith("--bots") else f"--bots: {said}") from None
     from eighteen.locations import title_ref
 
     # (a folder plays its compiled tables: it names its title)
@@ -235,7 +252,8 @@ def prepare(
         try:  # player count, names and options, as the games will use them
             Game.new(tables[tid], players=player_names(args.players), options=args.options)
         except ValueError as exc:
-            raise ValueError(f"{tid}: {exc}") from None
+            said = str(exc)  # (the engine's player count names the title already)
+            raise ValueError(said if said.startswith(f"{tid} ") else f"{tid}: {said}") from None
     out = _check_out(args.out)
     try:  # the files themselves (a folder named report.html, a link into nowhere...)
         check_file_target(out / "summary.json")
@@ -249,6 +267,14 @@ def prepare(
             import ray  # noqa: F401
         except ImportError:
             raise ValueError("--ray needs Ray: pip install 'eighteen[ray]'") from None
+    if args.rotate and args.games % args.players and len({s.label for s in seats}) > 1:
+        few = args.games // args.players
+        warn(
+            "simulate",
+            f"--rotate: {args.games} games is not a multiple of {args.players} players, so "
+            f"the bots do not sit in each seat equally often ({few} or {few + 1} times each; "
+            f"a multiple of {args.players} games evens them)",
+        )
     return titles, tables, seats, backend, out
 
 
