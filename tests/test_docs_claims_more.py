@@ -357,11 +357,15 @@ def test_max_actions_cuts_a_game_as_unfinished(
     assert {k: (v["n"], v["rate"]) for k, v in result["end_reasons"].items()} == {
         "unfinished": (1, 1.0)
     }
+    assert result["end_seeds"] == {"unfinished": [1]}
     assert result["length"]["actions"] == {
         "n": 0,
         "mean": None,
         "ci": None,
         "min": None,
+        "p10": None,
+        "median": None,
+        "p90": None,
         "max": None,
     }
 

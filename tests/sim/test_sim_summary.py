@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from importlib.metadata import version
 from types import SimpleNamespace
 from typing import Any
 
@@ -106,6 +107,14 @@ def test_privates_corporations_length_ends_phases() -> None:
     assert aa["price_path"] == [90.0, 100.0] and bb["price_path"] == [None, None]
     assert s["length"]["operating_rounds"]["mean"] == 9.0
     assert (s["length"]["actions"]["min"], s["length"]["actions"]["max"]) == (100, 102)
+    # nearest rank of 100, 101, 102: the 10th percentile the 1st value, the median the 2nd
+    # (ceil(0.5 * 3) = 2), the 90th the 3rd (ceil(0.9 * 3) = 3)
+    assert {k: s["length"]["actions"][k] for k in ("p10", "median", "p90")} == {
+        "p10": 100,
+        "median": 101,
+        "p90": 102,
+    }
+    assert s["end_seeds"] == {"bank broken": [1, 2], "bankruptcy": [3], "unfinished": [4]}
     assert {k: v["rate"] for k, v in s["end_reasons"].items()} == {
         "bank broken": 0.5,
         "bankruptcy": 0.25,
@@ -230,6 +239,7 @@ def test_summary_settings_and_comparison() -> None:
     assert s["titles"] == ["toy", "toy2"] and s["seeds"] == [1, 4]
     assert list(s["results"]) == ["toy", "toy2"]
     assert s["format"] == FORMAT == 2
+    assert s["eighteen"] == version("eighteen")
     c = s["comparison"]
     assert (c["a"], c["b"], c["pairs"], c["alpha"]) == ("toy", "toy2", 3, 0.05)
     assert not any(d["significant"] for d in c["differences"])

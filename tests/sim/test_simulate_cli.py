@@ -159,9 +159,11 @@ def test_a_simulation_no_game_of_which_finishes_says_so(
         "1830: 0/2 games finished\n"
         "  no game finished: nothing to measure but how the games ended\n"
         "  ends: unfinished 100.0%\n"
+        "  unfinished: seed 1, 2\n"
         "1830-example: 0/2 games finished\n"
         "  no game finished: nothing to measure but how the games ended\n"
         "  ends: unfinished 100.0%\n"
+        "  unfinished: seed 1, 2\n"
         "1830-example - 1830: no seed finished in both titles, nothing to compare\n"
     )
     assert [str(w.message) for w in recwarn] == []

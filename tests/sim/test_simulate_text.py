@@ -97,4 +97,5 @@ def test_a_title_with_takeovers_none_of_whose_games_finished(
         "1833ne-takeover: 0/1 games finished\n"
         "  no game finished: nothing to measure but how the games ended\n"
         "  ends: unfinished 100.0%\n"
+        "  unfinished: seed 1\n"
     )

@@ -403,6 +403,11 @@ def print_summary(summary: dict[str, Any]) -> None:
             _print_seats(s)
         reasons = ", ".join(f"{k} {_pct(v['rate'])}" for k, v in s["end_reasons"].items())
         print(f"  ends: {reasons}")
+        for reason in ("stuck", "unfinished"):
+            seeds = s["end_seeds"].get(reason)
+            if seeds:
+                shown = ", ".join(map(str, seeds[:SHOWN])) + (" ..." if len(seeds) > SHOWN else "")
+                print(f"  {reason}: seed {shown}")
         tk = s["takeovers"]
         if tk["held"] and s["finished"]:
             print(

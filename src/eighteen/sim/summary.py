@@ -8,7 +8,9 @@ depends on time or on how the games were spread over workers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from eighteen.engine.tables import Tables
@@ -132,6 +134,12 @@ def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
         reason: wilson(sum(1 for r in records if str(r["end_reason"]) == reason), len(records))
         for reason in reasons
     }
+    # each reason's seeds: a game that ended oddly can be played again (`eighteen play
+    # TITLE --seed SEED` with the same bots)
+    out["end_seeds"] = {
+        reason: sorted(r["seed"] for r in records if str(r["end_reason"]) == reason)
+        for reason in reasons
+    }
     out["takeovers"] = {
         "held": any(r["takeovers_held"] for r in records),
         "games": wilson(sum(1 for r in done if r["takeovers"]), n),
@@ -155,9 +163,14 @@ def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
 
 
 def _spread(xs: list[int]) -> dict[str, Any]:
+    """The mean with its interval, and the spread: min, the 10th, 50th and 90th
+    percentiles (nearest rank: each is one of the values) and max."""
     est = mean_ci(xs)
-    est["min"] = min(xs) if xs else None
-    est["max"] = max(xs) if xs else None
+    ranked = sorted(xs)
+    est["min"] = ranked[0] if xs else None
+    for name, q in (("p10", 10), ("median", 50), ("p90", 90)):
+        est[name] = ranked[max(0, math.ceil(q * len(ranked) / 100) - 1)] if xs else None
+    est["max"] = ranked[-1] if xs else None
     return est
 
 
@@ -253,6 +266,14 @@ def tally(differences: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _version() -> str | None:
+    """The version of eighteen that played the games (None when it is not installed)."""
+    try:
+        return version("eighteen")
+    except PackageNotFoundError:
+        return None
+
+
 def summarize(
     records: dict[str, list[Record]],
     tables: dict[str, Tables],
@@ -269,6 +290,7 @@ def summarize(
     ids = list(records)
     out: dict[str, Any] = {
         "format": FORMAT,
+        "eighteen": _version(),
         "titles": ids,
         "games": games,
         "players": players,
