@@ -196,7 +196,7 @@ def test_budget_defaults_to_300000_states_and_a_cut_search_reports_a_bound() -> 
 
 def test_simulate_option_defaults_are_the_table_s() -> None:
     """docs/simulate.md, option table: --games 100, --players 4, --bots greedy, --seed 1,
-    --rotate off, --option none, --max-actions 20000, --workers 1, --ray none, --ray-cpus
+    --rotate off, --option none, --vs-option none, --max-actions 20000, --workers 1, --ray none, --ray-cpus
     all (none given), --format text, --no-report off; --out simulation."""
     args = build_parser().parse_args(["simulate", "1830"])
     assert {
@@ -209,6 +209,7 @@ def test_simulate_option_defaults_are_the_table_s() -> None:
             "seed",
             "rotate",
             "options",
+            "vs_options",
             "max_actions",
             "workers",
             "ray",
@@ -226,6 +227,7 @@ def test_simulate_option_defaults_are_the_table_s() -> None:
         "seed": 1,
         "rotate": False,
         "options": [],
+        "vs_options": [],
         "max_actions": 20000,
         "workers": 1,
         "ray": None,

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from eighteen import Game, load_title
 from eighteen.cli import main
+from eighteen.engine.bots import make_bots, play
+from eighteen.sim.runner import player_names
 
 
 def test_simulate_vs_writes_summary_and_report(
@@ -66,7 +69,12 @@ def test_text_output_names_the_files(capsys: pytest.CaptureFixture[str], tmp_pat
         (["--games", "9" * 20], 2, "--games must be at most 1,000,000, not 99,999,"),
         (["--players", "9" * 20], 2, "--players must be at most 100, not 99,999,"),
         (["--bots", "9" * 20 + "*random"], 2, "--bots: bot count must be between 1 and 100"),
-        (["--vs", "1830"], 2, "--vs names the same title as TITLE (1830)"),
+        (
+            ["--vs", "1830"],
+            2,
+            "--vs names the same title as TITLE (1830); to measure an option, give it with "
+            "--vs-option\n",
+        ),
         (["--seed", "-5"], 2, "--seed must be at least 0, not -5"),
         (
             ["--seed", str(2**63 - 1), "--games", "2"],
@@ -85,7 +93,20 @@ def test_text_output_names_the_files(capsys: pytest.CaptureFixture[str], tmp_pat
             "--ray-cpus needs --ray local or "
             "--ray auto (it sizes a Ray instance started here; --ray ray://head:10001 joins one)\n",
         ),
-        (["--option", "nope"], 1, "1830: unknown option 'nope'"),
+        (
+            ["--option", "nope"],
+            1,
+            "1830: unknown option 'nope' (its options: multiple_brown_from_ipo, "
+            "optional_6_train, bankrupt_sells_shares, brown_pool_only_18xx_games, "
+            "new_trains_18xx_games, emergency_18xx_games, private_trades_18xx_games, "
+            "offboard_groups_18xx_games, auction_18xx_games)\n",
+        ),
+        (["--vs-option", "nope"], 1, "1830: unknown option 'nope' (its options: "),
+        (
+            ["--option", "auction_18xx_games", "--vs-option", "auction_18xx_games"],
+            2,
+            "--vs-option auction_18xx_games is given to both sides already by --option\n",
+        ),
         (["--vs", "1899"], 1, "no compiled tables for '1899'"),
     ],
 )
@@ -208,3 +229,33 @@ def test_rotate_warns_when_the_seats_cannot_be_even(
     for more in (["--games", "4", "--bots", "greedy,3*random"], ["--games", "6"]):
         assert main([*argv, *more, "--out", str(tmp_path), "--no-report"]) == 0
         assert "warning: --rotate" not in capsys.readouterr().err
+
+
+def test_vs_option_plays_the_title_again_with_the_option(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """docs/simulate.md: `--vs-option OPTION` without --vs compares TITLE with TITLE played
+    with OPTION too (both sides with --option), on the same seeds; the second side is named
+    by its title and its options."""
+    argv = ["simulate", "1830", "--vs-option", "auction_18xx_games", "--games", "2"]
+    argv += ["--players", "3", "--option", "bankrupt_sells_shares", "--quiet", "--no-report"]
+    assert main([*argv, "--out", str(tmp_path), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    side = "1830+auction_18xx_games"
+    assert doc["titles"] == ["1830", side]
+    assert doc["options"] == ["bankrupt_sells_shares"]
+    assert doc["results"]["1830"]["options"] == ["bankrupt_sells_shares"]
+    assert doc["results"][side]["options"] == ["bankrupt_sells_shares", "auction_18xx_games"]
+    assert doc["results"][side]["title"] == "1830"
+    assert (doc["comparison"]["a"], doc["comparison"]["b"]) == ("1830", side)
+    names = player_names(3)
+    for opts, result in (
+        (["bankrupt_sells_shares"], "1830"),
+        (["bankrupt_sells_shares", "auction_18xx_games"], side),
+    ):  # each side's games are those `play` plays with its options, seeds 1 and 2
+        lengths = []
+        for seed in (1, 2):
+            g = Game.new(load_title("1830"), names, seed=seed, options=opts)
+            lengths.append(sum(1 for _ in play(g, make_bots("greedy", names, seed))))
+        spread = doc["results"][result]["length"]["actions"]
+        assert sorted(lengths) == [spread["min"], spread["max"]]

@@ -54,6 +54,14 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--rotate", action="store_true", help="shift the bots one seat each game")
     p.add_argument("--option", action="append", default=[], dest="options", help="title option")
     p.add_argument(
+        "--vs-option",
+        action="append",
+        default=[],
+        dest="vs_options",
+        metavar="OPTION",
+        help="an option of the second side only (without --vs: TITLE again, with it)",
+    )
+    p.add_argument(
         "--max-actions", type=int, default=20_000, help="a longer game counts as unfinished"
     )
     where = p.add_mutually_exclusive_group()
@@ -196,7 +204,10 @@ def prepare(
 ) -> tuple[list[str], dict[str, Tables], Any, Backend, Path]:
     """Check every argument; raise UsageError (exit 2) or ValueError (exit 1).
 
-    A repeated ``--option`` counts once (``args.options`` is left without repeats)."""
+    A repeated ``--option`` counts once (``args.options`` is left without repeats).  The
+    titles returned are the sides' names: a side given ``--vs-option`` is named by its
+    title and those options (``1830+optional_6_train``); each side's options are left in
+    ``args.side_options``."""
     from eighteen.commands.output import OutputError, check_file_target, warn
     from eighteen.commands.stale import played_tables
     from eighteen.engine.game import Game
@@ -229,6 +240,10 @@ def prepare(
     if args.out == "":
         raise UsageError("--out is empty: name a folder (--out . for this one)")
     args.options = list(dict.fromkeys(args.options))
+    args.vs_options = list(dict.fromkeys(args.vs_options))
+    both = [o for o in args.vs_options if o in args.options]
+    if both:
+        raise UsageError(f"--vs-option {both[0]} is given to both sides already by --option")
     try:
         seats = seat_bots(parse_bots(args.bots), args.players)
     except BotSpecError as exc:
@@ -237,20 +252,31 @@ def prepare(
     from eighteen.locations import title_ref
 
     # (a folder plays its compiled tables: it names its title)
-    targets = [args.title] if args.vs is None else [args.title, args.vs]
+    other = args.vs if args.vs is not None or not args.vs_options else args.title
+    targets = [args.title] if other is None else [args.title, other]
     titles = [title_ref(t) for t in targets]
-    if len(set(titles)) != len(titles):
-        raise UsageError(f"--vs names the same title as TITLE ({args.title})")
+    sides = [(tid, args.options) for tid in titles]
+    if args.vs_options:  # the second side: its title with the options of --vs-option
+        extra = "".join(f"+{o}" for o in args.vs_options)
+        sides[1] = (f"{titles[1]}{extra}", [*args.options, *args.vs_options])
+    if len({name for name, _ in sides}) != len(sides):
+        raise UsageError(
+            f"--vs names the same title as TITLE ({args.title}); to measure an option, "
+            "give it with --vs-option"
+        )
+    args.side_options = {name: opts for name, opts in sides}
     tables: dict[str, Tables] = {}
-    for tid, target in zip(titles, targets, strict=True):
+    warned: set[str] = set()
+    for (name, opts), tid, target in zip(sides, titles, targets, strict=True):
         try:
-            tables[tid], stale = played_tables(target)
+            tables[name], stale = played_tables(target)
         except TitleNotFound as exc:
             raise ValueError(str(exc)) from None
-        if stale:
+        if stale and target not in warned:  # (a title played twice is warned of once)
             warn("simulate", stale)
+            warned.add(target)
         try:  # player count, names and options, as the games will use them
-            Game.new(tables[tid], players=player_names(args.players), options=args.options)
+            Game.new(tables[name], players=player_names(args.players), options=opts)
         except ValueError as exc:
             said = str(exc)  # (the engine's player count names the title already)
             raise ValueError(said if said.startswith(f"{tid} ") else f"{tid}: {said}") from None
@@ -275,7 +301,7 @@ def prepare(
             f"the bots do not sit in each seat equally often ({few} or {few + 1} times each; "
             f"a multiple of {args.players} games evens them)",
         )
-    return titles, tables, seats, backend, out
+    return [name for name, _ in sides], tables, seats, backend, out
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -301,6 +327,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 rotate=args.rotate,
                 options=args.options,
+                side_options=args.side_options,
                 max_actions=args.max_actions,
                 progress=lambda n: bar.advance(task, n),
             )
@@ -315,6 +342,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         bots=[s.label for s in seats],
         rotate=args.rotate,
         options=args.options,
+        side_options=args.side_options,
         max_actions=args.max_actions,
     )
     texts = {out / "summary.json": json.dumps(summary, indent=1) + "\n"}

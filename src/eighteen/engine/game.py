@@ -120,7 +120,8 @@ class Game(GameData):
             raise ValueError("the seed is out of range (64 bits)")
         for o in options:
             if o not in tables.option_ids:
-                raise ValueError(f"unknown option {o!r} (known: {tables.option_ids})")
+                known = ", ".join(tables.option_ids) or "none"
+                raise ValueError(f"unknown option {o!r} (its options: {known})")
         self.tables = tables
         self.players = list(players)
         self.seed = seed

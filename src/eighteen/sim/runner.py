@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -381,18 +381,30 @@ def run_simulation(
     seed: int = 1,
     rotate: bool = False,
     options: Iterable[str] = (),
+    side_options: Mapping[str, Sequence[str]] | None = None,
     max_actions: int = MAX_ACTIONS,
     progress: Progress | None = None,
 ) -> dict[str, list[Record]]:
-    """Play ``games`` games of each title with the same seeds; records by title."""
+    """Play ``games`` games of each title with the same seeds; records by title.
+
+    A title may be a side's name (``1830+optional_6_train``) whose tables
+    ``backend.tables`` holds and whose options ``side_options`` gives (a title it does
+    not name plays ``options``)."""
     for tid in titles:
         if tid not in backend.tables:
             backend.tables[tid] = _tables(tid)
+    chosen = side_options or {}
     jobs = [
         job
         for tid in titles
         for job in make_jobs(
-            tid, games, seats, seed=seed, rotate=rotate, options=options, max_actions=max_actions
+            tid,
+            games,
+            seats,
+            seed=seed,
+            rotate=rotate,
+            options=chosen.get(tid, tuple(options)),
+            max_actions=max_actions,
         )
     ]
     records = run_jobs(jobs, backend, progress)

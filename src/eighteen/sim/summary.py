@@ -9,7 +9,7 @@ depends on time or on how the games were spread over workers.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -284,9 +284,14 @@ def summarize(
     bots: list[str],
     rotate: bool,
     options: Sequence[str] = (),
+    side_options: Mapping[str, Sequence[str]] | None = None,
     max_actions: int,
 ) -> dict[str, Any]:
-    """summary.json: the run's settings, each title's figures, and the comparison."""
+    """summary.json: the run's settings, each title's figures, and the comparison.
+
+    A title may be a side's name (``1830+optional_6_train``: its title played with more
+    options, which ``side_options`` gives); each result has the options it was played
+    with."""
     ids = list(records)
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -300,7 +305,13 @@ def summarize(
         "rotate": rotate,
         "options": list(options),
         "max_actions": max_actions,
-        "results": {tid: title_summary(records[tid], tables[tid]) for tid in ids},
+        "results": {
+            tid: {
+                **title_summary(records[tid], tables[tid]),
+                "options": list((side_options or {}).get(tid, options)),
+            }
+            for tid in ids
+        },
     }
     if len(ids) == 2:
         a, b = ids
