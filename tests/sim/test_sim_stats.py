@@ -19,6 +19,7 @@ import pytest
 from eighteen.sim.stats import (
     Z95,
     difference,
+    equal_shares,
     fdr,
     mean_ci,
     sd,
@@ -226,3 +227,14 @@ def test_benjamini_hochberg() -> None:
     assert fdr([0.01, None, 0.04, 0.03, 0.5]) == [0.04, None, 0.0533333, 0.0533333, 0.5]
     assert fdr([None, None]) == [None, None]
     assert fdr([0.2]) == [0.2]
+
+
+def test_equal_shares_is_pearsons_chi_square_of_the_wins_per_seat() -> None:
+    """Two seats: 30 and 10 wins against 20 each, chi-square (100 + 100) / 20 = 10 with 1
+    df, p 0.0015654 (tables); three seats, 20, 5 and 5 against 10: 15 with 2 df, whose
+    survival is exp(-15 / 2) = 0.000553084; a tie counts its shares."""
+    assert equal_shares([30, 10]) == {"n": 40.0, "chi2": 10.0, "df": 1, "p": 0.00156540}
+    assert equal_shares([20, 5, 5]) == {"n": 30.0, "chi2": 15.0, "df": 2, "p": 0.000553084}
+    assert equal_shares([2.5, 2.5, 2.5, 2.5])["p"] == 1.0
+    assert equal_shares([7]) == {"n": 7.0, "chi2": None, "df": 0, "p": None}
+    assert equal_shares([0, 0]) == {"n": 0.0, "chi2": None, "df": 1, "p": None}

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from eighteen.cli import main
-from eighteen.commands.simulate import print_comparison
+from eighteen.commands.simulate import _print_balance, print_comparison
 from eighteen.sim.report import difference_text, p_text, value_text
 from eighteen.sim.summary import tally
 
@@ -98,4 +98,25 @@ def test_a_title_with_takeovers_none_of_whose_games_finished(
         "  no game finished: nothing to measure but how the games ended\n"
         "  ends: unfinished 100.0%\n"
         "  unfinished: seed 1\n"
+    )
+
+
+def test_seat_balance_is_printed_when_it_speaks_of_the_seats(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The seats' chi-square line: with one bot in every seat, or with --rotate; not when
+    the seats hold different bots unrotated (the bots would differ, not the seats)."""
+    balance = {"n": 40.0, "chi2": 48.6, "df": 3, "p": 2.1e-10}
+    one_bot = {"seat_balance": balance, "bots": {"greedy": {}}}
+    two_bots = {"seat_balance": balance, "bots": {"greedy": {}, "random": {}}}
+    _print_balance(one_bot, rotate=False)
+    _print_balance(two_bots, rotate=True)
+    _print_balance(two_bots, rotate=False)
+    _print_balance({**one_bot, "seat_balance": {**balance, "chi2": 1.2, "p": 0.75}}, False)
+    line = "  seat balance: chi-square 48.6 (3 df), p <0.001: the seats do not win equally often\n"
+    assert capsys.readouterr().out == (
+        line
+        + line
+        + "  seat balance: chi-square 1.2 (3 df), p 0.750: no seat wins more often than chance "
+        "allows\n"
     )

@@ -429,6 +429,7 @@ def print_summary(summary: dict[str, Any]) -> None:
             print("  no game finished: nothing to measure but how the games ended")
         else:
             _print_seats(s)
+            _print_balance(s, summary["rotate"])
         reasons = ", ".join(f"{k} {_pct(v['rate'])}" for k, v in s["end_reasons"].items())
         print(f"  ends: {reasons}")
         for reason in ("stuck", "unfinished"):
@@ -444,6 +445,24 @@ def print_summary(summary: dict[str, Any]) -> None:
             )
     if "comparison" in summary:
         print_comparison(summary["comparison"])
+
+
+def _print_balance(s: dict[str, Any], rotate: bool) -> None:
+    """Whether the seats win equally often, when that says something of the seats: every
+    seat with the same bot, or the bots rotated through the seats."""
+    from eighteen.sim.report import p_text
+
+    b = s["seat_balance"]
+    if b["p"] is None or not (rotate or len(s["bots"]) == 1):
+        return
+    verdict = (
+        "the seats do not win equally often"
+        if b["p"] < 0.05
+        else "no seat wins more often than chance allows"
+    )
+    print(
+        f"  seat balance: chi-square {b['chi2']:.1f} ({b['df']} df), p {p_text(b['p'])}: {verdict}"
+    )
 
 
 def _print_seats(s: dict[str, Any]) -> None:

@@ -185,3 +185,22 @@ def fdr(ps: Sequence[float | None]) -> list[float | None]:
 
     qs = iter(float(q) for q in false_discovery_control(have, method="bh"))
     return [None if p is None else _sig(next(qs)) for p in ps]
+
+
+def equal_shares(wins: Sequence[float]) -> dict[str, Any]:
+    """Whether each of k seats wins equally often: Pearson's chi-square test of the wins
+    per seat (a shared first place counts 1/k to each) against n/k each, k - 1 degrees of
+    freedom.  ``{"n", "chi2", "df", "p"}``; p is None with fewer than two seats or no game."""
+    n, k = math.fsum(wins), len(wins)
+    if k < 2 or n <= 0:
+        return {"n": _r(n), "chi2": None, "df": max(k - 1, 0), "p": None}
+    from scipy.stats import chi2
+
+    expected = n / k
+    statistic = math.fsum((w - expected) ** 2 / expected for w in wins)
+    return {
+        "n": _r(n),
+        "chi2": _r(statistic),
+        "df": k - 1,
+        "p": _sig(float(chi2.sf(statistic, k - 1))),
+    }

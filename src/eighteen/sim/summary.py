@@ -14,7 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from eighteen.engine.tables import Tables
-from eighteen.sim.stats import ALPHA, _r, difference, fdr, mean_ci, wilson
+from eighteen.sim.stats import ALPHA, _r, difference, equal_shares, fdr, mean_ci, wilson
 
 Record = dict[str, Any]
 Metrics = dict[str, float | None]
@@ -82,6 +82,9 @@ def title_summary(records: Sequence[Record], tables: Tables) -> dict[str, Any]:
         }
         for i in range(seats)
     ]
+    # does a seat win more often than the others? (read with the same bot in every seat,
+    # or with --rotate: otherwise the bots differ as much as the seats)
+    out["seat_balance"] = equal_shares([sum(r["wins"][i] for r in done) for i in range(seats)])
     labels = sorted({b for r in records for b in r["bots"]})
     out["bots"] = {
         label: {
