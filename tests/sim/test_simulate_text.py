@@ -4,6 +4,7 @@ discoveries, ten differences at most and how many more."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,29 @@ def test_seat_balance_is_printed_when_it_speaks_of_the_seats(
         + "  seat balance: chi-square 1.2 (3 df), p 0.750: no seat wins more often than chance "
         "allows\n"
     )
+
+
+def test_the_report_says_the_seat_balance_when_it_speaks_of_the_seats(
+    small_run: tuple[dict[str, Any], dict[str, list[dict[str, Any]]]],
+) -> None:
+    """report.html has the seats' chi-square line as the text does: not for different bots
+    unrotated (the small run), one per title with --rotate."""
+    from eighteen.sim.report import render_report
+
+    summary, records = small_run
+    assert 'class="balance"' not in render_report(summary, records)
+    html = render_report({**summary, "rotate": True}, records)
+    lines = re.findall(r'<p class="balance">([^<]*)</p>', html)
+    expected = []
+    for tid in ("1830", "1830-example"):
+        b = summary["results"][tid]["seat_balance"]
+        verdict = (
+            "the seats do not win equally often"
+            if b["p"] < 0.05
+            else "no seat wins more often than chance allows"
+        )
+        expected.append(
+            f"Seat balance: chi-square {b['chi2']:.1f} ({b['df']} df), p {p_text(b['p'])}: "
+            f"{verdict}."
+        )
+    assert lines == expected
