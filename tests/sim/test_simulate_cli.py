@@ -259,3 +259,17 @@ def test_vs_option_plays_the_title_again_with_the_option(
             lengths.append(sum(1 for _ in play(g, make_bots("greedy", names, seed))))
         spread = doc["results"][result]["length"]["actions"]
         assert sorted(lengths) == [spread["min"], spread["max"]]
+
+
+def test_a_ray_address_nothing_answers_at_is_refused_at_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An address where nothing listens is an error naming it, exit 1 (Ray itself kept
+    retrying it for minutes); a port no process holds refuses at once."""
+    for address in ("127.0.0.1:1", "ray://127.0.0.1:1"):
+        argv = ["simulate", "1830", "--games", "1", "--ray", address, "--quiet"]
+        assert main([*argv, "--out", str(tmp_path)]) == 1
+        assert capsys.readouterr().err == (
+            f"eighteen simulate: error: cannot reach Ray at '{address}': Connection refused\n"
+        )
+    assert list(tmp_path.iterdir()) == []

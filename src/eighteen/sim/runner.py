@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -335,10 +336,32 @@ def ray_init(address: str, cpus: int | None = None) -> Any:
             except ConnectionError:
                 ray.init(num_cpus=cpus, **kwargs)
         else:
+            _reachable(address)
             ray.init(address=address, **kwargs)
+    except RayUnavailable:
+        raise
     except Exception as exc:  # Ray raises many kinds; all mean "no cluster here"
         raise RayUnavailable(f"cannot start or join Ray at {address!r}: {exc}") from None
     return ray
+
+
+#: Seconds to wait for a cluster address to answer before Ray is asked to join it (Ray
+#: itself keeps retrying an address that refuses for minutes).
+CONNECT_TIMEOUT = 10.0
+
+
+def _reachable(address: str) -> None:
+    """RayUnavailable at once when nothing answers at a cluster address's host and port
+    (``ray://host:port`` or ``host:port``); an address of another form is left to Ray."""
+    rest = address.split("://", 1)[-1]
+    host, sep, port = rest.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise RayUnavailable(f"cannot reach Ray at {address!r}: {why}") from None
 
 
 def _run_ray(jobs: list[Job], backend: Backend) -> Iterator[list[Record]]:
