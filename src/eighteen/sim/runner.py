@@ -360,7 +360,7 @@ def _reachable(address: str) -> None:
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
     except OSError as exc:
-        why = exc.strerror or type(exc).__name__
+        why = exc.strerror or str(exc) or type(exc).__name__  # (a timeout: "timed out")
         raise RayUnavailable(f"cannot reach Ray at {address!r}: {why}") from None
 
 
