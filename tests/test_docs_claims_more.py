@@ -270,7 +270,7 @@ def test_simulate_prints_win_rates_length_end_reasons_and_significant_difference
     assert "  operating rounds: mean 24" in lines
     assert lines.count("  ends: bank broken 100.0%") == 2
     assert (
-        "1830-example - 1830: 1 of 53 differences significant (p < 0.05), 0 after "
+        "1830-example - 1830: 1 of 57 differences significant (p < 0.05), 0 after "
         "false-discovery control (Benjamini-Hochberg q < 0.05); 2 seeds finished in both"
     ) in lines
     assert "  significant by measure: final price 1 of 8" in lines
@@ -294,11 +294,18 @@ def test_summary_is_byte_for_byte_the_same_with_two_workers(
 
 
 def test_some_fifty_measures_are_compared(vs_run: tuple[Path, str]) -> None:
-    """docs/simulate.md, summary.json: "some fifty measures (53 for 1830 against
-    1830-example with four players)"."""
+    """docs/simulate.md, summary.json: "some fifty measures (51 to 54 for 1830 against
+    1830-example with four greedy bots ... four more with two kinds of bot)": 53 and 4
+    (each bot's win rate and final value) in the two-game run with greedy and random."""
     one, _ = vs_run
     differences = json.loads((one / "summary.json").read_text())["comparison"]["differences"]
-    assert len(differences) == 53
+    assert len(differences) == 57
+    assert [d["metric"] for d in differences if d["metric"].startswith("bot ")] == [
+        "bot greedy win rate",
+        "bot greedy final value",
+        "bot random win rate",
+        "bot random final value",
+    ]
 
 
 def test_comparison_lists_every_seat_and_phase_figure(vs_run: tuple[Path, str]) -> None:

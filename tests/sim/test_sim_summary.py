@@ -163,8 +163,9 @@ def test_comparison_is_paired_by_seed() -> None:
 def test_false_discovery_control_over_the_comparison() -> None:
     """Only `actions` differs (by 10, 11, 12 actions): its p is the paired t-test's, df 2;
     every other difference tested has p = 1, and two (BB, never floated) have no pair. BH
-    over the 18 tested: q = 18 p, which stays below 0.05 here."""
-    done = RECORDS[:3]
+    over the 18 tested: q = 18 p, which stays below 0.05 here (one bot in both seats: no
+    per-bot measures)."""
+    done = [{**r, "bots": ["greedy", "greedy"]} for r in RECORDS[:3]]
     other = [{**r, "actions": r["actions"] + 10 + i} for i, r in enumerate(done)]
     ds = compare(done, other, TABLES, TABLES)
     t = 11 / (1 / math.sqrt(3))
@@ -291,3 +292,24 @@ def test_price_lines_take_the_corporations_colours() -> None:
     assert _line_style("#1c3f94", used, "#000000") == ("#1c3f94", "--")
     assert _line_style(None, used, "#ff0000") == ("#ff0000", "-")
     assert title_summary(RECORDS, TABLES)["corporations"]["BB"]["color"] == "#1C3F94"
+
+
+def test_each_bot_is_compared_over_the_seats_it_holds() -> None:
+    """With two bots, each bot's win rate and final value per game (the mean over its
+    seats) are compared too: `bot greedy win rate` is seat 1's here."""
+    other = [{**r, "values": [r["values"][0] + 100, r["values"][1]]} for r in RECORDS[:3]]
+    ds = {d["metric"]: d for d in compare(RECORDS[:3], other, TABLES, TABLES)}
+    value = ds["bot greedy final value"]
+    assert (value["a"], value["b"], value["difference"], value["measure"]) == (
+        333.333333,
+        433.333333,
+        100.0,
+        "final value",
+    )
+    assert ds["bot random final value"]["difference"] == 0.0
+    assert ds["bot greedy win rate"]["a"] == ds["seat 1 win rate"]["a"] == 0.5
+    assert (
+        metrics({**RECORDS[0], "bots": ["greedy", "greedy"]}, TABLES)
+        .keys()
+        .isdisjoint({"bot greedy win rate", "bot greedy final value"})
+    )

@@ -36,6 +36,14 @@ def metrics(record: Record, tables: Tables) -> Metrics:
     for i, (w, v) in enumerate(zip(record["wins"], record["values"], strict=True)):
         out[f"seat {i + 1} win rate"] = w if done else None
         out[f"seat {i + 1} final value"] = v if done else None
+    labels = sorted(set(record["bots"]))
+    if len(labels) > 1:  # each bot over the seats it holds (with --rotate, seat by seat)
+        for label in labels:
+            held = [i for i, b in enumerate(record["bots"]) if b == label]
+            wins = sum(record["wins"][i] for i in held) / len(held)
+            value = sum(record["values"][i] for i in held) / len(held)
+            out[f"bot {label} win rate"] = wins if done else None
+            out[f"bot {label} final value"] = value if done else None
     for pid, owner in record["private_owners"].items():
         ok = done and owner is not None
         out[f"private {pid} owner rank"] = record["ranks"][owner] if ok else None
