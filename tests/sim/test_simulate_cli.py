@@ -273,3 +273,18 @@ def test_a_ray_address_nothing_answers_at_is_refused_at_once(
             f"eighteen simulate: error: cannot reach Ray at '{address}': Connection refused\n"
         )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_more_workers_than_cpus_is_warned_of(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    argv = ["simulate", "1830", "--games", "1", "--players", "2", "--quiet", "--no-report"]
+    assert main([*argv, "--workers", "3", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == (
+        "eighteen simulate: warning: --workers 3 is more than this machine's 2 CPUs: the "
+        "games take no less time than with --workers 2"
+    )
+    assert main([*argv, "--workers", "2", "--out", str(tmp_path)]) == 0
+    assert "warning" not in capsys.readouterr().err

@@ -287,6 +287,13 @@ def prepare(
             check_file_target(out / "report.html")
     except OutputError as exc:
         raise ValueError(str(exc)) from None
+    cpus = os.cpu_count() or 1
+    if args.workers > cpus:
+        warn(
+            "simulate",
+            f"--workers {args.workers} is more than this machine's {cpus} CPUs: the games "
+            f"take no less time than with --workers {cpus}",
+        )
     backend = Backend(workers=args.workers, ray=args.ray, ray_cpus=args.ray_cpus, tables=tables)
     if args.ray:
         try:
