@@ -209,7 +209,8 @@ def test_unpaired_difference_is_welch() -> None:
     }
     assert difference([None], [1.0], paired=False)["difference"] is None
     few = difference([1.0], [3.0, 4.0], paired=False)
-    assert (few["difference"], few["ci"], few["p"], few["test"]) == (2.5, None, 1.0, "too few")
+    assert (few["difference"], few["ci"], few["p"], few["test"]) == (2.5, None, None, "too few")
+    assert few["significant"] is False
 
 
 def test_unpaired_constant_samples_take_the_exact_permutation_test() -> None:
@@ -235,6 +236,31 @@ def test_equal_shares_is_pearsons_chi_square_of_the_wins_per_seat() -> None:
     survival is exp(-15 / 2) = 0.000553084; a tie counts its shares."""
     assert equal_shares([30, 10]) == {"n": 40.0, "chi2": 10.0, "df": 1, "p": 0.00156540}
     assert equal_shares([20, 5, 5]) == {"n": 30.0, "chi2": 15.0, "df": 2, "p": 0.000553084}
-    assert equal_shares([2.5, 2.5, 2.5, 2.5])["p"] == 1.0
+    assert equal_shares([5, 5, 5, 5]) == {"n": 20.0, "chi2": 0.0, "df": 3, "p": 1.0}
+    # below 5 expected wins per seat the approximation is not read: 4 of 4 games in one
+    # seat, chi-square (9 + 1 + 1 + 1) / 1 = 12, would say p 0.0074 where the exact
+    # multinomial p is 4 / 4^4 = 0.0156
+    assert equal_shares([4, 0, 0, 0]) == {"n": 4.0, "chi2": 12.0, "df": 3, "p": None}
+    assert equal_shares([2.5, 2.5, 2.5, 2.5])["p"] is None
     assert equal_shares([7]) == {"n": 7.0, "chi2": None, "df": 0, "p": None}
     assert equal_shares([0, 0]) == {"n": 0.0, "chi2": None, "df": 1, "p": None}
+
+
+def test_differences_equal_but_for_float_noise_are_constant() -> None:
+    """Differences equal in exact arithmetic but not in floats (10.000000000000004) take
+    the sign test, not a t-test of the noise (which gave p 2.4e-48); equal means of
+    constant samples are one value too."""
+    d = difference([100 / 3, 200 / 3, 70 / 3, 50 / 7], [130 / 3, 230 / 3, 100 / 3, 50 / 7 + 10])
+    assert (d["difference"], d["ci"], d["p"], d["test"], d["significant"]) == (
+        10.0,
+        None,
+        0.125,
+        "sign",
+        False,
+    )
+    d = difference([0.1, 0.2, 0.7], [0.2, 0.3, 0.8])
+    assert (d["difference"], d["ci"], d["p"], d["test"]) == (0.1, None, 0.25, "sign")
+    d = difference([0.1, 0.2], [0.1 + 1e-17, 0.2], paired=True)
+    assert (d["difference"], d["p"], d["test"]) == (0.0, 1.0, "sign")
+    d = difference([0.3, 0.1 + 0.2], [0.3, 0.3], paired=False)
+    assert (d["difference"], d["p"], d["test"]) == (0.0, 1.0, "permutation")

@@ -457,19 +457,11 @@ def print_summary(summary: dict[str, Any]) -> None:
 def _print_balance(s: dict[str, Any], rotate: bool) -> None:
     """Whether the seats win equally often, when that says something of the seats: every
     seat with the same bot, or the bots rotated through the seats."""
-    from eighteen.sim.report import p_text
+    from eighteen.sim.report import balance_text
 
-    b = s["seat_balance"]
-    if b["p"] is None or not (rotate or len(s["bots"]) == 1):
-        return
-    verdict = (
-        "the seats do not win equally often"
-        if b["p"] < 0.05
-        else "no seat wins more often than chance allows"
-    )
-    print(
-        f"  seat balance: chi-square {b['chi2']:.1f} ({b['df']} df), p {p_text(b['p'])}: {verdict}"
-    )
+    said = balance_text(s, rotate)
+    if said is not None:
+        print(f"  seat balance: {said}")
 
 
 def _print_seats(s: dict[str, Any]) -> None:

@@ -14,6 +14,8 @@ from typing import Any
 
 import jinja2
 
+from eighteen.sim.stats import ALPHA, MIN_EXPECTED
+
 Record = dict[str, Any]
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
@@ -230,7 +232,8 @@ def _dollars(x: float) -> int:
 def value_text(x: float | None, unit: str, signed: bool = False) -> str:
     """A compared measure's value in its unit: money in whole dollars with thousands
     separators ($1,240), a rate in percent (a difference of rates in percentage points,
-    pp), a count to three significant digits (never in scientific notation)."""
+    pp), a count to three significant digits (whole from 100 up, at most four decimals,
+    never in scientific notation)."""
     if x is None:
         return "–"
     if unit == "money":
@@ -263,9 +266,29 @@ def p_text(p: float | None) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
+def balance_text(s: dict[str, Any], rotate: bool) -> str | None:
+    """What a title's ``seat_balance`` says, for the text summary and the report; None when
+    it says nothing of the seats (they hold different bots, unrotated) or no game ended."""
+    b = s["seat_balance"]
+    if b["chi2"] is None or b["df"] < 1 or not (rotate or len(s["bots"]) == 1):
+        return None
+    if b["p"] is None:
+        return (
+            f"too few games to judge (fewer than {MIN_EXPECTED} expected wins per seat; "
+            f"chi-square {b['chi2']:.1f}, {b['df']} df)"
+        )
+    verdict = (
+        "the seats do not win equally often"
+        if b["p"] < ALPHA
+        else "no seat wins more often than chance allows"
+    )
+    return f"chi-square {b['chi2']:.1f} ({b['df']} df), p {p_text(b['p'])}: {verdict}"
+
+
 _ENV.filters["fmt"] = _fmt
 _ENV.filters["pct"] = _pct
 _ENV.filters["p"] = p_text
+_ENV.globals["balance_text"] = balance_text
 _ENV.globals["ci"] = _ci
 _ENV.globals["value"] = value_text
 _ENV.globals["difference"] = difference_text

@@ -105,26 +105,38 @@ def wilson(successes: float, n: int) -> dict[str, Any]:
     }
 
 
+#: Values closer than this (relative to their size, at least 1) are one value: a difference
+#: of floats equal in exact arithmetic often differs in its last bit (10.000000000000004).
+SAME = 1e-9
+
+
+def _constant(xs: Sequence[float]) -> bool:
+    """Are the values one value, floating-point noise apart?"""
+    return max(xs) - min(xs) <= SAME * max(1.0, max(abs(x) for x in xs))
+
+
 def _paired(xs: list[float], ys: list[float]) -> tuple[float, list[float] | None, float, str]:
     """(difference, interval, p, test) of ys - xs, pair by pair (at least one pair)."""
     diffs = [y - x for x, y in zip(xs, ys, strict=True)]
     n = len(diffs)
     d = mean(diffs)
-    if len(set(diffs)) == 1:  # (not sd == 0: a float mean of equal values may miss them)
-        return diffs[0], None, sign_test(0 if diffs[0] == 0 else n), "sign"
+    if _constant(diffs):  # (not sd == 0: the t statistic would divide noise by noise)
+        zero = abs(d) <= SAME * max(1.0, max(abs(x) for x in [*xs, *ys]))
+        return (0.0 if zero else d), None, sign_test(0 if zero else n), "sign"
     se = sd(diffs) / math.sqrt(n)
     half = t_quantile(n - 1) * se
     return d, [d - half, d + half], t_p_value(d / se, n - 1), "paired t"
 
 
-def _welch(xs: list[float], ys: list[float]) -> tuple[float, list[float] | None, float, str]:
-    """(difference, interval, p, test) of mean(ys) - mean(xs), two independent samples."""
+def _welch(xs: list[float], ys: list[float]) -> tuple[float, list[float] | None, float | None, str]:
+    """(difference, interval, p, test) of mean(ys) - mean(xs), two independent samples
+    (no p with fewer than two values on a side: nothing is tested)."""
     d = mean(ys) - mean(xs)
     n1, n2 = len(xs), len(ys)
     if n1 < 2 or n2 < 2:
-        return d, None, 1.0, "too few"
-    if len(set(xs)) == 1 and len(set(ys)) == 1:
-        if xs[0] == ys[0]:
+        return d, None, None, "too few"
+    if _constant(xs) and _constant(ys):
+        if _constant([mean(xs), mean(ys)]):
             return 0.0, None, 1.0, "permutation"
         # the observed split is the most extreme of the C(n1 + n2, n1) relabellings; with
         # equal sizes, so is its mirror image
@@ -169,10 +181,10 @@ def difference(
         b=_r(mean(ys)),
         difference=_r(d),
         ci=None if ci is None else [_r(ci[0]), _r(ci[1])],
-        p=_sig(p),
+        p=None if p is None else _sig(p),
         test=test,
     )
-    out["significant"] = out["p"] < ALPHA
+    out["significant"] = out["p"] is not None and out["p"] < ALPHA
     return out
 
 
@@ -187,10 +199,17 @@ def fdr(ps: Sequence[float | None]) -> list[float | None]:
     return [None if p is None else _sig(next(qs)) for p in ps]
 
 
+#: The fewest expected wins per seat the chi-square approximation is read with (the
+#: usual rule: below it the test overstates the evidence, about twofold at 4 games).
+MIN_EXPECTED = 5
+
+
 def equal_shares(wins: Sequence[float]) -> dict[str, Any]:
     """Whether each of k seats wins equally often: Pearson's chi-square test of the wins
     per seat (a shared first place counts 1/k to each) against n/k each, k - 1 degrees of
-    freedom.  ``{"n", "chi2", "df", "p"}``; p is None with fewer than two seats or no game."""
+    freedom.  ``{"n", "chi2", "df", "p"}``; p is None with fewer than two seats, and chi2
+    too with no game; p is None also while n/k is below :data:`MIN_EXPECTED` (too few
+    games to judge)."""
     n, k = math.fsum(wins), len(wins)
     if k < 2 or n <= 0:
         return {"n": _r(n), "chi2": None, "df": max(k - 1, 0), "p": None}
@@ -198,9 +217,5 @@ def equal_shares(wins: Sequence[float]) -> dict[str, Any]:
 
     expected = n / k
     statistic = math.fsum((w - expected) ** 2 / expected for w in wins)
-    return {
-        "n": _r(n),
-        "chi2": _r(statistic),
-        "df": k - 1,
-        "p": _sig(float(chi2.sf(statistic, k - 1))),
-    }
+    p = None if expected < MIN_EXPECTED else _sig(float(chi2.sf(statistic, k - 1)))
+    return {"n": _r(n), "chi2": _r(statistic), "df": k - 1, "p": p}
