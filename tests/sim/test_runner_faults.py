@@ -3,11 +3,16 @@ stuck) is recorded unfinished; any other fault stops the run naming the game to 
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from eighteen import Game, load_title
+from eighteen.cli import main
 from eighteen.engine import bots
 from eighteen.engine.bots import GameUnfinished, make_bots, play
+from eighteen.sim import runner
 from eighteen.sim.botspec import parse_bots, seat_bots
 from eighteen.sim.runner import GameFailed, Job, play_job
 
@@ -58,7 +63,54 @@ def test_a_fault_in_a_game_names_the_game_not_unfinished(monkeypatch: pytest.Mon
     with pytest.raises(GameFailed) as exc:
         play_job(Job("1830", 2, 9, SEATS))
     assert str(exc.value) == (
-        "game 3 of 1830 (seed 9, bots greedy,random,random,greedy:bold) failed at action 31: "
-        "RecursionError: maximum recursion depth exceeded"
+        "game 3 of 1830 failed at action 31: RecursionError: maximum recursion depth exceeded "
+        "(replay: eighteen play 1830 --players 4 --seed 9 --bots greedy,random,random,"
+        "greedy:bold)"
     )
     assert isinstance(exc.value.__cause__, RecursionError)
+
+
+def test_a_fault_noting_an_action_names_that_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    step = runner._Observer.step
+
+    def failing(self: Any, action: Any, n: int) -> None:
+        if n == 5:
+            raise KeyError("x\ny")
+        step(self, action, n)
+
+    monkeypatch.setattr(runner._Observer, "step", failing)
+    with pytest.raises(GameFailed) as exc:
+        play_job(Job("1830", 0, 9, SEATS, ("auction_18xx_games",)))
+    assert str(exc.value) == (
+        "game 1 of 1830 failed at noting action 5: KeyError: 'x\\ny' (replay: eighteen play "
+        "1830 --players 4 --seed 9 --bots greedy,random,random,greedy:bold --option "
+        "auction_18xx_games)"
+    )
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_simulate_stops_at_a_faulty_game_with_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    workers: str,
+) -> None:
+    """The command stops at a game that failed: one line naming it and how to replay it,
+    exit 1, nothing written (on two workers too: the games queued are dropped)."""
+    choose = bots.Bot.choose
+
+    def failing(self: bots.Bot, game: Game) -> object:
+        if game.seed == 2 and len(game.log) == 30:
+            raise RecursionError("maximum recursion depth exceeded")
+        return choose(self, game)
+
+    monkeypatch.setattr(bots.Bot, "choose", failing)
+    argv = ["simulate", "1830", "--games", "3", "--players", "2", "--quiet"]
+    assert main([*argv, "--workers", workers, "--out", str(tmp_path / "s")]) == 1
+    assert capsys.readouterr().err == (
+        "eighteen simulate: error: internal error: game 2 of 1830 failed at action 31: "
+        "RecursionError: maximum recursion depth exceeded (replay: eighteen play 1830 "
+        "--players 2 --seed 2 --bots greedy,greedy); please report it (EIGHTEEN_DEBUG=1 "
+        "shows the traceback)\n"
+    )
+    assert not (tmp_path / "s" / "summary.json").exists()

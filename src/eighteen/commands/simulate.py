@@ -313,7 +313,7 @@ def prepare(
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from eighteen.commands.output import OutputError, warn
-    from eighteen.sim.runner import RayUnavailable, run_simulation
+    from eighteen.sim.runner import GameFailed, RayUnavailable, run_simulation
     from eighteen.sim.summary import summarize
 
     try:
@@ -340,6 +340,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             )
     except RayUnavailable as exc:
         return _err(str(exc))
+    except GameFailed as exc:  # a fault of the engine or of a bot, named to be replayed
+        if os.environ.get("EIGHTEEN_DEBUG"):
+            raise
+        return _err(
+            f"internal error: {exc}; please report it (EIGHTEEN_DEBUG=1 shows the traceback)"
+        )
     summary = summarize(
         records,
         tables,

@@ -152,17 +152,24 @@ def play_job(job: Job, tables: Tables | None = None) -> Record:
         "bots": [b.label for b in job.bots],
     }
     n = 0
+    observing = False
     try:
         for action in play(game, bots, max_actions=job.max_actions):
             n += 1
+            observing = True
             observer.step(action, n)
+            observing = False
     except GameUnfinished:
         record["finished"] = False
     except Exception as exc:  # an engine or bot fault: named so that it can be replayed
+        replay = f"eighteen play {tables.id} --players {len(names)} --seed {job.seed} --bots "
+        replay += ",".join(b.label for b in job.bots)
+        replay += "".join(f" --option {o}" for o in job.options)
+        at = f"noting action {n}" if observing else f"action {n + 1}"
+        said = " ".join(str(exc).split())[:300]  # (one line)
         raise GameFailed(
-            f"game {job.index + 1} of {job.title} (seed {job.seed}, bots "
-            f"{','.join(b.label for b in job.bots)}) failed at action {n + 1}: "
-            f"{type(exc).__name__}: {exc}"
+            f"game {job.index + 1} of {job.title} failed at {at}: {type(exc).__name__}: "
+            f"{said} (replay: {replay})"
         ) from exc
     else:
         record["finished"] = True
@@ -301,10 +308,14 @@ def _run_processes(jobs: list[Job], backend: Backend) -> Iterator[list[Record]]:
         max_workers=backend.workers, initializer=_load_tables, initargs=(data,)
     ) as pool:
         pending = {pool.submit(play_batch, b) for b in batches(jobs, size)}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        except BaseException:  # (a failed game, or the run stopped: the queue is dropped)
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 class RayUnavailable(RuntimeError):
@@ -392,7 +403,16 @@ def _ray_batches(ray: Any, jobs: list[Job], backend: Backend) -> Iterator[list[R
             in_flight.append(remote.remote(queue.pop(0), data))
         done, in_flight = ray.wait(in_flight, num_returns=1)
         for ref in done:
-            yield ray.get(ref)
+            try:
+                records = ray.get(ref)
+            except Exception as exc:  # a task's fault arrives wrapped (RayTaskError)
+                cause = getattr(exc, "cause", None)
+                for left in in_flight:
+                    ray.cancel(left)
+                if isinstance(cause, GameFailed):
+                    raise GameFailed(str(cause)) from None
+                raise
+            yield records
 
 
 def run_simulation(
