@@ -270,7 +270,7 @@ def test_simulate_prints_win_rates_length_end_reasons_and_significant_difference
     assert "  operating rounds: mean 24" in lines
     assert lines.count("  ends: bank broken 100.0%") == 2
     assert (
-        "1830-example - 1830: 1 of 57 differences significant (p < 0.05), 0 after "
+        "1830-example - 1830: 1 of 55 differences significant (p < 0.05), 0 after "
         "false-discovery control (Benjamini-Hochberg q < 0.05); 2 seeds finished in both"
     ) in lines
     assert "  significant by measure: final price 1 of 8" in lines
@@ -295,14 +295,12 @@ def test_summary_is_byte_for_byte_the_same_with_two_workers(
 
 def test_some_fifty_measures_are_compared(vs_run: tuple[Path, str]) -> None:
     """docs/simulate.md, summary.json: "some fifty measures (51 to 54 for 1830 against
-    1830-example with four greedy bots ... four more with two kinds of bot)": 53 and 4
-    (each bot's win rate and final value) in the two-game run with greedy and random."""
+    1830-example with four greedy bots ... two more for each bot in several seats)": 53
+    and the random bots' win rate and final value (the greedy bot holds seat 1 alone)."""
     one, _ = vs_run
     differences = json.loads((one / "summary.json").read_text())["comparison"]["differences"]
-    assert len(differences) == 57
+    assert len(differences) == 55
     assert [d["metric"] for d in differences if d["metric"].startswith("bot ")] == [
-        "bot greedy win rate",
-        "bot greedy final value",
         "bot random win rate",
         "bot random final value",
     ]

@@ -297,18 +297,37 @@ def test_price_lines_take_the_corporations_colours() -> None:
 
 def test_each_bot_is_compared_over_the_seats_it_holds() -> None:
     """With two bots, each bot's win rate and final value per game (the mean over its
-    seats) are compared too: `bot greedy win rate` is seat 1's here."""
-    other = [{**r, "values": [r["values"][0] + 100, r["values"][1]]} for r in RECORDS[:3]]
-    ds = {d["metric"]: d for d in compare(RECORDS[:3], other, TABLES, TABLES)}
+    seats) are compared too, here with the bots rotated: the greedy bot sits in seat 1,
+    then 2, then 1. A bot in one seat, the same in every game, is not (its figures are
+    that seat's)."""
+    rotated = [
+        {**r, "bots": ["greedy", "random"] if k != 1 else ["random", "greedy"]}
+        for k, r in enumerate(RECORDS[:3])
+    ]
+    other = [
+        {
+            **r,
+            "values": [
+                v + (100 if b == "greedy" else 0)
+                for v, b in zip(r["values"], r["bots"], strict=True)
+            ],
+        }
+        for r in rotated
+    ]
+    ds = {d["metric"]: d for d in compare(rotated, other, TABLES, TABLES)}
     value = ds["bot greedy final value"]
+    # greedy's values: 500 (seat 1), 400 (seat 2), 300 (seat 1)
     assert (value["a"], value["b"], value["difference"], value["measure"]) == (
-        333.333333,
-        433.333333,
+        400.0,
+        500.0,
         100.0,
         "final value",
     )
     assert ds["bot random final value"]["difference"] == 0.0
-    assert ds["bot greedy win rate"]["a"] == ds["seat 1 win rate"]["a"] == 0.5
+    # greedy's wins: 1, 1, 1/2
+    assert ds["bot greedy win rate"]["a"] == 0.833333
+    fixed = {d["metric"] for d in compare(RECORDS[:3], RECORDS[:3], TABLES, TABLES)}
+    assert not any(m.startswith("bot ") for m in fixed)
     assert (
         metrics({**RECORDS[0], "bots": ["greedy", "greedy"]}, TABLES)
         .keys()

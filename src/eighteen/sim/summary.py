@@ -232,6 +232,18 @@ def _compared(metric: str, xs: list[float | None], ys: list[float | None]) -> di
     return {"metric": metric, "measure": name, "unit": unit, **d}
 
 
+def _seat_bound(records: Sequence[Record]) -> list[str]:
+    """The bots that hold one seat, the same in every game (no --rotate): each bot's
+    measures then repeat that seat's."""
+    held: dict[str, set[tuple[int, ...]]] = {}
+    for r in records:
+        for label in set(r["bots"]):
+            held.setdefault(label, set()).add(
+                tuple(i for i, b in enumerate(r["bots"]) if b == label)
+            )
+    return sorted(label for label, ways in held.items() if len(ways) == 1 and len(*ways) == 1)
+
+
 def compare(
     a: Sequence[Record], b: Sequence[Record], ta: Tables, tb: Tables
 ) -> list[dict[str, Any]]:
@@ -240,6 +252,10 @@ def compare(
     q among all the differences that have a p."""
     ma = [metrics(r, ta) for r in a]
     mb = [metrics(r, tb) for r in b]
+    for label in _seat_bound([*a, *b]):  # its figures are one seat's, compared already
+        for m in (*ma, *mb):
+            m.pop(f"bot {label} win rate", None)
+            m.pop(f"bot {label} final value", None)
     names_a = list(dict.fromkeys(k for m in ma for k in m))
     names_b = {k for m in mb for k in m}
     reasons = sorted({str(r["end_reason"]) for r in [*a, *b]})
