@@ -14,7 +14,8 @@ import pytest
 from eighteen.cli import main
 from eighteen.commands import simulate
 from eighteen.commands.output import OutputError
-from eighteen.commands.simulate import write_together, written_report
+from eighteen.commands.output import write_together
+from eighteen.commands.simulate import written_report
 
 #: A quick run: one game cut off after 30 actions.
 QUICK = ["simulate", "1830", "--games", "1", "--max-actions", "30", "--quiet"]
@@ -79,6 +80,32 @@ def test_a_failed_second_rename_puts_the_first_file_back(
     with pytest.raises(OutputError) as exc:
         write_together({tmp_path / "summary.json": "new", tmp_path / "report.html": "new"})
     assert str(exc.value) == f"{tmp_path / 'report.html'}: No space left on device"
+    assert (tmp_path / "summary.json").read_text() == "old summary"
+    assert (tmp_path / "report.html").read_text() == "old report"
+    assert leftovers(tmp_path) == []
+
+
+def test_without_hard_links_the_first_file_is_put_back_from_a_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file system with no hard links (or a link refused): the old file is kept as a
+    copy, and put back as before (it was left replaced)."""
+    (tmp_path / "summary.json").write_text("old summary")
+    (tmp_path / "report.html").write_text("old report")
+    real = os.replace
+
+    def link(src: Any, dst: Any) -> None:
+        raise OSError(1, "Operation not permitted")
+
+    def replace(src: Any, dst: Any) -> None:
+        if Path(dst).name == "report.html" and str(src).endswith(".tmp"):
+            raise OSError(28, "No space left on device")
+        real(src, dst)
+
+    monkeypatch.setattr(os, "link", link)
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(OutputError):
+        write_together({tmp_path / "summary.json": "new", tmp_path / "report.html": "new"})
     assert (tmp_path / "summary.json").read_text() == "old summary"
     assert (tmp_path / "report.html").read_text() == "old report"
     assert leftovers(tmp_path) == []

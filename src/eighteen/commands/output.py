@@ -10,9 +10,12 @@ temporary file survives a failure.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import secrets
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -135,6 +138,20 @@ def write_atomic(path: str | Path, text: str) -> Path:
     removed on any failure. A symlink is followed: the file it points at is replaced (in
     its own folder, keeping its mode) and the link stays a link.
     """
+    tmp, target = _stage(path, text)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _stage(path: str | Path, text: str) -> tuple[str, Path]:
+    """``text`` written in full to a temporary file beside the file ``path`` names (a
+    symlink followed), with the mode the target has (0666 less the umask when new):
+    (the temporary file, the target it is to replace).  OSError, the temporary file
+    removed, when it cannot be."""
     check_file_target(path)
     target = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
     check_file_target(target)
@@ -147,8 +164,70 @@ def write_atomic(path: str | Path, text: str) -> Path:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return target
+    return tmp, target
+
+
+def write_together(texts: dict[Path, str]) -> None:
+    """Write several files as :func:`write_atomic` writes one, all or none.
+
+    Each file is first written in full to a temporary file beside its target (a symlink
+    is followed: the file it points at is replaced, in its own folder, and the link
+    stays; an existing file keeps its mode, a new one gets 0666 less the umask); only
+    when all are ready are they renamed over their targets. A failure removes every
+    temporary file and puts back any target already replaced, and raises OutputError
+    naming the file.
+    """
+    staged: list[tuple[Path, str, Path]] = []  # (as named, temporary file, target)
+    # (target replaced, hard link to its old file, whether it had one)
+    done: list[tuple[Path, Path | None, bool]] = []
+    kept: list[Path] = []  # every hard link made, removed at the end
+    current = Path()
+    try:
+        for path, text in texts.items():
+            current = path
+            tmp, target = _stage(path, text)
+            staged.append((path, tmp, target))
+        for path, tmp, target in staged:
+            current = path
+            existed = target.exists()
+            old = _keep(target) if existed else None
+            if old is not None:
+                kept.append(old)
+            os.replace(tmp, target)
+            done.append((target, old, existed))
+    except BaseException as exc:
+        for target, old, existed in reversed(done):
+            with contextlib.suppress(OSError):
+                if old is not None:
+                    os.replace(old, target)
+                elif not existed:
+                    target.unlink()
+        if isinstance(exc, OutputError):
+            raise
+        if isinstance(exc, OSError):
+            raise OutputError(f"{current}: {exc.strerror or exc}") from None
+        raise
+    finally:
+        for _, tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        for old in kept:
+            old.unlink(missing_ok=True)
+
+
+def _keep(target: Path) -> Path | None:
+    """``target``'s file kept aside, to put it back if a later file cannot be written: a
+    hard link to it, or a copy where the file system makes none (None: neither can be
+    made, and the failure is raised before anything is replaced)."""
+    for _ in range(10):
+        old = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.old")
+        try:
+            os.link(target, old)
+        except FileExistsError:
+            continue
+        except OSError:
+            shutil.copy2(target, old)  # (OSError: nothing replaced yet, or put back)
+        return old
+    raise OSError(f"cannot keep a copy of {target}")

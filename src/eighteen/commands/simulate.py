@@ -7,10 +7,8 @@ count and options, the output folder (writable), and Ray (installed) when asked 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import secrets
 import sys
 import tempfile
 from pathlib import Path
@@ -101,85 +99,6 @@ def _check_out(path: str) -> Path:
     except OSError as exc:
         raise ValueError(f"cannot write to --out {path}: {exc.strerror or exc}") from None
     return out
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def write_together(texts: dict[Path, str]) -> None:
-    """Write several files as ``output.write_atomic`` writes one, all or none.
-
-    Each file is first written in full to a temporary file beside its target (a symlink
-    is followed: the file it points at is replaced, in its own folder, and the link
-    stays; an existing file keeps its mode, a new one gets 0666 less the umask); only
-    when all are ready are they renamed over their targets. A failure removes every
-    temporary file and puts back any target already replaced, and raises OutputError
-    naming the file.
-    """
-    from eighteen.commands.output import OutputError, check_file_target
-
-    staged: list[tuple[Path, str, Path]] = []  # (as named, temporary file, target)
-    # (target replaced, hard link to its old file, whether it had one)
-    done: list[tuple[Path, Path | None, bool]] = []
-    kept: list[Path] = []  # every hard link made, removed at the end
-    current = Path()
-    try:
-        for path, text in texts.items():
-            current = path
-            check_file_target(path)
-            target = Path(os.path.realpath(path)) if path.is_symlink() else path
-            check_file_target(target)
-            mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask()
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-            staged.append((path, tmp, target))
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, mode)
-        for path, tmp, target in staged:
-            current = path
-            existed = target.exists()
-            old = _keep(target) if existed else None
-            if old is not None:
-                kept.append(old)
-            os.replace(tmp, target)
-            done.append((target, old, existed))
-    except BaseException as exc:
-        for target, old, existed in reversed(done):
-            with contextlib.suppress(OSError):
-                if old is not None:
-                    os.replace(old, target)
-                elif not existed:
-                    target.unlink()
-        if isinstance(exc, OutputError):
-            raise
-        if isinstance(exc, OSError):
-            raise OutputError(f"{current}: {exc.strerror or exc}") from None
-        raise
-    finally:
-        for _, tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        for old in kept:
-            old.unlink(missing_ok=True)
-
-
-def _keep(target: Path) -> Path | None:
-    """A hard link to ``target``'s file, to put it back if a later file cannot be written
-    (None when the file system has no hard links)."""
-    for _ in range(10):
-        old = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.old")
-        try:
-            os.link(target, old)
-        except FileExistsError:
-            continue
-        except OSError:
-            return None
-        return old
-    return None
 
 
 #: The mark of a report.html this command wrote, in its first lines (the <title> of the
@@ -312,7 +231,7 @@ def prepare(
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from eighteen.commands.output import OutputError, warn
+    from eighteen.commands.output import OutputError, warn, write_together
     from eighteen.sim.runner import GameFailed, RayUnavailable, run_simulation
     from eighteen.sim.summary import summarize
 
