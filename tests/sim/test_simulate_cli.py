@@ -11,6 +11,7 @@ import pytest
 from eighteen import Game, load_title
 from eighteen.cli import main
 from eighteen.engine.bots import make_bots, play
+from eighteen.sim import runner
 from eighteen.sim.runner import player_names
 
 
@@ -278,7 +279,7 @@ def test_a_ray_address_nothing_answers_at_is_refused_at_once(
 def test_more_workers_than_cpus_is_warned_of(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1})  # (the CPUs it may use)
     argv = ["simulate", "1830", "--games", "1", "--players", "2", "--quiet", "--no-report"]
     assert main([*argv, "--workers", "3", "--out", str(tmp_path)]) == 0
     err = capsys.readouterr().err
@@ -288,3 +289,19 @@ def test_more_workers_than_cpus_is_warned_of(
     )
     assert main([*argv, "--workers", "2", "--out", str(tmp_path)]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def test_a_ray_address_that_stays_silent_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host that drops the packets: the check gives up after CONNECT_TIMEOUT seconds and
+    says it timed out."""
+    asked: list[tuple[tuple[str, int], float]] = []
+
+    def silent(address: tuple[str, int], timeout: float) -> None:
+        asked.append((address, timeout))
+        raise TimeoutError("timed out")
+
+    monkeypatch.setattr("socket.create_connection", silent)
+    with pytest.raises(runner.RayUnavailable) as exc:
+        runner.ray_init("ray://10.255.255.1:10001")
+    assert str(exc.value) == "cannot reach Ray at 'ray://10.255.255.1:10001': timed out"
+    assert asked == [(("10.255.255.1", 10001), 10.0)]

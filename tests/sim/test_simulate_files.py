@@ -13,8 +13,7 @@ import pytest
 
 from eighteen.cli import main
 from eighteen.commands import simulate
-from eighteen.commands.output import OutputError
-from eighteen.commands.output import write_together
+from eighteen.commands.output import OutputError, write_together
 from eighteen.commands.simulate import written_report
 
 #: A quick run: one game cut off after 30 actions.

@@ -31,7 +31,7 @@ from eighteen.engine.bots import play
 from eighteen.engine.game import Game
 from eighteen.engine.tables import TablesUnreadable, TitleNotFound, load_title
 from eighteen.io.jsonlimits import JSONLimitError, load_json
-from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots, seated_bots
+from eighteen.sim.botspec import BotSpecError, bots_error, parse_bots, seat_bots, seated_bots
 from eighteen.title.save import SaveFormatError, check_save
 from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
@@ -184,8 +184,7 @@ def cmd_play(args: argparse.Namespace, progress_console: Console | None = None) 
     try:
         seats = seat_bots(parse_bots(args.bots), len(players))
     except BotSpecError as exc:
-        said = str(exc)  # (some of botspec's messages name --bots already)
-        return fail("play", said if said.startswith("--bots") else f"--bots: {said}", USAGE)
+        return fail("play", bots_error(exc), USAGE)
     bots = seated_bots(seats, players, args.seed)
     labels = sorted({spec.label for spec in seats})
     who = f"{labels[0]} bots" if len(labels) == 1 else "bots " + ",".join(s.label for s in seats)

@@ -131,7 +131,7 @@ def prepare(
     from eighteen.commands.stale import played_tables
     from eighteen.engine.game import Game
     from eighteen.engine.tables import TitleNotFound
-    from eighteen.sim.botspec import BotSpecError, parse_bots, seat_bots
+    from eighteen.sim.botspec import BotSpecError, bots_error, parse_bots, seat_bots
     from eighteen.sim.runner import Backend, player_names
     from eighteen.title.save import SEED_RANGE
 
@@ -166,8 +166,7 @@ def prepare(
     try:
         seats = seat_bots(parse_bots(args.bots), args.players)
     except BotSpecError as exc:
-        said = str(exc)  # (some of botspec's messages name --bots already)
-        raise UsageError(said if said.startswith("--bots") else f"--bots: {said}") from None
+        raise UsageError(bots_error(exc)) from None
     from eighteen.locations import title_ref
 
     # (a folder plays its compiled tables: it names its title)
@@ -206,7 +205,7 @@ def prepare(
             check_file_target(out / "report.html")
     except OutputError as exc:
         raise ValueError(str(exc)) from None
-    cpus = os.cpu_count() or 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     if args.workers > cpus:
         warn(
             "simulate",

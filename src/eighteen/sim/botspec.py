@@ -124,6 +124,12 @@ def _parse_item(item: str) -> tuple[int, BotSpec]:
     return count, BotSpec("greedy", personality)
 
 
+def bots_error(exc: BotSpecError) -> str:
+    """A BotSpecError as a command says it: naming ``--bots`` once."""
+    said = str(exc)  # (some of the messages name --bots already)
+    return said if said.startswith("--bots") else f"--bots: {said}"
+
+
 def parse_bots(text: str) -> list[BotSpec]:
     """The bots a ``--bots`` value names, counts expanded (BotSpecError when unreadable)."""
     if not text.strip():
