@@ -19,6 +19,7 @@ from eighteen.engine.actions import LayTile, action_from_json
 from eighteen.engine.game import Game
 from eighteen.engine.tables import Tables, typed_document
 from eighteen.render import game_snapshot, render_page, render_save, render_title
+from eighteen.render.view import snapshot_of
 
 NASTY = "A<b>&\"c'"
 
@@ -280,3 +281,60 @@ def test_a_broken_bank_shows_what_is_owed(save1830: dict[str, Any], c1830: dict[
     assert 'data-owed="3259">bank broken: $3,259 owed beyond it</span>' in page
     assert "$-3,259" not in page and "-$3,259" not in page
     assert "bank broken" not in render_page(compiled, dataclasses.replace(snap, bank=10))
+
+
+def test_a_game_page_counts_the_tiles_left_and_names_train_types(
+    save1830: dict[str, Any], c1830: dict[str, Any]
+) -> None:
+    """A game page's tile cards say how many of each tile are left (the manifest's count
+    less the tiles on the map; it showed the manifest's count whatever was laid), and the
+    corporations' trains by type (not the copy ids "3-4")."""
+    tables = Tables(c1830)
+    game = Game.from_json(save1830, tables)
+    compiled, snap = game_snapshot(save1830, tables=tables)
+    html = render_page(compiled, snap)
+    cards = dict(
+        re.findall(
+            r'<div class="tile-card" data-tile="([^"]+)".*?<span class="count">([^<]*)<', html, re.S
+        )
+    )
+    laid: dict[str, int] = {}
+    for tile, _ in game.state.map.tiles.values():
+        laid[tile] = laid.get(tile, 0) + 1
+    assert laid, "the seeded game should have laid tiles"
+    for tid, tile in c1830["tiles"].items():
+        n = tile.get("count")
+        want = "×∞" if n is None else f"{n - laid.get(tid, 0)} of {n} left"
+        assert cards[tid] == want, tid
+    assert cards["7"] == f"{4 - laid.get('7', 0)} of 4 left"
+    with_trains = [c for c in snap.corporations if c.trains]
+    assert with_trains
+    for c in with_trains:
+        owned = game.state.corporations[c.id].trains
+        assert c.trains == [t.split("-")[0] for t in owned]
+    title_cards = dict(
+        re.findall(
+            r'<div class="tile-card" data-tile="([^"]+)".*?<span class="count">([^<]*)<',
+            render_page(compiled),
+            re.S,
+        )
+    )
+    assert title_cards["7"] == "×4"
+
+
+def test_a_closed_corporation_is_said_closed(
+    save1830: dict[str, Any], c1830: dict[str, Any]
+) -> None:
+    """A closed corporation's row says so, with no token count (its tokens left the map)."""
+    tables = Tables(c1830)
+    game = Game.from_json(save1830, tables)
+    game.state.corporations["PRR"].closed = True
+    n = len(save1830["actions"])
+    snap = snapshot_of(tables.doc, game.state, actions=n, total_actions=n)
+    assert next(c for c in snap.corporations if c.id == "PRR").closed
+    html = render_page(tables.doc, snap)
+    prr = re.search(r'<tr data-corp="PRR".*?</tr>', html, re.S)
+    assert prr is not None
+    assert "<strong>(closed)</strong>" in prr.group(0)
+    assert re.search(r'<td class="num">—</td>\s*<td class="num">\d+%</td>', prr.group(0))
+    assert "(closed)" not in re.search(r'<tr data-corp="NYC".*?</tr>', html, re.S).group(0)  # type: ignore[union-attr]

@@ -47,6 +47,7 @@ class CorpRow:
     privates: list[str] = field(default_factory=list)
     absorbed_by: str | None = None  # the corporation that took it over
     home: str | None = None  # the home its founder chose (a variable home)
+    closed: bool = False
 
 
 @dataclass
@@ -62,6 +63,9 @@ class GameSnapshot:
     actions: int  # actions applied
     total_actions: int  # actions in the save
     trains_left: dict[str, int | None] = field(default_factory=dict)  # None = unlimited
+    #: tiles left in the supply: the manifest's count less the tiles on the map (None =
+    #: unlimited; a tile upgraded away is back)
+    tiles_left: dict[str, int | None] = field(default_factory=dict)
     private_owners: dict[str, str] = field(default_factory=dict)  # id -> owner or "closed"
     game_over: bool = False
     end_reason: str | None = None
@@ -163,7 +167,10 @@ def snapshot_of(
                 text_color=meta.text_color,
                 president=_get(cs, "president") if cs is not None else None,
                 cash=int(_get(cs, "cash", 0) or 0) if cs is not None else 0,
-                trains=list(_get(cs, "trains", []) or []) if cs is not None else [],
+                # (the types: a train's copy id, "3-4", reads like a type of its own)
+                trains=[_train_type(t) for t in _get(cs, "trains", []) or []]
+                if cs is not None
+                else [],
                 par=_get(cs, "par") if cs is not None else None,
                 price=price,
                 cell=cell,
@@ -175,6 +182,7 @@ def snapshot_of(
                 privates=privates_by_owner.get(cid, []),
                 absorbed_by=absorbed.get(cid),
                 home=chosen.get(cid),
+                closed=bool(_get(cs, "closed", False)) if cs is not None else False,
             )
         )
 
@@ -189,6 +197,13 @@ def snapshot_of(
 
     m = _get(state, "map")
     tiles = {h: (str(v[0]), int(v[1])) for h, v in (_get(m, "tiles", {}) or {}).items()}
+    laid: dict[str, int] = {}
+    for tile_id, _ in tiles.values():
+        laid[tile_id] = laid.get(tile_id, 0) + 1
+    tiles_left = {
+        tid: None if t.count is None else t.count - laid.get(tid, 0)
+        for tid, t in compiled.tiles.items()
+    }
     tokens = {h: [list(c) for c in v] for h, v in (_get(m, "tokens", {}) or {}).items()}
     for cities in tokens.values():
         for city in cities:
@@ -229,6 +244,7 @@ def snapshot_of(
         actions=actions,
         total_actions=total_actions,
         trains_left=trains_left,
+        tiles_left=tiles_left,
         private_owners=private_owners,
         game_over=bool(_get(state, "game_over", False)),
         end_reason=_get(state, "end_reason"),
