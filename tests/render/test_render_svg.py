@@ -12,6 +12,7 @@ import pytest
 from eighteen.compiled import CompiledTile, CompiledTitle
 from eighteen.engine.map import Board
 from eighteen.engine.tables import typed_document
+from eighteen.render.face import Corp, _token, light
 from eighteen.render.shapes import edge_mid, hex_center
 from eighteen.render.svg import MapView, map_svg, tile_svg
 from eighteen.title import geometry
@@ -320,3 +321,32 @@ def test_printed_stubs_on_the_map(c1833ne: dict[str, Any], doc1833ne: CompiledTi
     printed = {(hid, e) for hid, h in c1833ne["hexes"].items() for e in h["stubs"]}
     assert drawn == printed
     assert ("G22", 0) in drawn and len(drawn) == 7
+
+
+def test_a_reservation_shows_for_a_light_corporation_too() -> None:
+    """A home reservation: a white disc with a dashed grey edge (a white corporation's
+    reservation is no white token) in a dashed ring of the corporation's colour; its label
+    in that colour, or in the text colour when the colour is light (B&W's white and ERIE's
+    yellow vanished); ids of five letters whole (StL&A was cut to StL&)."""
+    assert (light("#FFFFFF"), light("#FFF500"), light("#F5ABAD"), light("#1C3F94")) == (
+        True,
+        True,
+        True,
+        False,
+    )
+    assert (light("white"), light("#12345")) == (False, False)
+    root = ET.Element("svg")
+    _token(root, (0.0, 0.0), 10.0, Corp("B&W", "#FFFFFF", "#000000"), "home", reserved=True)
+    _token(root, (0.0, 0.0), 10.0, Corp("StL&A", "#1C3F94", "#FFFFFF"), "home", reserved=True)
+    _token(root, (0.0, 0.0), 10.0, Corp("StL&A", "#1C3F94", "#FFFFFF"), "token", reserved=False)
+    white, blue, placed = list(root)
+    edge, ring = white.findall("circle")
+    assert (edge.get("fill"), edge.get("stroke"), edge.get("stroke-dasharray")) == (
+        "#ffffff",
+        "#777777",
+        "3 1.5",
+    )
+    assert (ring.get("fill"), ring.get("stroke")) == ("none", "#FFFFFF")
+    texts = [[t for t in g.iter() if t.tag == "text"] for g in (white, blue, placed)]
+    assert [t[-1].get("fill") for t in texts] == ["#000000", "#1C3F94", "#FFFFFF"]
+    assert ["".join(t[-1].itertext()) for t in texts] == ["B&W", "StL&A", "StL&A"]

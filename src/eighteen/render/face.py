@@ -76,10 +76,24 @@ def _slot_offsets(slots: int, r: float) -> list[Point]:
     return out
 
 
+def light(color: str) -> bool:
+    """Is a ``#rrggbb`` colour light (relative luminance above 0.6: white, yellow, cream)?
+    False for anything else."""
+    if len(color) != 7 or not color.startswith("#"):
+        return False
+    try:
+        r, g, b = (int(color[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    except ValueError:
+        return False
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.6
+
+
 def _token(
     parent: ET.Element, at: Point, r: float, corp: Corp, cls: str, *, reserved: bool
 ) -> None:
-    """A station token (filled) or a home reservation (outlined, corp colour text)."""
+    """A station token (filled) or a home reservation (a white disc in a dashed ring of
+    the corporation's colour, with a thin grey edge so a light colour still shows; its
+    label in that colour, or in the corporation's text colour when the colour is light)."""
     g = el(parent, "g", {"class": cls, "data-corp": corp.id})
     if reserved:
         el(
@@ -88,21 +102,33 @@ def _token(
             {
                 "cx": at[0],
                 "cy": at[1],
-                "r": r * 0.86,
+                "r": r * 0.98,
                 "fill": "#ffffff",
+                "stroke": "#777777",
+                "stroke-width": r * 0.08,
+                "stroke-dasharray": f"{fmt(r * 0.3)} {fmt(r * 0.15)}",
+            },
+        )  # fmt: skip (dashed: a white corporation's reservation is no white token)
+        el(
+            g,
+            "circle",
+            {
+                "cx": at[0],
+                "cy": at[1],
+                "r": r * 0.82,
+                "fill": "none",
                 "stroke": corp.color,
                 "stroke-width": r * 0.22,
                 "stroke-dasharray": f"{fmt(r * 0.35)} {fmt(r * 0.2)}",
             },
         )
-        fill = corp.color
+        fill = corp.text_color if light(corp.color) else corp.color
     else:
         el(g, "circle", {"cx": at[0], "cy": at[1], "r": r * 0.92, "fill": corp.color})
         fill = corp.text_color
-    label = corp.id if len(corp.id) <= 4 else corp.id[:4]
-    add_text(
-        g, at, label, r * (0.8 if len(label) <= 2 else 0.62), "token-id", fill=fill, halo=False
-    )
+    label = corp.id if len(corp.id) <= 5 else corp.id[:5]
+    size = 0.8 if len(label) <= 2 else 0.62 if len(label) <= 4 else 0.5
+    add_text(g, at, label, r * size, "token-id", fill=fill, halo=False)
     title = el(g, "title")
     title.text = f"{corp.id} {'home (reserved)' if reserved else 'station'}"
 
