@@ -350,3 +350,32 @@ def test_a_reservation_shows_for_a_light_corporation_too() -> None:
     texts = [[t for t in g.iter() if t.tag == "text"] for g in (white, blue, placed)]
     assert [t[-1].get("fill") for t in texts] == ["#000000", "#1C3F94", "#FFFFFF"]
     assert ["".join(t[-1].itertext()) for t in texts] == ["B&W", "StL&A", "StL&A"]
+
+
+def test_1833ne_terrain_kinds_are_told_apart(
+    doc1833ne: CompiledTitle, c1833ne: dict[str, Any]
+) -> None:
+    """1833NE's terrain kinds: a bridge (water) hex shows blue waves, a tunnel a dark peak
+    with its mouth, a pass a brown peak (all three were one grey peak, so water looked
+    like a mountain); bridge and pass sides are drawn blue and brown (they were white
+    dots, nearly invisible)."""
+    root = parse(map_svg(doc1833ne))
+    marks = {
+        h.get("data-hex"): t
+        for h in find_all(root, "hex")
+        for t in h.iter()
+        if t.get("class") == "terrain"
+    }
+    kinds = {hid: h.get("terrain") for hid, h in c1833ne["hexes"].items() if h.get("terrain")}
+    assert {kinds[h] for h in ("C2", "B3", "F25", "E16")} == {"bridge"}
+    assert {"bridge", "tunnel", "pass"} <= set(kinds.values())
+    for hid, kind in kinds.items():
+        shapes = [(e.tag.split("}")[-1], e.get("fill"), e.get("stroke")) for e in marks[hid]]
+        if kind == "bridge":
+            assert ("path", "none", "#1e88e5") in shapes, hid
+        elif kind == "tunnel":
+            assert [s[:2] for s in shapes[:2]] == [("polygon", "#4e342e"), ("path", "#111111")]
+        elif kind == "pass":
+            assert shapes[0][:2] == ("polygon", "#8d6e63"), hid
+    sides = {(b.get("data-type"), b.get("stroke")) for b in find_all(root, "border")}
+    assert {("bridge", "#1e88e5"), ("pass", "#8d6e63")} <= sides

@@ -19,6 +19,7 @@ from eighteen.render.shapes import (
     TERRAIN_FILL,
     TRACK_COLOR,
     VALUE_FILL,
+    WAVES,
     Point,
     add,
     add_text,
@@ -400,12 +401,13 @@ def _revenue_bubble(parent: ET.Element, at: Point, value: int, size: float) -> N
 def _draw_terrain(
     parent: ET.Element, at: Point, terrain: str | None, cost: int, size: float
 ) -> None:
-    """A terrain mark (triangle for mountains, waves for water) with its cost."""
+    """A terrain mark with its cost: waves for water and bridges, a peak for the others
+    (a tunnel's with its mouth), each kind in its colour (shapes.TERRAIN_FILL)."""
     g = el(parent, "g", {"class": "terrain", "data-terrain": terrain or "", "data-cost": cost})
     color = TERRAIN_FILL.get(terrain or "", "#555555")
     x, y = at
     u = size * 0.12
-    if terrain == "water":
+    if terrain in WAVES:
         d = (
             f"M {fmt(x - 1.5 * u)} {fmt(y - 0.9 * u)} q {fmt(0.75 * u)} {fmt(-0.6 * u)} "
             f"{fmt(1.5 * u)} 0 t {fmt(1.5 * u)} 0"
@@ -422,6 +424,12 @@ def _draw_terrain(
                 "fill": color,
             },
         )
+        if terrain == "tunnel":
+            mouth = (
+                f"M {fmt(x - 0.45 * u)} {fmt(y - 0.3 * u)} a {fmt(0.45 * u)} {fmt(0.5 * u)} 0 0 1 "
+                f"{fmt(0.9 * u)} 0 z"
+            )
+            el(g, "path", {"d": mouth, "fill": "#111111"})
     if cost:
         add_text(g, (x, y + 0.55 * u), f"${cost}", size * 0.17, "cost", fill=color)
     title = el(g, "title")

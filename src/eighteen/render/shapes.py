@@ -31,7 +31,17 @@ HEX_FILL = {
 }
 #: Colour of an off-board value box by phase revenue colour.
 VALUE_FILL = dict(HEX_FILL, white="#ffffff")
-TERRAIN_FILL = {"water": "#1e88e5", "mountain": "#8d6e63", "hill": "#a1887f", "forest": "#2e7d32"}
+TERRAIN_FILL = {
+    "water": "#1e88e5",
+    "bridge": "#1e88e5",  # (a water crossing: waves, as water)
+    "mountain": "#8d6e63",
+    "pass": "#8d6e63",
+    "tunnel": "#4e342e",  # (a mountain, darker, with its tunnel mouth)
+    "hill": "#a1887f",
+    "forest": "#2e7d32",
+}
+#: Terrain drawn as waves (the others as a peak).
+WAVES = frozenset({"water", "bridge"})
 TRACK_COLOR = "#111111"
 #: Where a stub (dead-end track) ends, as a fraction of the way from the centre to its edge.
 STUB_END = 0.55

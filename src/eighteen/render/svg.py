@@ -80,7 +80,8 @@ def _draw_borders(
     size: float,
     skip_costs: set[int] | frozenset[int] = frozenset(),
 ) -> None:
-    """Hex-side borders: impassable thick red, water blue with cost, cosmetic dotted; the
+    """Hex-side borders: impassable thick red, water and bridge blue and mountain and pass
+    brown with their cost, cosmetic dotted; the
     costs of ``skip_costs`` edges are printed by the hex across."""
     for b in borders:
         edge = b.edge
@@ -91,7 +92,9 @@ def _draw_borders(
         style = {
             "impassable": {"stroke": "#b71c1c", "stroke-width": size * 0.12},
             "water": {"stroke": TERRAIN_FILL["water"], "stroke-width": size * 0.1},
+            "bridge": {"stroke": TERRAIN_FILL["bridge"], "stroke-width": size * 0.1},
             "mountain": {"stroke": TERRAIN_FILL["mountain"], "stroke-width": size * 0.1},
+            "pass": {"stroke": TERRAIN_FILL["pass"], "stroke-width": size * 0.1},
         }.get(kind, {"stroke": "#ffffff", "stroke-width": size * 0.04, "stroke-dasharray": "2 3"})
         el(
             parent,
