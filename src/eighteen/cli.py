@@ -197,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     rd.add_argument("target", help="title id or folder, compiled title JSON, or a save")
     rd.add_argument("--out", required=True, help="output folder (made if missing)")
     _at(rd)
+    _force(rd, "render a save")
     _format(rd)
 
     im = sub.add_parser("import-18xx", help="replay an 18xx.games export and compare results")
@@ -302,7 +303,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "render":
         from eighteen.commands.render import cmd_render
 
-        return cmd_render(args.target, args.out, args.at, fmt=args.format)
+        return cmd_render(args.target, args.out, args.at, fmt=args.format, force=args.force)
     if args.command in ("import-18xx", "export-18xx"):
         from eighteen.commands import import18xx
 

@@ -338,3 +338,29 @@ def test_a_closed_corporation_is_said_closed(
     assert "<strong>(closed)</strong>" in prr.group(0)
     assert re.search(r'<td class="num">—</td>\s*<td class="num">\d+%</td>', prr.group(0))
     assert "(closed)" not in re.search(r'<tr data-corp="NYC".*?</tr>', html, re.S).group(0)  # type: ignore[union-attr]
+
+
+def test_render_refuses_a_save_of_other_tables_unless_forced(
+    tmp_path: Path, save1830: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/variants.md, Saves and title versions: `render` refuses a save made with
+    other tables of its title, as `replay` does (it rendered it silently); `--force`
+    renders it with the message as a warning. An empty --out is refused (it wrote
+    ./index.html)."""
+    data = {**save1830, "version": "0.1.0"}
+    save = tmp_path / "old.json"
+    save.write_text(json.dumps(data))
+    out = tmp_path / "o"
+    assert cmd_render(str(save), str(out)) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"eighteen render: error: {save}: save made with 1830 0.1.0 (sha256:")
+    assert "but the title is now 1830 1.4.0 (sha256:" in err and err.count("\n") == 1
+    assert not out.exists()
+    assert cmd_render(str(save), str(out), force=True) == 0
+    got = capsys.readouterr()
+    assert got.out == f"{out / 'index.html'}\n"
+    assert got.err.startswith("eighteen render: warning: save made with 1830 0.1.0 (sha256:")
+    assert cmd_render("1830", "") == 2
+    assert capsys.readouterr().err == (
+        "eighteen render: error: --out is empty: name a folder (--out . for this one)\n"
+    )

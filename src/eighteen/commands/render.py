@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from eighteen.commands.output import USAGE, OutputError, check_dir_target, emit_json, fail
+from eighteen.commands.output import USAGE, OutputError, check_dir_target, emit_json, fail, warn
 from eighteen.io.jsonlimits import load_json
 from eighteen.title.save import SaveFormatError, check_save
 
@@ -55,11 +55,24 @@ def _done(page: Path, fmt: str) -> int:
     return 0
 
 
-def cmd_render(target: str, out: str, at: int | None = None, fmt: str = "text") -> int:
-    """Render a title or a save as ``out/index.html``; print the path; 0 ok, 1 bad input."""
-    from eighteen.engine.tables import CompiledFormatError, TitleNotFound, typed_document
-    from eighteen.render import render_save, render_title
+def cmd_render(
+    target: str, out: str, at: int | None = None, fmt: str = "text", force: bool = False
+) -> int:
+    """Render a title or a save as ``out/index.html``; print the path; 0 ok, 1 bad input.
 
+    A save made with other tables of its title is refused, as `replay` refuses it
+    (``force``: rendered, with a warning)."""
+    from eighteen.engine.tables import (
+        CompiledFormatError,
+        TitleNotFound,
+        load_title,
+        typed_document,
+    )
+    from eighteen.render import render_save, render_title
+    from eighteen.title.versions import SaveTitleMismatch, check_save_title
+
+    if out == "":
+        return fail("render", "--out is empty: name a folder (--out . for this one)", USAGE)
     try:
         out_dir = check_dir_target(out)
     except OutputError as exc:
@@ -86,9 +99,14 @@ def cmd_render(target: str, out: str, at: int | None = None, fmt: str = "text") 
             except SaveFormatError as exc:
                 return fail("render", f"{target}: {exc}")
             try:
-                page = render_save(data, out_dir, at)
+                tables = load_title(str(data["title"]))
+                for warning in check_save_title(data, tables, force):
+                    warn("render", warning)
+                page = render_save(data, out_dir, at, tables)
             except TitleNotFound as exc:  # (an OSError, but no write failed)
                 return fail("render", str(exc))
+            except SaveTitleMismatch as exc:
+                return fail("render", f"{target}: {exc}")
             except OSError:
                 raise
             except Exception as exc:  # a bad save: report it, located by action number
