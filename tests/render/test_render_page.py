@@ -19,6 +19,7 @@ from eighteen.engine.actions import LayTile, action_from_json
 from eighteen.engine.game import Game
 from eighteen.engine.tables import Tables, typed_document
 from eighteen.render import game_snapshot, render_page, render_save, render_title
+from eighteen.render.page import describe_ability
 from eighteen.render.view import snapshot_of
 
 NASTY = "A<b>&\"c'"
@@ -364,3 +365,14 @@ def test_render_refuses_a_save_of_other_tables_unless_forced(
     assert capsys.readouterr().err == (
         "eighteen render: error: --out is empty: name a folder (--out . for this one)\n"
     )
+
+
+def test_an_ability_with_records_reads_as_words(doc1833ne: CompiledTitle) -> None:
+    """A private's ability whose fields hold records (1833NE's P3: two lays) reads as words,
+    not as Python's text of a dict ("lays {'hex': 'C4', ...}")."""
+    p3 = next(p for p in doc1833ne.privates if p.id == "P3")
+    assert [describe_ability(a) for a in p3.abilities] == [
+        "block hexes: hexes C4 C6",
+        "tile lays: extra, free, lays (hex C4, tiles 3 4 58, toward B3); (hex C6, tiles 7 8 9), "
+        "linked, waives lay cost",
+    ]

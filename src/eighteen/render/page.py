@@ -128,17 +128,31 @@ def _sorted_keys(value: Any) -> Any:
     return value
 
 
+def _words(value: Any) -> str:
+    """A field's value in words: a record as its fields (``hex C4, tiles 3 4 58``), a list
+    of records each in parentheses, a list of values spaced, a value as it is."""
+    if isinstance(value, dict):
+        parts = []
+        for key, v in value.items():
+            if v in (None, False, [], {}):
+                continue
+            name = key.replace("_", " ")
+            parts.append(name if v is True else f"{name} {_words(v)}")
+        return ", ".join(parts)
+    if isinstance(value, list):
+        if any(isinstance(v, dict | list) for v in value):
+            return "; ".join(f"({_words(v)})" for v in value)
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
 def describe_ability(ability: Ability) -> str:
     """A private's ability in words: its type, then its other fields (in name order)."""
-    parts = []
-    for key, value in _sorted_keys(ability.model_dump(mode="json", by_alias=True)).items():
-        if key == "type" or value in (None, False, [], {}):
-            continue
-        if isinstance(value, list):
-            value = " ".join(str(v) for v in value)
-        parts.append(key.replace("_", " ") if value is True else f"{key.replace('_', ' ')} {value}")
+    fields = _sorted_keys(ability.model_dump(mode="json", by_alias=True))
+    fields.pop("type", None)
     kind = ability.type.replace("_", " ")
-    return f"{kind}: {', '.join(parts)}" if parts else kind
+    said = _words(fields)
+    return f"{kind}: {said}" if said else kind
 
 
 def tile_cards(compiled: CompiledTitle) -> list[dict[str, Any]]:
