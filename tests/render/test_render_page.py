@@ -376,3 +376,20 @@ def test_an_ability_with_records_reads_as_words(doc1833ne: CompiledTitle) -> Non
         "tile lays: extra, free, lays (hex C4, tiles 3 4 58, toward B3); (hex C6, tiles 7 8 9), "
         "linked, waives lay cost",
     ]
+
+
+def test_the_par_zone_swatch_is_drawn_as_a_par_cell(doc1830: CompiledTitle) -> None:
+    """The zones table draws the par zone as its cells are drawn (outlined in red, on the
+    cell's own colour), not as a pink fill no cell has."""
+    html = render_page(doc1830)
+    par = [z for z, zone in doc1830.market.zones.items() if zone.par]
+    assert par
+    for letter in par:
+        row = re.search(rf'<tr data-zone="{re.escape(letter)}">.*?</tr>', html, re.S)
+        assert row is not None and '<span class="swatch par"></span>' in row.group(0)
+    others = [z for z, zone in doc1830.market.zones.items() if not zone.par]
+    for letter in others:
+        row = re.search(rf'<tr data-zone="{re.escape(letter)}">.*?</tr>', html, re.S)
+        assert row is not None and '<span class="swatch" style="background: ' in row.group(0)
+    assert ".swatch.par { background: #ffffff; outline: 3px solid #c62828;" in html
+    assert "table.market td.par { outline: 3px solid #c62828;" in html

@@ -257,6 +257,7 @@ def page_context(compiled: CompiledTitle, snapshot: GameSnapshot | None = None) 
                 "letter": letter,
                 "name": zone.name or letter,
                 "fill": colors[letter],
+                "par": zone.par,  # (its swatch is drawn as a par cell is: outlined)
                 "meaning": _zone_meaning(zone),
             }
             for letter, zone in sorted(market.zones.items())
