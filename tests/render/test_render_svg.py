@@ -13,7 +13,8 @@ from eighteen.compiled import CompiledTile, CompiledTitle
 from eighteen.engine.map import Board
 from eighteen.engine.tables import typed_document
 from eighteen.render.face import Corp, _token, light
-from eighteen.render.shapes import edge_mid, hex_center
+from eighteen.render.placing import CLEAR_OF_TRACK, face_of, place_stops
+from eighteen.render.shapes import edge_mid, hex_center, track_kind, track_point
 from eighteen.render.svg import MapView, map_svg, tile_svg
 from eighteen.title import geometry
 
@@ -379,3 +380,23 @@ def test_1833ne_terrain_kinds_are_told_apart(
             assert shapes[0][:2] == ("polygon", "#8d6e63"), hid
     sides = {(b.get("data-type"), b.get("stroke")) for b in find_all(root, "border")}
     assert {("bridge", "#1e88e5"), ("pass", "#8d6e63")} <= sides
+
+
+@pytest.mark.parametrize("rotation", range(6))
+def test_a_town_on_a_curve_keeps_off_another_towns_track(
+    doc1830: CompiledTitle, rotation: int
+) -> None:
+    """Tile 69: a town on a straight track (edges 0-3) and one on a curve (2-4) that
+    crosses it. The curve's town sat on the crossing, so the tile read as one town joining
+    four exits; it now keeps at least CLEAR_OF_TRACK of the hex size off the straight
+    track, on its own curve."""
+    size = 50.0
+    face = face_of(doc1830.tiles["69"], rotation)
+    placed = place_stops(face, "pointy", size)
+    straight, curve = sorted(face.towns, key=lambda t: track_kind(*t.exits) != "straight")
+    assert track_kind(*straight.exits) == "straight" and track_kind(*curve.exits) != "straight"
+    line = [track_point(*straight.exits, k / 200, "pointy", size) for k in range(201)]
+    at = placed.points[("town", curve.index)]
+    assert min(math.dist(at, q) for q in line) >= CLEAR_OF_TRACK * size
+    on_curve = [track_point(*curve.exits, k / 200, "pointy", size) for k in range(201)]
+    assert min(math.dist(at, q) for q in on_curve) < 0.01 * size

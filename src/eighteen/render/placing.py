@@ -115,6 +115,21 @@ def place_stops(face: Face, layout: str, size: float) -> Placed:
     # towns on a curve first (fixed spots), then straight-through towns, then cities
     towns2 = [s for s in stops if s.kind == "town" and len(s.exits) == 2]
     towns2.sort(key=lambda s: track_kind(*s.exits) == "straight")
+    # the other towns' tracks, sampled: a town on a curve crossing one must not sit on the
+    # crossing (tile 69's curve town on the straight town's track read as one junction)
+    tracks = {
+        (s.kind, s.index): [
+            track_point(s.exits[0], s.exits[1], k / 20, layout, size) for k in range(21)
+        ]
+        for s in towns2
+    }
+
+    def off_track(p: Point, own: tuple[str, int]) -> float:
+        return min(
+            (dist(p, q) for key, line in tracks.items() if key != own for q in line),
+            default=size,
+        )
+
     for s in towns2:
         a, b = s.exits
         key = (s.kind, s.index)
@@ -122,8 +137,10 @@ def place_stops(face: Face, layout: str, size: float) -> Placed:
         if track_kind(a, b) == "straight":
             options = [track_point(a, b, t, layout, size) for t in (0.3, 0.7)]
             points[key] = max(options, key=clearance)
-        else:
-            points[key] = track_point(a, b, 0.5, layout, size)
+        else:  # its midpoint, unless another track runs there: then the clearest spot
+            options = [track_point(a, b, t, layout, size) for t in (0.5, 0.35, 0.65, 0.25, 0.75)]
+            clear = [q for q in options if off_track(q, key) >= CLEAR_OF_TRACK * size]
+            points[key] = clear[0] if clear else max(options, key=lambda q: off_track(q, key))
     radius = 0.45 * size
     pending: list[Stop] = []
     for s in stops:
@@ -142,6 +159,9 @@ def place_stops(face: Face, layout: str, size: float) -> Placed:
         points[(s.kind, s.index)] = max(options, key=clearance) if points else options[0]
     return Placed(points, inline)
 
+
+#: How far a town on a curve keeps from another town's track, in hex sizes.
+CLEAR_OF_TRACK = 0.18
 
 #: Half the extent of a small mark (revenue bubble, label, terrain), in hex sizes.
 MARK_R = 0.2
