@@ -395,8 +395,9 @@ def test_a_town_on_a_curve_keeps_off_another_towns_track(
     placed = place_stops(face, "pointy", size)
     straight, curve = sorted(face.towns, key=lambda t: track_kind(*t.exits) != "straight")
     assert track_kind(*straight.exits) == "straight" and track_kind(*curve.exits) != "straight"
-    line = [track_point(*straight.exits, k / 200, "pointy", size) for k in range(201)]
+    (a, b), (c, d) = straight.exits, curve.exits
+    line = [track_point(a, b, k / 200, "pointy", size) for k in range(201)]
     at = placed.points[("town", curve.index)]
     assert min(math.dist(at, q) for q in line) >= CLEAR_OF_TRACK * size
-    on_curve = [track_point(*curve.exits, k / 200, "pointy", size) for k in range(201)]
+    on_curve = [track_point(c, d, k / 200, "pointy", size) for k in range(201)]
     assert min(math.dist(at, q) for q in on_curve) < 0.01 * size
