@@ -1,14 +1,24 @@
 """Puts tests/ on the import path, so every test folder can use the shared helpers kept
-here (browser_support); and the fixtures several test modules share."""
+here (browser_support); and the fixtures several test modules share.
+
+Under CI (``CI`` set, as .ci/run sets it) hypothesis draws the same examples on every run
+(derandomized): a run is red for a change, never for a draw of the day; a plain local
+``make test`` keeps drawing new examples, and a failure it finds prints its blob."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from eighteen.cli import main
 from eighteen.sim import runner
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture(scope="module")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
+
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,3 +54,11 @@ def test_check_codes_are_unique_by_number() -> None:
 def test_gitignore_covers_build_outputs() -> None:
     lines = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert {"build/", "dist/"} <= set(lines)
+
+
+def test_hypothesis_draws_the_same_examples_under_ci() -> None:
+    """tests/conftest.py: under CI (.ci/run sets CI) hypothesis is derandomized, so a CI run
+    is red for a change, not for a new draw; without CI it draws new examples each run."""
+    assert settings.get_profile("ci").derandomize is True
+    current = settings.default
+    assert current is not None and current.derandomize is bool(os.environ.get("CI"))
