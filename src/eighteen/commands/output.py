@@ -181,9 +181,9 @@ def write_together(texts: dict[Path, str]) -> None:
     naming the file.
     """
     staged: list[tuple[Path, str, Path]] = []  # (as named, temporary file, target)
-    # (target replaced, hard link to its old file, whether it had one)
-    done: list[tuple[Path, Path | None, bool]] = []
-    kept: list[Path] = []  # every hard link made, removed at the end
+    # (target replaced, its old file kept aside: None when it had none)
+    done: list[tuple[Path, Path | None]] = []
+    kept: list[Path] = []  # every old file kept aside, removed at the end
     current = Path()
     try:
         for path, text in texts.items():
@@ -192,18 +192,17 @@ def write_together(texts: dict[Path, str]) -> None:
             staged.append((path, tmp, target))
         for path, tmp, target in staged:
             current = path
-            existed = target.exists()
-            old = _keep(target) if existed else None
+            old = _keep(target) if target.exists() else None
             if old is not None:
                 kept.append(old)
             os.replace(tmp, target)
-            done.append((target, old, existed))
+            done.append((target, old))
     except BaseException as exc:
-        for target, old, existed in reversed(done):
+        for target, old in reversed(done):
             with contextlib.suppress(OSError):
                 if old is not None:
                     os.replace(old, target)
-                elif not existed:
+                else:
                     target.unlink()
         if isinstance(exc, OutputError):
             raise
@@ -217,10 +216,10 @@ def write_together(texts: dict[Path, str]) -> None:
             old.unlink(missing_ok=True)
 
 
-def _keep(target: Path) -> Path | None:
+def _keep(target: Path) -> Path:
     """``target``'s file kept aside, to put it back if a later file cannot be written: a
-    hard link to it, or a copy where the file system makes none (None: neither can be
-    made, and the failure is raised before anything is replaced)."""
+    hard link to it, or a copy where the file system makes none (OSError when neither can
+    be made: raised before this target is replaced)."""
     for _ in range(10):
         old = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.old")
         try:
