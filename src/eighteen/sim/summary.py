@@ -9,7 +9,7 @@ depends on time or on how the games were spread over workers.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -29,8 +29,11 @@ def _seats(records: Sequence[Record]) -> int:
     return len(records[0]["values"]) if records else 0
 
 
-def metrics(record: Record, tables: Tables) -> Metrics:
-    """The per-game numbers that are compared between titles (None: not applicable)."""
+def metrics(record: Record, tables: Tables, seat_bound: Collection[str] = ()) -> Metrics:
+    """The per-game numbers that are compared between titles (None: not applicable).
+
+    With more than one bot, each bot's too, but those of ``seat_bound`` (:func:`_seat_bound`:
+    their figures are one seat's, compared already)."""
     out: Metrics = {}
     done = record["finished"]
     for i, (w, v) in enumerate(zip(record["wins"], record["values"], strict=True)):
@@ -39,6 +42,8 @@ def metrics(record: Record, tables: Tables) -> Metrics:
     labels = sorted(set(record["bots"]))
     if len(labels) > 1:  # each bot over the seats it holds (with --rotate, seat by seat)
         for label in labels:
+            if label in seat_bound:
+                continue
             held = [i for i, b in enumerate(record["bots"]) if b == label]
             wins = sum(record["wins"][i] for i in held) / len(held)
             value = sum(record["values"][i] for i in held) / len(held)
@@ -250,12 +255,9 @@ def compare(
     """Every metric both titles have: b minus a, paired by seed; ``a`` and ``b`` are the
     means over the pairs the difference covers. Each has its p, and its Benjamini–Hochberg
     q among all the differences that have a p."""
-    ma = [metrics(r, ta) for r in a]
-    mb = [metrics(r, tb) for r in b]
-    for label in _seat_bound([*a, *b]):  # its figures are one seat's, compared already
-        for m in (*ma, *mb):
-            m.pop(f"bot {label} win rate", None)
-            m.pop(f"bot {label} final value", None)
+    bound = _seat_bound([*a, *b])
+    ma = [metrics(r, ta, bound) for r in a]
+    mb = [metrics(r, tb, bound) for r in b]
     names_a = list(dict.fromkeys(k for m in ma for k in m))
     names_b = {k for m in mb for k in m}
     reasons = sorted({str(r["end_reason"]) for r in [*a, *b]})
