@@ -333,3 +333,14 @@ def test_each_bot_is_compared_over_the_seats_it_holds() -> None:
         .keys()
         .isdisjoint({"bot greedy win rate", "bot greedy final value"})
     )
+
+
+def test_metrics_leave_out_the_seat_bound_bots() -> None:
+    apart = {k for k in metrics(RECORDS[0], TABLES, ["greedy"]) if k.startswith("bot ")}
+    assert apart == {"bot random win rate", "bot random final value"}
+    assert {k for k in metrics(RECORDS[0], TABLES) if k.startswith("bot ")} == {
+        "bot greedy win rate",
+        "bot greedy final value",
+        "bot random win rate",
+        "bot random final value",
+    }
