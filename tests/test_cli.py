@@ -11,6 +11,7 @@ import pytest
 from eighteen import locations
 from eighteen.cli import main
 from eighteen.locations import compiled_path, title_argument, title_ref
+from eighteen.title.problems import closest, did_you_mean
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -306,3 +307,14 @@ def test_damaged_compiled_tables_are_one_line_naming_the_file(
             assert err.endswith("; `eighteen compile` writes them again\n")
         code, _, err = run(capsys, "import-18xx", str(export))
         assert code == 1 and f": {said}" in err and err.count("\n") == 1
+
+
+def test_closest_takes_a_case_difference_first() -> None:
+    """problems.closest, shared by every "did you mean": a choice differing only in case
+    wins over one difflib finds closer; none is offered for the word itself."""
+    assert closest("1833NE", ["1830", "1833ne"]) == "1833ne"
+    assert closest("prr", ["PRR", "PR"]) == "PRR"
+    assert closest("NYCC", ["NYC", "B&O"]) == "NYC"
+    assert closest("zzz", ["NYC", "B&O"]) is None
+    assert did_you_mean("PRR", ["PRR", "PRX"]) == ""
+    assert did_you_mean("prr", ["PRR"]) == "; did you mean 'PRR'?"

@@ -14,9 +14,10 @@ outside a project.
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from pathlib import Path
+
+from eighteen.title.problems import did_you_mean
 
 PACKAGE = Path(__file__).resolve().parent
 #: The folder of the package data in an installed wheel.
@@ -152,18 +153,11 @@ def known_titles() -> list[str]:
 
 
 def title_hint(name: str) -> str:
-    """A "; did you mean ..." suffix naming the known title ``name`` most likely means:
-    the one that differs only in case (``1833NE`` for ``1833ne``), else the closest id;
-    "" when none is close.  A path names its last part."""
-    word = Path(name).name.casefold()
-    folded = {k.casefold(): k for k in known_titles()}
-    match = word if word in folded else None
-    if match is None:
-        close = difflib.get_close_matches(word, list(folded), n=1, cutoff=0.6)
-        match = close[0] if close else None
-    if match is None or not word or folded[match] == Path(name).name:
-        return ""  # (a title found by its own name: it lacks what was looked for)
-    return f"; did you mean '{folded[match]}'?"
+    """A "; did you mean ..." suffix naming the known title ``name`` most likely means
+    (:func:`eighteen.title.problems.closest`: ``1833ne`` for ``1833NE``); "" when none is
+    close, or when it is ``name`` itself (a title found by its own name lacks what was
+    looked for).  A path names its last part."""
+    return did_you_mean(Path(name).name, known_titles()) if Path(name).name else ""
 
 
 def schema_dir() -> Path | None:

@@ -76,7 +76,18 @@ def path_str(path: tuple[str | int, ...]) -> str:
     return out
 
 
+def closest(word: str, choices: list[str]) -> str | None:
+    """The choice ``word`` most likely means: one differing only in case, else the closest
+    (difflib, at least 0.6 alike); None when none is close."""
+    folded = {c.casefold(): c for c in choices}
+    key = word.casefold()
+    if key in folded:
+        return folded[key]
+    match = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.6)
+    return folded[match[0]] if match else None
+
+
 def did_you_mean(word: str, choices: list[str]) -> str:
-    """A "; did you mean ..." suffix when a choice is close to ``word``."""
-    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f"; did you mean '{match[0]}'?" if match else ""
+    """A "; did you mean ..." suffix when a choice is close to ``word`` (:func:`closest`)."""
+    match = closest(word, choices)
+    return f"; did you mean '{match}'?" if match is not None and match != word else ""
