@@ -1,5 +1,5 @@
-"""Claims of docs/routes.md, docs/simulate.md and docs/variants.md that no other test
-asserts with exact values.
+"""Claims of docs/routes.md, docs/simulate.md, docs/variants.md and docs/title-format.md
+that no other test asserts with exact values.
 
 Each test names the section of the document it checks.  A failing test here is a claim the
 code does not keep (see the audit report); the test stays as the claim is written.
@@ -33,6 +33,7 @@ from eighteen.sim.stats import wilson
 from eighteen.sim.summary import title_summary
 from eighteen.title.diff import diff_compiled, format_diff, load_compiled
 from eighteen.title.fmt import format_text
+from eighteen.title.model.titlefile import GameEnds, Rules
 from eighteen.title.pipeline import load_title
 from eighteen.title.versions import SaveTitleMismatch, check_save_title
 
@@ -856,3 +857,15 @@ def test_the_migration_notes_name_the_current_versions_and_corpus() -> None:
     fixtures = ROOT / "tests" / "fixtures" / "18xx-games"
     games = [*(fixtures / "1830-generated").glob("g*.json"), *(fixtures / "1830").glob("*.json")]
     assert len(games) == 87
+
+
+# -- docs/title-format.md ------------------------------------------------------------------
+
+
+def test_the_rules_block_of_title_format_validates() -> None:
+    """docs/title-format.md, title.toml: the `[rules]` example is valid rules as printed
+    (its `bankruptcy` is the table 1830 writes, not the bare `"game_ends"`: E010)."""
+    text = (ROOT / "docs" / "title-format.md").read_text()
+    block = text.split("\n[rules]", 1)[1].split("\n", 1)[1].split("```", 1)[0]
+    rules = Rules.model_validate(tomllib.loads(block))
+    assert rules.bankruptcy == GameEnds(kind="game_ends", sells_shares=False)
