@@ -256,16 +256,16 @@ def test_integers_within_64_bits(
 
 def test_export_integers_within_64_bits(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """docs/cli.md, Conventions, Saves: the same 64-bit bound holds for 18xx.games exports
-    (an action id of 2**63 - 1 is read, 2**63 refused)."""
+    (an action id of 2**63 - 1 is read, 2**63 refused; the last action's, as ids increase)."""
     data = json.loads(EXPORT.read_text())
-    data["actions"][0]["id"] = 2**63 - 1
+    data["actions"][-1]["id"] = 2**63 - 1
     path = tmp_path / "ok.json"
     path.write_text(json.dumps(data))
     code, out, _ = run(capsys, "import-18xx", str(path), "--check")
     assert code == 0 and out.splitlines()[-1] == (
         "check: OK (every value, the end reason and the money match)"
     )
-    data["actions"][0]["id"] = 2**63
+    data["actions"][-1]["id"] = 2**63
     text = json.dumps(data)
     path.write_text(text)
     col = text.index(str(2**63)) + 1

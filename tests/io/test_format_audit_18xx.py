@@ -374,6 +374,31 @@ def test_redo_with_nothing_to_restore_is_one_line(
     one_line_error(capsys, tmp_path, game_29133, "action 4: redo with nothing to restore")
 
 
+def test_ids_that_do_not_increase_are_one_line(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """§2: ids start at 1 and increase strictly.  A repeated id (action 11 numbered 10) or
+    one going back made every undo to it ambiguous; it is bad input, refused at once."""
+    act(game_29133, 11)["id"] = 10
+    one_line_error(
+        capsys,
+        tmp_path,
+        game_29133,
+        "action #11 (pass): id 10 after id 10 (ids increase strictly through the export)",
+    )
+
+
+def test_an_undo_to_an_id_the_export_lacks_is_one_line(
+    game_29133: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """§3.2: an undo reaches back to the action of its action_id; 18xx.games fails on an
+    id its log lacks, and so does the import (it removed nothing, silently)."""
+    act(game_29133, 2)["action_id"] = 999
+    one_line_error(
+        capsys, tmp_path, game_29133, "action 2: undo to action 999, which the export does not have"
+    )
+
+
 @pytest.mark.parametrize(
     ("entries", "kept"),
     [
@@ -387,7 +412,7 @@ def test_redo_with_nothing_to_restore_is_one_line(
         # action_id written as a string (hotseat numbers)
         (["a", "b", "c", ("undo", "1"), "redo"], [1, 2, 3]),
         # undo back to an id at or after the undo itself removes nothing
-        (["a", "b", ("undo", 9), "c"], [1, 2, 4]),
+        (["a", "b", ("undo", 4), "c"], [1, 2, 4]),
     ],
 )
 def test_undo_redo_filter_exact(entries: list[Any], kept: list[int]) -> None:

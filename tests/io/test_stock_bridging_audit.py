@@ -292,15 +292,16 @@ def test_mh_exchanged_in_another_players_turn() -> None:
 
 def test_a_purchase_out_of_turn_diverges_naming_the_player_to_act() -> None:
     """g3p_s3001, stock round 3: Player 3's buy of ERIE_4 (56) moved before Player 2's pass
-    (55) is refused where it comes."""
+    (55, the two ids swapped) is refused where it comes."""
     data = export("g3p_s3001")
     buy = action(data, 56)
     data["actions"].remove(buy)
     pos = next(i for i, a in enumerate(data["actions"]) if a["id"] == 55)
     data["actions"].insert(pos, buy)
+    buy["id"], data["actions"][pos + 1]["id"] = 55, 56
     res = at(data, 60)
-    assert str(res.divergence) == "action 56: not Player 3's turn: Player 2 is to act"
-    assert res.mismatches() == ["action 56: not Player 3's turn: Player 2 is to act"]
+    assert str(res.divergence) == "action 55: not Player 3's turn: Player 2 is to act"
+    assert res.mismatches() == ["action 55: not Player 3's turn: Player 2 is to act"]
 
 
 def test_a_private_bought_by_a_player_who_has_bought_a_share_diverges() -> None:

@@ -64,10 +64,12 @@ def read_export(path: str | Path) -> dict[str, Any]:
 
 
 def action_list(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The export's action list, each action an object with a type and an id."""
+    """The export's action list, each action an object with a type and an id, the ids
+    whole numbers increasing strictly (§2)."""
     actions = data.get("actions")
     if not isinstance(actions, list):
         raise ExportError("the export has no action list ('actions')")
+    last = 0
     for i, a in enumerate(actions):
         if not isinstance(a, dict):
             raise ExportError(f"action #{i + 1} is not a JSON object")
@@ -79,6 +81,13 @@ def action_list(data: dict[str, Any]) -> list[dict[str, Any]]:
             )
         if "id" not in a:
             raise ExportError(f"action #{i + 1} ({a['type']}): missing field 'id'")
+        aid = int_field(a["id"], a, "id")
+        if i and aid <= last:
+            raise ExportError(
+                f"action #{i + 1} ({a['type']}): id {aid} after id {last} "
+                "(ids increase strictly through the export)"
+            )
+        last = aid
     return actions
 
 
@@ -87,16 +96,24 @@ def filter_actions(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     One slot per raw position; ``undo`` empties the kept non-message slots after its
     ``action_id`` (or the last one) and pushes them as a group; ``redo`` puts the last
-    group back; any other action except chat clears the redo stack.
+    group back; any other action except chat clears the redo stack. An undo to an id
+    the export lacks is refused (18xx.games fails on it); one to a later id removes
+    nothing.
     """
     slots: list[dict[str, Any] | None] = []
     kept: list[int] = []  # positions of the kept non-message slots, ascending
     stack: list[list[tuple[int, dict[str, Any] | None]]] = []
+    ids = {int_field(a["id"], a, "id") for a in raw}
     for a in raw:
         t = a.get("type")
         if t == "undo":
             if "action_id" in a and a["action_id"] is not None:
                 target = int_field(a["action_id"], a, "action_id")
+                if target and target not in ids:
+                    raise ExportError(
+                        f"action {a.get('id')}: undo to action {target}, "
+                        "which the export does not have"
+                    )
                 at = next(
                     (k for k, i in enumerate(kept) if int_field(slots[i]["id"], a, "id") > target),  # type: ignore[index]
                     len(kept),
