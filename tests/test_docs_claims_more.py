@@ -869,3 +869,16 @@ def test_the_rules_block_of_title_format_validates() -> None:
     block = text.split("\n[rules]", 1)[1].split("\n", 1)[1].split("```", 1)[0]
     rules = Rules.model_validate(tomllib.loads(block))
     assert rules.bankruptcy == GameEnds(kind="game_ends", sells_shares=False)
+
+
+# -- docs/1830-notes.md --------------------------------------------------------------------
+
+
+def test_1830_forced_auction_price_and_the_third_6_train() -> None:
+    """docs/1830-notes.md, Decisions: `auction_forced_price = 0`; the option
+    `optional_6_train` adds a third 6-train (its `train_counts`)."""
+    tables = eighteen.load_title("1830")
+    assert tables.rules(()).auction_forced_price == 0
+    for options, sixes in (((), 2), (("optional_6_train",), 3)):
+        game = Game.new(tables, players=["A", "B", "C"], options=list(options))
+        assert sum(t.startswith("6-") for t in game.state.depot) == sixes
