@@ -70,6 +70,49 @@ def test_every_section(base: dict[str, Any]) -> None:
         assert line in text.splitlines(), (line, text)
 
 
+def test_bonuses_ferries_limits_and_import_settings() -> None:
+    """Sections the engine reads beyond the classic ones: 1833NE's bonuses and ferries, the
+    certificate limit by corporations, and 1830's 18xx.games import settings (all were
+    "no differences")."""
+    ne, problems = load_compiled("1833ne", ROOT)
+    assert problems == [] and ne is not None
+    other = copy.deepcopy(ne)
+    other["ferries"]["cost"] = 50
+    other["bonuses"][0]["values"]["I"] = 160
+    other["certificate_limit_by_corporations"]["3"]["5"] = 15
+    diff = diff_compiled(ne, other)
+    assert diff["same"] is False
+    assert diff["sections"]["ferries"] == {"cost": [40, 50]}
+    assert list(diff["sections"]["bonuses"]["changed"]) == ["BOS-MTL"]
+    lines = format_diff(diff).splitlines()[1:]
+    assert lines == [
+        "title",
+        "  certificate_limit_by_corporations.3.5: 14 -> 15",
+        "bonuses",
+        '  ~ BOS-MTL: values {"I": 150, "II": 150, "III": 200, "IV": 200, "V": 100} -> '
+        '{"I": 160, "II": 150, "III": 200, "IV": 200, "V": 100}',
+        "ferries",
+        "  cost: 40 -> 50",
+    ]
+    base, _ = load_compiled("1830", ROOT)
+    assert base is not None
+    other = copy.deepcopy(base)
+    other["import_18xx"]["options"].remove("bankrupt_sells_shares")
+    diff = diff_compiled(base, other)
+    assert list(diff["sections"]) == ["import_18xx"]
+    assert diff["sections"]["import_18xx"]["options"][0][-1] == "bankrupt_sells_shares"
+
+
+def test_every_top_level_table_is_compared_or_derived() -> None:
+    """A field of the compiled format is in a section, or one of the derived tables: a new
+    field cannot differ unseen (it would be compared whole, as ``other``)."""
+    from eighteen.compiled import CompiledTitle
+    from eighteen.title.diff import DERIVED_KEYS, IDENTITY_KEYS, SECTIONS
+
+    handled = {*IDENTITY_KEYS, *DERIVED_KEYS, *SECTIONS}
+    assert set(CompiledTitle.model_fields) - handled == set()
+
+
 def test_order_change_is_reported(base: dict[str, Any]) -> None:
     other = copy.deepcopy(base)
     other["trains"][0], other["trains"][1] = other["trains"][1], other["trains"][0]

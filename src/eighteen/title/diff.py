@@ -1,9 +1,11 @@
 """Semantic differences between two titles, from their compiled tables.
 
-``eighteen diff A B`` compares what the engine would see: identity, rules, trains, phases,
-hexes (printed content, homes and blockers; geometry follows from the coordinates), tiles
-and their counts, the market, privates and corporations.  Derived tables (first tiles,
-upgrade rotations, neighbours) are not compared: they follow from the ones that are.
+``eighteen diff A B`` compares what the engine would see: identity, options, rules,
+trains, phases, hexes (printed content, homes and blockers; geometry follows from the
+coordinates), tiles and their counts, the market, privates, corporations, bonuses, ferries
+and the 18xx.games import's settings.  Derived tables (first tiles, upgrade rotations,
+neighbours) are not compared: they follow from the ones that are.  A top-level table this
+module does not know is compared whole (section ``other``), so nothing differs unseen.
 """
 
 from __future__ import annotations
@@ -49,8 +51,11 @@ IDENTITY_KEYS = (
     "bank",
     "starting_cash",
     "certificate_limit",
+    "certificate_limit_by_corporations",
     "layout",
 )
+#: Top-level keys not compared: the compiled format's own and the derived tables.
+DERIVED_KEYS = ("format", "hash", "first_tiles", "upgrades")
 #: Sections of a diff, in the order shown.
 SECTIONS = (
     "title",
@@ -63,6 +68,10 @@ SECTIONS = (
     "market",
     "privates",
     "corporations",
+    "bonuses",
+    "ferries",
+    "import_18xx",
+    "other",
 )
 
 
@@ -172,7 +181,13 @@ def diff_compiled(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
         "market": _market(a["market"], b["market"]),
         "privates": _keyed(_by_id(a["privates"]), _by_id(b["privates"])),
         "corporations": _keyed(_by_id(a["corporations"]), _by_id(b["corporations"])),
+        "bonuses": _keyed(_by_id(a.get("bonuses") or []), _by_id(b.get("bonuses") or [])),
+        "ferries": _changes(a.get("ferries") or {}, b.get("ferries") or {}),
+        "import_18xx": _changes(a.get("import_18xx") or {}, b.get("import_18xx") or {}),
     }
+    known = {*IDENTITY_KEYS, *DERIVED_KEYS, *sections}
+    others = [k for k in dict.fromkeys([*a, *b]) if k not in known]
+    sections["other"] = _changes(a, b, others)
     for unordered in ("hexes", "tiles"):  # JSON objects: their order carries no meaning
         sections[unordered].pop("order", None)
     sections = {k: v for k, v in sections.items() if v}
@@ -229,6 +244,7 @@ def _summary(section: str, record: Mapping[str, Any]) -> str:
         "privates": ("name", "value", "revenue"),
         "corporations": ("name", "home", "variable_home", "available_from", "min_par", "tokens"),
         "options": ("description",),
+        "bonuses": ("kind", "values"),
         "zones": ("name",),
     }
     keys = fields.get(section, tuple(record))
@@ -273,8 +289,11 @@ def format_diff(diff: Mapping[str, Any]) -> str:
         lines.append("no differences in the compiled tables")
         return "\n".join(lines)
     render: dict[str, Callable[[Any], list[str]]] = {
-        "title": lambda p: [f"  {k}: {_show(o)} -> {_show(n)}" for k, (o, n) in p.items()],
-        "rules": lambda p: [f"  {k}: {_show(o)} -> {_show(n)}" for k, (o, n) in p.items()],
+        "title": _value_lines,
+        "rules": _value_lines,
+        "ferries": _value_lines,
+        "import_18xx": _value_lines,
+        "other": _value_lines,
         "market": _market_lines,
     }
     for name in SECTIONS:
@@ -284,6 +303,18 @@ def format_diff(diff: Mapping[str, Any]) -> str:
         lines.append(name)
         lines.extend(render.get(name, lambda p, n=name: _keyed_lines(n, p))(part))
     return "\n".join(lines)
+
+
+def _value_lines(part: Mapping[str, list[Any]]) -> list[str]:
+    """Text lines of a section of field -> [old, new]; two tables are compared key by key
+    (``certificate_limit_by_corporations.3.5: 14 -> 15``)."""
+    lines = []
+    for k, (old, new) in part.items():
+        if isinstance(old, dict) and isinstance(new, dict):
+            lines += _value_lines({f"{k}.{n}": v for n, v in _changes(old, new).items()})
+        else:
+            lines.append(f"  {k}: {_show(old)} -> {_show(new)}")
+    return lines
 
 
 def _market_lines(part: Mapping[str, Any]) -> list[str]:
