@@ -618,6 +618,30 @@ def test_new_writes_the_documented_scaffold(
     assert code == 0
 
 
+def test_removing_the_6_train_lists_every_place_that_names_it(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/variants.md, Overlays: `[remove] trains = ["6"]` breaks phase 6 (entered on its
+    purchase), the 3-train (rusts on it), the D (takes it in trade) and the option
+    `optional_6_train` (counts it); validate lists each."""
+    assert run(capsys, "new", "my-1830", "--from", "1830")[0] == 0
+    trains = project / "titles" / "my-1830" / "trains.toml"
+    trains.write_text(trains.read_text() + '\n[remove]\ntrains = ["6"]\n')
+    code, out, _ = run(capsys, "validate", "titles/my-1830")
+    assert code == 1
+    problems = [line.split(": ")[2] for line in out.splitlines() if "error[" in line]
+    assert problems == [
+        "trains[1].rusts_on",  # 1830's second train, the 3
+        "trains[4].trade_in.trains[2]",  # the D
+        "phases[4].on",  # phase 6
+        "options[1].train_counts.6",  # optional_6_train
+    ]
+    assert (
+        tomllib.loads((ROOT / "titles" / "1830" / "trains.toml").read_text())["trains"][1]["id"]
+        == "3"
+    )
+
+
 def test_new_takes_sixteen_characters_of_the_allowed_kinds(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
