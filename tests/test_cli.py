@@ -318,3 +318,26 @@ def test_closest_takes_a_case_difference_first() -> None:
     assert closest("zzz", ["NYC", "B&O"]) is None
     assert did_you_mean("PRR", ["PRR", "PRX"]) == ""
     assert did_you_mean("prr", ["PRR"]) == "; did you mean 'PRR'?"
+
+
+def test_titles_lists_each_titles_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """`play --option`'s help sends the user to `eighteen titles` for the options: text
+    lists their ids per title (titles with none are left out), json their descriptions."""
+    code, out, _ = run(capsys, "titles")
+    lines = out.splitlines()
+    start = lines.index(
+        "options (`eighteen play ID --option OPTION`; descriptions: --format json):"
+    )
+    assert code == 0 and lines[start + 1] == (
+        "  1830: multiple_brown_from_ipo, optional_6_train, bankrupt_sells_shares, "
+        "brown_pool_only_18xx_games, new_trains_18xx_games, emergency_18xx_games, "
+        "private_trades_18xx_games, offboard_groups_18xx_games, auction_18xx_games"
+    )
+    assert not any(line.startswith("  1833ne:") for line in lines[start:])
+    code, out, _ = run(capsys, "titles", "--format", "json")
+    listing = {t["id"]: t for t in json.loads(out)["titles"]}
+    assert listing["1833ne"]["options"] == []
+    assert listing["1830"]["options"][1] == {
+        "id": "optional_6_train",
+        "description": "A third 6-train is added to the train roster.",
+    }

@@ -227,7 +227,26 @@ def title_listing() -> list[dict[str, Any]]:
             )
             if entry["compiled"] is None:
                 entry["compiled"] = str(path)
+    for entry in seen.values():
+        entry["options"] = _options(entry["compiled"])
     return [seen[k] for k in sorted(seen)]
+
+
+def _options(compiled: str | None) -> list[dict[str, str]] | None:
+    """The options (id, description) of compiled tables; None when there are none to read
+    (not compiled, or unreadable: play says why)."""
+    import json
+
+    if compiled is None:
+        return None
+    try:
+        doc = json.loads(Path(compiled).read_text(encoding="utf-8"))
+        return [
+            {"id": str(o["id"]), "description": str(o.get("description", ""))}
+            for o in doc["options"]
+        ]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
 
 
 def cmd_titles(fmt: str = "text") -> int:
@@ -257,4 +276,9 @@ def cmd_titles(fmt: str = "text") -> int:
     if not out.is_terminal:
         out.width = 400  # a pipe or file: never wrap or cut a path
     out.print(table)
+    with_options = [t for t in listing if t["options"]]
+    if with_options:
+        out.print("\noptions (`eighteen play ID --option OPTION`; descriptions: --format json):")
+        for t in with_options:
+            out.print(f"  {t['id']}: {', '.join(o['id'] for o in t['options'])}", soft_wrap=True)
     return 0
