@@ -67,7 +67,7 @@ def test_every_option_has_help_and_shows_its_default() -> None:
                 assert f"(default: {action.default})" in " ".join(text.split()), (name, action)
     play_help = " ".join(commands["play"].format_help().split())
     assert "how many players, or their names: Ann,Bob,Cy (default: 4)" in play_help
-    assert "random seed (same seed, same game) (default: 1)" in play_help
+    assert "random seed, 0 to 2**63 - 1 (same seed, same game) (default: 1)" in play_help
 
 
 def test_save_reading_commands_take_at_and_reporting_commands_take_format() -> None:
@@ -105,6 +105,11 @@ BAD = [
     (["play", "1830", "--players", "9" * 20], 2, "expected at most 100 players, got 99999"),
     (["play", "1830", "--seed", "-1"], 2, "expected a number of at least 0, got -1"),
     (["play", "1830", "--seed", "x"], 2, "expected a whole number, got 'x'"),
+    (
+        ["play", "1830", "--seed", str(2**63)],
+        2,
+        "expected a seed from 0 to 9,223,372,036,854,775,807, got 9,223,372,036,854,775,808",
+    ),
     (
         ["play", "1830", "--bots", "smart"],
         2,

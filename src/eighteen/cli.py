@@ -57,6 +57,18 @@ def _count(text: str) -> int:
     return value
 
 
+def _seed(text: str) -> int:
+    """A game seed: a whole number from 0 to 2**63 - 1 (the API takes any 64-bit seed)."""
+    from eighteen.title.save import SEED_RANGE
+
+    value = _count(text)
+    if value > SEED_RANGE[1]:
+        raise argparse.ArgumentTypeError(
+            f"expected a seed from 0 to {SEED_RANGE[1]:,}, got {value:,}"
+        )
+    return value
+
+
 #: More players than any title seats: a larger count is refused before any list is made.
 MAX_PLAYERS = 100
 
@@ -138,7 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N|NAMES",
         help="how many players, or their names: Ann,Bob,Cy",
     )
-    pl.add_argument("--seed", type=_count, default=1, help="random seed (same seed, same game)")
+    pl.add_argument(
+        "--seed", type=_seed, default=1, help="random seed, 0 to 2**63 - 1 (same seed, same game)"
+    )
     pl.add_argument(
         "--bots",
         default="greedy",
