@@ -265,7 +265,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # (the command's own error: "eighteen replay: error: ...")
+            commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+            owner = commands.choices.get(args.command, parser) if args.command else parser
+            owner.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # --help, --version (0) and usage errors (2)
         return int(exc.code or 0)
     if args.command is None:

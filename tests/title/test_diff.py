@@ -238,8 +238,35 @@ def test_a_save_without_version_or_hash_says_so() -> None:
 
 
 def test_force_turns_refusal_into_warning() -> None:
+    """With --force the warning says the save was replayed anyway (it told the user to
+    use --force, which he had)."""
     warnings = check_save_title(_save(version="0.9.0"), TABLES, True)
-    assert len(warnings) == 1 and "1830 0.9.0" in warnings[0] and "1830 1.0.0" in warnings[0]
+    assert warnings == [
+        "save made with 1830 0.9.0 (sha256:aaaaaaaaaaaa), but the title is now 1830 1.0.0 "
+        "(sha256:aaaaaaaaaaaa): the title has a new version since the game was saved. "
+        "Replayed anyway (--force): it may fail or play out differently."
+    ]
+
+
+def test_replay_force_warns_under_its_own_name(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`replay --force`'s warning is `eighteen replay: warning:` (it was `eighteen:`), and
+    an unknown argument after a command is that command's error."""
+    save = tmp_path / "g.json"
+    assert main(["play", "1830", "--players", "2", "--quiet", "--save", str(save)]) == 0
+    data = json.loads(save.read_text())
+    data["version"] = "0.9.0"
+    save.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["replay", str(save), "--force"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("eighteen replay: warning: save made with 1830 0.9.0 (sha256:")
+    assert err.endswith("Replayed anyway (--force): it may fail or play out differently.\n")
+    assert main(["replay", str(save), "--bogus", "x"]) == 2
+    assert capsys.readouterr().err == (
+        "eighteen replay: error: unrecognized arguments: --bogus x (see `eighteen replay --help`)\n"
+    )
 
 
 def test_current_save_matches_generated_tables() -> None:

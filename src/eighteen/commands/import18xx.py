@@ -238,7 +238,7 @@ def cmd_export(
         except OSError as exc:
             return _err(f"cannot write {out}: {exc}", "export-18xx")
     try:
-        doc = export_game(open_save(path, force=force, at=at))
+        doc = export_game(open_save(path, force=force, at=at, command="export-18xx"))
     except SaveError as exc:
         return _err(str(exc), "export-18xx")
     except ExportError as exc:

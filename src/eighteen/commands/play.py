@@ -297,7 +297,9 @@ class SaveError(ValueError):
     """A save that cannot be opened: unreadable, not a save, other tables, illegal action."""
 
 
-def open_save(path: str, *, force: bool = False, at: int | None = None) -> Game:
+def open_save(
+    path: str, *, force: bool = False, at: int | None = None, command: str = "replay"
+) -> Game:
     """Read a save, check its title tables (warn with ``force``), and replay it (only its
     first ``at`` actions when given).
 
@@ -307,7 +309,7 @@ def open_save(path: str, *, force: bool = False, at: int | None = None) -> Game:
         data = load_save(path)
         tables = load_title(str(data["title"]))
         for warning in check_save_title(data, tables, force):
-            warn("", warning)
+            warn(command, warning)
         if at is not None:
             actions = list(data["actions"])
             if at > len(actions):

@@ -98,7 +98,7 @@ def cmd_routes(
     from eighteen.commands.play import SaveError, open_save
 
     try:
-        game = open_save(save_path, force=force, at=at)
+        game = open_save(save_path, force=force, at=at, command="routes")
     except SaveError as exc:
         return _err(str(exc))
     corp = corporation or operating_corporation(game)

@@ -56,12 +56,11 @@ def check_save_title(save: Mapping[str, Any], title: TitleStamp, force: bool = F
         what = "the title has a new version since the game was saved"
     else:
         what = "the title's files changed since the game was saved (same version, new hash)"
-    message = (
-        f"save made with {_stamp(saved)}, but the title is now {_stamp(now)}: {what}. "
-        "Replaying on other tables may fail or play out differently. "
-        "Use --force to replay anyway, or migrate the save (docs/variants.md, "
-        "'Saves and title versions')."
-    )
+    message = f"save made with {_stamp(saved)}, but the title is now {_stamp(now)}: {what}. "
     if not force:
-        raise SaveTitleMismatch(message)
-    return [message]
+        raise SaveTitleMismatch(
+            message + "Replaying on other tables may fail or play out differently. "
+            "Use --force to replay anyway, or migrate the save (docs/variants.md, "
+            "'Saves and title versions')."
+        )
+    return [message + "Replayed anyway (--force): it may fail or play out differently."]
