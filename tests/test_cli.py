@@ -341,3 +341,18 @@ def test_titles_lists_each_titles_options(capsys: pytest.CaptureFixture[str]) ->
         "id": "optional_6_train",
         "description": "A third 6-train is added to the train roster.",
     }
+
+
+def test_new_refuses_the_id_of_a_title_found(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside a project, `new 1830 --from 1830` wrote titles/1830 extending itself (E181)
+    and shadowing the checkout's 1830; any id already found is refused before writing."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "new", "1830", "--from", "1830")
+    assert (code, out) == (1, "")
+    assert err.startswith("eighteen new: error: '1830' is already a title (")
+    assert err.endswith("titles/1830): choose another id\n")
+    code, _, err = run(capsys, "new", "1833ne-takeover", "--from", "1833ne")
+    assert code == 1 and "'1833ne-takeover' is already a title" in err
+    assert list(tmp_path.iterdir()) == []

@@ -178,6 +178,10 @@ def cmd_new(name: str, base: str, titles: str | None = None, fmt: str = "text") 
     target = root / name
     if target.exists():
         return fail("new", f"{display_path(target)} already exists")
+    if name in known_titles():  # (a new folder of that id would shadow it, or extend itself)
+        where = find_title_dir(name)
+        found = f" ({display_path(where)})" if where is not None else " (compiled tables)"
+        return fail("new", f"'{name}' is already a title{found}: choose another id")
     layer = load_layer(base_dir)
     base_name = str((layer.data.get("title") or {}).get("name", base))
     files = scaffold(name, base, base_name, _examples(layer.data), _schema_prefix(target))
