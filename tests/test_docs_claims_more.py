@@ -1,5 +1,5 @@
-"""Claims of docs/routes.md, docs/simulate.md, docs/variants.md and docs/title-format.md
-that no other test asserts with exact values.
+"""Claims of docs/routes.md, docs/simulate.md, docs/variants.md, docs/title-format.md,
+docs/1830-notes.md and docs/import-18xx.md that no other test asserts with exact values.
 
 Each test names the section of the document it checks.  A failing test here is a claim the
 code does not keep (see the audit report); the test stays as the claim is written.
@@ -906,3 +906,50 @@ def test_1830_forced_auction_price_and_the_third_6_train() -> None:
     for options, sixes in (((), 2), (("optional_6_train",), 3)):
         game = Game.new(tables, players=["A", "B", "C"], options=list(options))
         assert sum(t.startswith("6-") for t in game.state.depot) == sixes
+
+
+# -- docs/import-18xx.md -------------------------------------------------------------------
+
+EXPORT_29133 = "tests/fixtures/18xx-games/1830/29133.json"
+
+
+def test_import_routes_reports_every_run_and_the_money_left(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/import-18xx.md, Commands, `--routes`: after the values, one line per run, the
+    logged revenue beside the best, and the money left on the table (none in 29133);
+    printed for one file in text form only."""
+    monkeypatch.chdir(ROOT)
+    code, out, _ = run(capsys, "import-18xx", EXPORT_29133, "--routes")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith(f"{EXPORT_29133}: 1830, 4 players, 334 actions")
+    start = lines.index("routes: logged vs optimal revenue per run")
+    assert lines[start - 1] == "  end: ours bankruptcy, file bankrupt (bankruptcy)"
+    assert lines[start + 1 : start + 3] == [
+        "  action    96 B&O    $   50  best $   50",
+        "  action   103 PRR    $   30  best $   30",
+    ]
+    assert lines[-2:] == [
+        "  action   446 NYC    $  180  best $  180",
+        "  24 runs; money left on the table: $0",
+    ]
+    many = run(capsys, "import-18xx", EXPORT_29133, EXPORT_29133, "--routes")[1]
+    assert "routes:" not in many
+
+
+def test_import_skips_a_manifest_among_several_files(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/import-18xx.md, Commands: with several files, MANIFEST.json is skipped with a
+    `skip` line on standard output and not counted; each file is named as given."""
+    monkeypatch.chdir(ROOT)
+    folder = "tests/fixtures/18xx-games/1830-generated"
+    code, out, err = run(
+        capsys, "import-18xx", f"{folder}/MANIFEST.json", f"{folder}/g2p_s2001.json"
+    )
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        f"skip {folder}/MANIFEST.json: not an 18xx.games export (no actions, players, title)",
+        f"ok   {folder}/g2p_s2001.json",
+        "1/1 matched",
+    ]
