@@ -40,6 +40,31 @@ def test_a_game_ending_on_its_last_allowed_action_is_finished() -> None:
     assert len(g.log) == n - 1 and not g.is_over
 
 
+def test_bots_that_are_no_mapping_of_bots_are_refused_at_the_call() -> None:
+    """A list of bots gave an AttributeError from inside the generator, at its first
+    action; the call now says what `bots` is, and no action is played."""
+    g = Game.new(load_title("1830"), NAMES, seed=1)
+    greedy = bots.GreedyBot(1)
+    cases: list[tuple[Any, str]] = [
+        (
+            [greedy],
+            "bots is a mapping of player name -> Bot, e.g. make_bots('greedy', "
+            "game.players, seed), not list",
+        ),
+        (
+            {},
+            "bots is a mapping of player name -> Bot, e.g. make_bots('greedy', "
+            "game.players, seed), not dict (empty)",
+        ),
+        ({"Ann": "greedy"}, "the bot of 'Ann' is a str, not a Bot"),
+    ]
+    for given, message in cases:
+        with pytest.raises(TypeError) as exc:
+            play(g, given)
+        assert str(exc.value) == message
+    assert g.log == []
+
+
 def test_a_record_of_a_game_ending_on_its_last_allowed_action_is_finished() -> None:
     whole = play_job(Job("1830", 0, 7, SEATS))
     n = whole["actions"]

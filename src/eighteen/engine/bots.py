@@ -317,12 +317,27 @@ def play(
 ) -> Generator[Action, None, None]:
     """Play the game to the end, yielding each applied action.
 
-    Corporations are run by their president's bot. Raises :class:`GameUnfinished` if the
-    game is stuck, or has not ended after ``max_actions`` actions (an action that ends it
-    may be the last of them).  The game is played at the collector's bulk pace
+    ``bots`` maps player names to bots (:func:`make_bots`); corporations are run by their
+    president's bot, and a player with no bot of his own by the first bot.  A ``bots``
+    that is no such mapping is a TypeError at the call.  Raises :class:`GameUnfinished` if
+    the game is stuck, or has not ended after ``max_actions`` actions (an action that ends
+    it may be the last of them).  The game is played at the collector's bulk pace
     (:func:`eighteen.engine.collector.bulk`), the caller's work between the actions yielded
     included, until the game ends or the iterator is closed.
     """
+    if not isinstance(bots, Mapping) or not bots:
+        raise TypeError(
+            "bots is a mapping of player name -> Bot, e.g. "
+            f"make_bots('greedy', game.players, seed), not {type(bots).__name__}"
+            + (" (empty)" if isinstance(bots, Mapping) else "")
+        )
+    for name, bot in bots.items():
+        if not isinstance(bot, Bot):
+            raise TypeError(f"the bot of {name!r} is a {type(bot).__name__}, not a Bot")
+    return _bulk(game, bots, max_actions)
+
+
+def _bulk(game: Game, bots: Mapping[str, Bot], max_actions: int) -> Generator[Action, None, None]:
     with collector.bulk():
         yield from _play(game, bots, max_actions)
 
