@@ -160,6 +160,24 @@ def test_the_optimiser_snippet_gives_routes_total_optimal_bound_explored() -> No
     assert result.explain()[-1] == "total $190"
 
 
+def test_the_optimiser_snippet_runs_on_a_save(
+    two_train_save: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/routes.md, The optimiser: the snippet runs as printed on a save (`game.json`):
+    `network.board(game)` and `game.state.map` are the board and the state; its second
+    `optimize`, with the corporation's trains and the phase's colour, is `network.optimal`
+    where no bonus, virtual station, exclusion or group applies (1830's B&O here)."""
+    text = (ROOT / "docs" / "routes.md").read_text()
+    snippet = text.split("## The optimiser", 1)[1].split("```python\n", 1)[1].split("```")[0]
+    monkeypatch.chdir(two_train_save.parent)
+    scope: dict[str, Any] = {}
+    exec(snippet, scope)
+    result, game, corp = scope["result"], scope["game"], scope["corp"]
+    assert corp == "B&O"
+    assert result.total == network.optimal(game, corp).total == 190
+    assert capsys.readouterr().out.splitlines()[-1] == "total $190"
+
+
 def test_network_optimal_is_memoised_until_the_next_action_and_best_is_the_run_action() -> None:
     """docs/routes.md, The optimiser: `network.optimal(game, corp)` is memoised until the
     next action; `optimal_revenue` gives the same; the engine offers `network.best(game,
