@@ -1,5 +1,6 @@
 """Claims of docs/routes.md, docs/simulate.md, docs/variants.md, docs/title-format.md,
-docs/1830-notes.md and docs/import-18xx.md that no other test asserts with exact values.
+docs/1830-notes.md, docs/import-18xx.md and docs/compiled-format.md that no other test
+asserts with exact values.
 
 Each test names the section of the document it checks.  A failing test here is a claim the
 code does not keep (see the audit report); the test stays as the claim is written.
@@ -971,3 +972,23 @@ def test_import_skips_a_manifest_among_several_files(
         f"ok   {folder}/g2p_s2001.json",
         "1/1 matched",
     ]
+
+
+# -- docs/compiled-format.md ---------------------------------------------------------------
+
+
+def test_fields_of_a_mechanic_the_title_lacks_are_written_empty() -> None:
+    """docs/compiled-format.md: every model field is written; 1830 writes the fields of
+    mechanics it lacks empty (`"stubs": []`, `"closes_on": null`, ...), not left out."""
+    doc = json.loads((ROOT / "generated" / "1830.json").read_text())
+    assert all(h["stubs"] == [] for h in doc["hexes"].values())
+    assert all(t["stubs"] == [] for t in doc["tiles"].values())
+    offboards = [h["offboard"] for h in doc["hexes"].values() if h["offboard"]]
+    assert offboards and all(o["requires_visit"] == [] for o in offboards)
+    assert all((p["closes_on"], p["flips_on"]) == (None, None) for p in doc["privates"])
+    assert all(
+        (c["reservations"], c["station_costs"], c["joint_token"], c["variable_home"])
+        == ([], {}, None, None)
+        for c in doc["corporations"]
+    )
+    assert (doc["rules"]["issue_redeem"], doc["rules"]["takeovers"]) == (None, None)
