@@ -622,6 +622,64 @@ def test_play_defaults_four_players_seed_1_greedy_bots(
     assert (doc["seed"], doc["options"], doc["save"]) == (1, [], None)
 
 
+def test_quiet_prints_the_first_line_and_the_ranking_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/cli.md, Players: `--quiet` leaves out the log of the rounds; standard output
+    holds the first line and the ranking (the last lines of the full report)."""
+    code, full, _ = run(capsys, "play", "1830", "--players", "3", "--seed", "2")
+    assert code == 0 and "stock round 1: 15 actions" in full.splitlines()
+    code, quiet, err = run(capsys, "play", "1830", "--players", "3", "--seed", "2", "--quiet")
+    lines = quiet.splitlines()
+    assert (code, err) == (0, "")
+    assert lines[0] == "1830: Railways & Robber Barons: 3 greedy bots, seed 2"
+    assert lines[1:] == full.splitlines()[-len(lines) + 1 :]
+    assert lines[1] == "result (bank broken):" and len(lines) == 6
+
+
+def test_titles_lists_each_titles_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cli.md, Players: `eighteen titles` lists each title's options (ids; with
+    `--format json`, ids and descriptions)."""
+    code, out, _ = run(capsys, "titles")
+    ids = OPTIONS_1830.split(" (", 1)[0]
+    assert code == 0 and any(
+        line.startswith("  1830: ") and ids in line for line in out.splitlines()
+    )
+    code, out, _ = run(capsys, "titles", "--format", "json")
+    doc = {t["id"]: t for t in json.loads(out)["titles"]}
+    options = doc["1830"]["options"]
+    assert options[1] == {
+        "id": "optional_6_train",
+        "description": "A third 6-train is added to the train roster.",
+    }
+    assert doc["1833ne"]["options"] == []
+
+
+@pytest.mark.parametrize(
+    ("seed", "code"), [("-1", 2), ("0", 0), (str(2**63 - 1), 0), (str(2**63), 2)]
+)
+def test_play_seed_is_0_to_2_63_minus_1(
+    capsys: pytest.CaptureFixture[str], seed: str, code: int
+) -> None:
+    """docs/cli.md, Players: `--seed N` from 0 to 2**63 - 1; outside, a usage error."""
+    assert run(capsys, "play", "1830", "--players", "2", "--quiet", "--seed", seed)[0] == code
+
+
+def test_the_api_takes_any_signed_64_bit_seed_and_replay_takes_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """docs/cli.md, Players: `Game.new(..., seed=...)` takes -2**63 to 2**63 - 1
+    (ValueError otherwise), and `replay` replays a save of any seed in that range."""
+    for seed in (-(2**63) - 1, 2**63):
+        with pytest.raises(ValueError, match="out of range"):
+            eighteen.Game.new("1830", players=["A", "B"], seed=seed)
+    for seed in (-(2**63), 2**63 - 1):
+        game = eighteen.Game.new("1830", players=["A", "B"], seed=seed)
+        path = tmp_path / "game.json"
+        path.write_text(json.dumps(game.to_json()))
+        assert run(capsys, "replay", str(path))[0] == 0
+
+
 def test_option_is_repeatable_and_an_unknown_one_lists_every_option(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
