@@ -74,15 +74,34 @@ def print_report(path: str, res: ImportResult, out: TextIO) -> None:
 def print_route_report(res: ImportResult, out: TextIO) -> None:
     """Per corporation turn: logged revenue beside the optimum, and the total left behind."""
     print("routes: logged vs optimal revenue per run", file=out)
-    left = 0
     for aid, corp, logged, best, proven in res.route_report:
         gap = best - logged
-        left += max(gap, 0)
         mark = "" if gap == 0 else f"   left ${gap}"
         bound = "" if proven else " (budget ran out: best found, not proven)"
         print(f"  action {aid:>5} {corp:<6} ${logged:>5}  best ${best:>5}{mark}{bound}", file=out)
-    runs = len(res.route_report)
-    print(f"  {runs} runs; money left on the table: ${left}", file=out)
+    print(f"  {_routes_total(res)}", file=out)
+
+
+def _routes_total(res: ImportResult) -> str:
+    """``N runs; money left on the table: $X`` (a run above its optimum leaves nothing)."""
+    left = sum(max(best - logged, 0) for _, _, logged, best, _ in res.route_report)
+    return f"{len(res.route_report)} runs; money left on the table: ${left}"
+
+
+def _json_routes(res: ImportResult) -> dict[str, Any]:
+    """The route report of ``--routes`` as JSON: each run and the money left in all."""
+    runs = [
+        {
+            "action_id": aid,
+            "corporation": corp,
+            "logged": logged,
+            "best": best,
+            "left": max(best - logged, 0),
+            "proven": proven,
+        }
+        for aid, corp, logged, best, proven in res.route_report
+    ]
+    return {"runs": runs, "left": sum(r["left"] for r in runs)}
 
 
 #: Top-level keys of an 18xx.games export; a JSON file with none of them is no export.
@@ -103,9 +122,9 @@ def _summary_line(path: str, res: ImportResult | None, problems: list[str], erro
 
 
 def _json_report(
-    path: str, res: ImportResult | None, problems: list[str], error: str
+    path: str, res: ImportResult | None, problems: list[str], error: str, routes: bool = False
 ) -> dict[str, Any]:
-    """The JSON form of one file's import."""
+    """The JSON form of one file's import (with ``routes``: its route report)."""
     if res is None:
         return {"file": path, "matched": False, "error": error}
     g = res.game
@@ -129,6 +148,7 @@ def _json_report(
         else {"action_id": d.action_id, "action": d.action, "reason": d.reason},
         "mismatches": problems,
         "matched": not problems,
+        **({"routes": _json_routes(res)} if routes else {}),
     }
 
 
@@ -184,13 +204,15 @@ def cmd_import(
         if res is not None and res.divergence is not None:
             diverged = True
         if fmt == "json":
-            reports.append(_json_report(path, res, problems, error))
+            reports.append(_json_report(path, res, problems, error, routes))
         elif single:
             if res is None:
                 return _err(error if path in error else f"{path}: {error}")
             _print_single(path, res, routes=routes, check=check, problems=problems)
         else:
             print(printable(_summary_line(path, res, problems, error)), file=sys.stdout)
+            if routes and res is not None:
+                print(f"     routes: {_routes_total(res)}", file=sys.stdout)
     total = len(files) - skipped
     if fmt == "json":
         doc = {"files": reports, "matched": matched, "total": total, "skipped": skipped}
