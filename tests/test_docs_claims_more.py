@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _game_before_a_two_train_run() -> tuple[Game, str]:
     """1830, four greedy bots, seed 3: played until a corporation is about to run two
-    trains or more, each of them (B&O, three 3-trains, action 98)."""
+    trains or more, each of them (B&O, three 3-trains, action 93)."""
     names = ["A", "B", "C", "D"]
     game = eighteen.Game.new(eighteen.load_title("1830"), players=names, seed=3)
     players = make_bots("greedy", names, 3)
@@ -66,7 +66,7 @@ def _game_before_a_two_train_run() -> tuple[Game, str]:
 @pytest.fixture(scope="module")
 def two_train_save(tmp_path_factory: pytest.TempPathFactory) -> Path:
     game, corp = _game_before_a_two_train_run()
-    assert (corp, len(game.to_json()["actions"])) == ("B&O", 98)
+    assert (corp, len(game.to_json()["actions"])) == ("B&O", 93)
     path = tmp_path_factory.mktemp("routes") / "game.json"
     path.write_text(json.dumps(game.to_json()))
     return path
@@ -285,16 +285,17 @@ def test_simulate_prints_win_rates_length_end_reasons_and_significant_difference
     lines = text.splitlines()
     assert lines[:2] == [
         "1830: 2/2 games finished",
-        "  seat 1 (greedy): wins 100.0% [34.2%, 100.0%], mean value $14,043",
+        "  seat 1 (greedy): wins 100.0% [34.2%, 100.0%], mean value $6,632",
     ]
-    assert "  operating rounds: mean 24" in lines
-    assert lines.count("  ends: bank broken 100.0%") == 2
+    assert "  operating rounds: mean 19" in lines
+    assert "  ends: bank broken 50.0%, bankruptcy 50.0%" in lines
+    assert "  ends: bankruptcy 100.0%" in lines
     assert (
-        "1830-example - 1830: 1 of 55 differences significant (p < 0.05), 0 after "
+        "1830-example - 1830: 1 of 56 differences significant (p < 0.05), 0 after "
         "false-discovery control (Benjamini-Hochberg q < 0.05); 2 seeds finished in both"
     ) in lines
     assert "  significant by measure: final price 1 of 8" in lines
-    assert "  CPR final price: +$8 [+$1, +$14], p 0.042, q 1.000" in lines
+    assert "  C&O final price: -$30 [-$36, -$23], p 0.011, q 0.604" in lines
 
 
 def test_summary_is_byte_for_byte_the_same_with_two_workers(
@@ -315,11 +316,11 @@ def test_summary_is_byte_for_byte_the_same_with_two_workers(
 
 def test_some_fifty_measures_are_compared(vs_run: tuple[Path, str]) -> None:
     """docs/simulate.md, summary.json: "some fifty measures (51 to 54 for 1830 against
-    1830-example with four greedy bots ... two more for each bot in several seats)": 53
+    1830-example with four greedy bots ... two more for each bot in several seats)": 54
     and the random bots' win rate and final value (the greedy bot holds seat 1 alone)."""
     one, _ = vs_run
     differences = json.loads((one / "summary.json").read_text())["comparison"]["differences"]
-    assert len(differences) == 55
+    assert len(differences) == 56
     assert [d["metric"] for d in differences if d["metric"].startswith("bot ")] == [
         "bot random win rate",
         "bot random final value",
@@ -937,7 +938,7 @@ def test_import_routes_reports_every_run_and_the_money_left(
 ) -> None:
     """docs/import-18xx.md, Commands, `--routes`: after the values, one line per run, the
     logged revenue beside the best, and the money left on the table (none in 29133);
-    printed for one file in text form only."""
+    with several files, the total under each file's line."""
     monkeypatch.chdir(ROOT)
     code, out, _ = run(capsys, "import-18xx", EXPORT_29133, "--routes")
     lines = out.splitlines()
@@ -953,7 +954,10 @@ def test_import_routes_reports_every_run_and_the_money_left(
         "  24 runs; money left on the table: $0",
     ]
     many = run(capsys, "import-18xx", EXPORT_29133, EXPORT_29133, "--routes")[1]
-    assert "routes:" not in many
+    assert many.splitlines()[:2] == [
+        f"ok   {EXPORT_29133}",
+        "     routes: 24 runs; money left on the table: $0",
+    ]
 
 
 def test_import_skips_a_manifest_among_several_files(

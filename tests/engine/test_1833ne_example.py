@@ -46,6 +46,18 @@ def test_seed_worked_example() -> None:
 def play_to_step_16(g: Game) -> None:
     """Steps 1-16 of the example, from a new game of four players (in the standard or the
     Takeover game: they play alike until the second operating round ends)."""
+    play_to_step_12(g)
+    # 12. two trains run $60 and $40; full pay-out $10 a share: A $40, the four treasury
+    # shares $40 to B&W, the two market shares nothing; at least the price: one cell right
+    (run,) = [a for a in g.legal_actions() if isinstance(a, RunRoutes)]
+    assert sorted(r.revenue for r in run.routes) == [40, 60]
+    act(g, run, Dividend("B&W", "payout"))
+    assert numbers(g) == (60, 220, 80, 10)
+    play_steps_13_to_16(g)
+
+
+def play_to_step_12(g: Game) -> None:
+    """Steps 1-11 of the example, and step 12 up to B&W's run (its ferry step passed)."""
     assert numbers(g) == (450, None, None, None)
 
     # 1. private auction: A gets C&StL (P3) for $50
@@ -130,13 +142,11 @@ def play_to_step_16(g: Game) -> None:
     pass_to(g, "B&W", "token")  # no issue, no track
     act(g, PlaceToken("B&W", "E22", 0))
     assert numbers(g) == (20, 180, 70, 10)
-    # 12. two trains run $60 and $40; full pay-out $10 a share: A $40, the four treasury
-    # shares $40 to B&W, the two market shares nothing; at least the price: one cell right
     act(g, Pass("B&W"))  # no ferry
-    (run,) = [a for a in g.legal_actions() if isinstance(a, RunRoutes)]
-    assert sorted(r.revenue for r in run.routes) == [40, 60]
-    act(g, run, Dividend("B&W", "payout"))
-    assert numbers(g) == (60, 220, 80, 10)
+
+
+def play_steps_13_to_16(g: Game) -> None:
+    """Steps 13-16, from B&W's pay-out of step 12."""
     # 13. phase II: B&W buys the first 3/5 for $180
     act(g, BuyTrain("B&W", "3/5-0", 180))
     assert g.state.phase == 1

@@ -95,6 +95,28 @@ def ratio_steps(g: Context, corp: str, paid: int) -> int:
     return steps
 
 
+def cell_after_dividend(g: Context, corp: str, paid: int, withheld: bool) -> MarketCell | None:
+    """The cell :func:`dividend_move` would move the price to, the state untouched (for
+    players weighing a dividend); None before the corporation is started."""
+    if g.rules.dividend_move.kind == "by_ratio":
+        return cell_at(g, corp, ratio_steps(g, corp, paid))
+    c = market.cell(g, corp)
+    return None if c is None else g.tables.cell(c.withhold if withheld else c.pay)
+
+
+def fall_room(g: Context, c: MarketCell, most: int = 8) -> int:
+    """How many cells down from ``c`` the first closing cell lies (``most`` when none is
+    that near): how many more drops a corporation at ``c`` survives, plus one."""
+    for n in range(most):
+        if c.closes:
+            return n
+        below = g.tables.cell(c.down)
+        if below is c:
+            return most  # the bottom of the market, and it does not close
+        c = below
+    return most
+
+
 @implements("dividend_move.kind", "right_left", "by_ratio")
 def dividend_move(g: Context, corp: str, paid: int, withheld: bool) -> None:
     """Move the price after the dividend step: ``paid`` is the amount distributed to the
