@@ -581,18 +581,19 @@ def test_risk_rules_for_terrain_and_withholding() -> None:
 @pytest.mark.parametrize(
     ("wins", "n", "rate", "ci"),
     [
-        (188, 200, 94.0, (89.8, 96.5)),  # 1830 greedy,3*random: greedy
-        (12, 600, 2.0, (1.1, 3.5)),  # ... random each
+        (187, 200, 93.5, (89.2, 96.2)),  # 1830 greedy,3*random: greedy
+        (13, 600, 2.2, (1.3, 3.7)),  # ... random each
         (0, 400, 0.0, (0.0, 1.0)),  # 1830 2*greedy,2*random: random
-        (77, 200, 38.5, (32.0, 45.4)),  # 1830 styles: default
-        (49, 200, 24.5, (19.1, 30.9)),  # bold
-        (43, 200, 21.5, (16.4, 27.7)),  # thrifty
-        (31, 200, 15.5, (11.1, 21.2)),  # cautious
-        (108.5, 200, 54.2, (47.3, 61.0)),  # 1833ne greedy,3*random: greedy
-        (91.5, 600, 15.2, (12.6, 18.3)),  # ... random each
-        (32, 100, 32.0, (23.7, 41.7)),  # 1833ne styles: cautious
-        (26, 100, 26.0, (18.4, 35.4)),  # default
-        (21, 100, 21.0, (14.2, 30.0)),  # thrifty
+        (71, 200, 35.5, (29.2, 42.3)),  # 1830 styles: default
+        (63, 200, 31.5, (25.5, 38.2)),  # bold
+        (47, 200, 23.5, (18.2, 29.8)),  # thrifty
+        (19, 200, 9.5, (6.2, 14.4)),  # cautious
+        (162, 200, 81.0, (75.0, 85.8)),  # 1833ne greedy,3*random: greedy
+        (38, 600, 6.3, (4.6, 8.6)),  # ... random each
+        (34, 100, 34.0, (25.5, 43.7)),  # 1833ne styles: thrifty
+        (28, 100, 28.0, (20.1, 37.5)),  # default
+        (25, 100, 25.0, (17.5, 34.3)),  # bold
+        (13, 100, 13.0, (7.8, 21.0)),  # cautious
     ],
 )
 def test_the_ladder_intervals_are_wilson_intervals_of_its_rates(
