@@ -311,17 +311,17 @@ def test_render_at_draws_the_game_after_those_actions(
     assert run(capsys, "render", str(cut), "--out", str(tmp_path / "b"))[0] == 0
     assert run(capsys, "render", str(save), "--out", str(tmp_path / "c"))[0] == 0
     at = (tmp_path / "a" / "index.html").read_text()
-    assert '<p id="game-status" data-actions="200" data-total="806" data-phase="4">' in at
-    assert "<strong>Game after 200 of 806 actions</strong>" in at
+    assert '<p id="game-status" data-actions="200" data-total="771" data-phase="4">' in at
+    assert "<strong>Game after 200 of 771 actions</strong>" in at
     cut_page = (tmp_path / "b" / "index.html").read_text()
     assert (
-        at.replace('data-total="806"', 'data-total="200"').replace(
-            "200 of 806 actions", "200 of 200 actions"
+        at.replace('data-total="771"', 'data-total="200"').replace(
+            "200 of 771 actions", "200 of 200 actions"
         )
         == cut_page
     )
     assert (
-        "<strong>Game after 806 of 806 actions</strong>"
+        "<strong>Game after 771 of 771 actions</strong>"
         in (tmp_path / "c" / "index.html").read_text()
     )
 
@@ -389,7 +389,7 @@ def test_no_progress_line_unless_both_stdout_and_stderr_are_terminals(
     assert (code, err) == (0, "")
     assert plain.splitlines()[:2] == [
         "1830: Railways & Robber Barons: 2 greedy bots, seed 3",
-        "private auction: 7 actions",
+        "private auction: 52 actions",
     ]
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # standard output alone
     code, _, err = run(capsys, *argv)
@@ -1063,5 +1063,5 @@ def test_a_save_is_written_when_the_reader_of_the_log_leaves(tmp_path: Path) -> 
         assert proc.wait() == 0
     assert first.startswith(b"1830: Railways & Robber Barons: 4 greedy bots, seed 1")
     saved = json.loads(save.read_text())
-    assert len(saved["actions"]) == 640
-    assert err.decode().strip() == f"saved 640 actions to {save}"
+    assert len(saved["actions"]) == 749
+    assert err.decode().strip() == f"saved 749 actions to {save}"
