@@ -211,7 +211,8 @@ def test_a_private_granting_a_share_is_bid_for_up_to_its_worth() -> None:
     assert worth == {"SV": 20, "CS": 40, "DH": 70, "MH": 110, "CA": 242, "BO": 384}
     bids = [a for a in g.legal_actions() if isinstance(a, Bid)]
     best = max(bids, key=lambda a: bot.score(g, a))
-    assert (best.private, best.price, bot.score(g, best)) == ("BO", 225, pytest.approx(5.159))
+    assert (best.private, best.price) == ("BO", 225)
+    assert bot.score(g, best) == pytest.approx(5.159)
     assert bot.score(g, Bid("A", "SV", 20)) == 5.0
     assert bot.score(g, Bid("A", "BO", 600)) == -1.0
 
