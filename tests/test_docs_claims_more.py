@@ -546,8 +546,8 @@ def test_the_styles_have_the_documented_traits() -> None:
 def test_risk_rules_for_terrain_and_withholding() -> None:
     """docs/simulate.md, Bots and personalities: a greedy bot lays a tile on terrain only
     when the cost is at most a quarter of (1 + risk) x the treasury; above risk 0.6 its
-    corporations withhold to save for a second train."""
-    from eighteen.engine.actions import LayTile
+    corporations issue shares for a second train, not only a first."""
+    from eighteen.engine.actions import IssueShares, LayTile
 
     game, corp = _game_before_a_two_train_run()
     cheap = bots.GreedyBot(0, Personality(risk=0.0))
@@ -571,6 +571,9 @@ def test_risk_rules_for_terrain_and_withholding() -> None:
     one_train.state.corporations[corp].trains = one_train.state.corporations[corp].trains[:1]
     assert bots.GreedyBot(0, Personality(risk=0.6)).should_withhold(one_train, corp) is False
     assert bots.GreedyBot(0, Personality(risk=0.61)).should_withhold(one_train, corp) is True
+    issue = IssueShares(corp, 1)
+    assert bots.GreedyBot(0, Personality(risk=0.6)).score(one_train, issue) == -0.5
+    assert bots.GreedyBot(0, Personality(risk=0.61)).score(one_train, issue) == 0.49
 
 
 @pytest.mark.parametrize(
