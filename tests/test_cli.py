@@ -356,3 +356,20 @@ def test_new_refuses_the_id_of_a_title_found(
     code, _, err = run(capsys, "new", "1833ne-takeover", "--from", "1833ne")
     assert code == 1 and "'1833ne-takeover' is already a title" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unknown_option_is_the_error_of_the_parser_it_was_given_to(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Before the command it is eighteen's own (`eighteen --bogus titles`), after it the
+    command's."""
+    assert run(capsys, "--bogus", "titles") == (
+        2,
+        "",
+        "eighteen: error: unrecognized arguments: --bogus (see `eighteen --help`)\n",
+    )
+    assert run(capsys, "titles", "--bogus") == (
+        2,
+        "",
+        "eighteen titles: error: unrecognized arguments: --bogus (see `eighteen titles --help`)\n",
+    )

@@ -544,8 +544,8 @@ def test_the_styles_have_the_documented_traits() -> None:
 
 
 def test_risk_rules_for_terrain_and_withholding() -> None:
-    """docs/simulate.md, Bots and personalities: a greedy bot lays a tile on terrain only
-    when the cost is at most a quarter of (1 + risk) x the treasury; above risk 0.6 its
+    """docs/simulate.md, Bots and personalities: a greedy bot lays a tile only when its
+    cost (terrain here) is at most a quarter of (1 + risk) x the treasury; above risk 0.6 its
     corporations issue shares for a second train, not only a first."""
     from eighteen.engine.actions import IssueShares, LayTile
 

@@ -266,9 +266,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
-        if extra:  # (the command's own error: "eighteen replay: error: ...")
+        if extra:  # (after the command, its own error: "eighteen replay: error: ...")
+            words = list(sys.argv[1:] if argv is None else argv)
+            at = words.index(args.command) if args.command in words else len(words)
             commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-            owner = commands.choices.get(args.command, parser) if args.command else parser
+            before = any(w in extra for w in words[:at])
+            owner = parser if before else commands.choices.get(args.command, parser)
             owner.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # --help, --version (0) and usage errors (2)
         return int(exc.code or 0)

@@ -5,6 +5,9 @@ bot reads (``finance.cell_after_dividend``), against the move itself."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from ne_scenario import PLAYERS as NE_PLAYERS
 from ne_scenario import auction, new_game, set_cash
@@ -15,7 +18,9 @@ from eighteen import Game, load_title
 from eighteen.engine import finance, market
 from eighteen.engine.actions import Bid, Dividend, LayTile, Par, Pass, RunRoutes
 from eighteen.engine.bots import GreedyBot, Personality, make_bots, play
-from eighteen.engine.tables import MarketCell
+from eighteen.engine.tables import MarketCell, Tables
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _at_dividend(g: Game) -> str:
@@ -73,7 +78,7 @@ def test_1833ne_never_closes_by_choice_and_fears_the_last_drops() -> None:
     """B&W at $20, two drops above the closing $0 cell: withholding lands on $10, one drop
     above it, and costs A all of his shares' worth there (4 x $10); paying out $100
     (five times the price) moves two cells right to $40 (the three-cell row needs $165),
-    two drops short of the safe four: a third of his shares' worth at $40 lost."""
+    four drops above closing: no fear there."""
     g = new_game()
     play_to_step_12(g)
     (run,) = [a for a in g.legal_actions() if isinstance(a, RunRoutes)]
@@ -183,6 +188,18 @@ def test_track_and_stations_wait_for_a_compulsory_train() -> None:
     assert not bot.keeps_for_train(g, "HR", 125)  # $75 left: the 2-train's price
     assert bot.keeps_for_train(g, "HR", 126)
 
+    # with a train of its own, a $20 lay (the turn's fee) waits only for the quarter rule:
+    # 4 x $20 against (1 + 0.5) x the treasury: laid with $60, not with $53
+    card = g.state.depot[0]
+    g.state.depot.remove(card)
+    g.state.corporations["HR"].trains.append(card)
+    plain = [a for a in lays if bot.lay_cost(g, a) == 20]
+    set_cash(g, "HR", 60)
+    assert plain and all(bot.score(g, a) > 2 for a in plain)
+    set_cash(g, "HR", 53)
+    assert {bot.score(g, a) for a in plain} == {-0.2}
+    assert not bot.keeps_for_train(g, "HR", 20)
+
 
 def test_privates_worth_more_in_a_corporation() -> None:
     """1833NE: P1 closes in phase III, when the privates players own close anyway (it
@@ -190,12 +207,20 @@ def test_privates_worth_more_in_a_corporation() -> None:
     P3 blocks C4 and C6 while a player owns it and lays its tiles for a corporation; P6
     gives a corporation a station at A12; P5 doubles a ferry.  1830: every private blocks
     its hex while a player owns it (it matters only where a corporation may pay no more
-    than face value, which 1830 does not cap)."""
+    than face value, which 1830 does not cap).  Without its block, P1 is still worth
+    more in a corporation for phase III's closing; without that event too, it is not."""
     bot = GreedyBot(0)
     g = new_game()
     assert [bot.better_in_corporation(g, p) for p in ("P1", "P3", "P5", "P6")] == [True] * 4
     g30 = Game.new(load_title("1830"), ["A", "B"])
     assert bot.better_in_corporation(g30, "SV") is True
+    doc = json.loads((ROOT / "generated" / "1833ne.json").read_text())
+    p1 = next(p for p in doc["privates"] if p["id"] == "P1")
+    p1["abilities"] = []
+    assert bot.better_in_corporation(Game.new(Tables(doc), NE_PLAYERS), "P1") is True
+    for phase in doc["phases"]:
+        phase["events"] = []
+    assert bot.better_in_corporation(Game.new(Tables(doc), NE_PLAYERS), "P1") is False
 
 
 def test_a_private_granting_a_share_is_bid_for_up_to_its_worth() -> None:

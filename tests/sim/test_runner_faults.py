@@ -11,6 +11,7 @@ import pytest
 from eighteen import Game, load_title
 from eighteen.cli import main
 from eighteen.engine import bots
+from eighteen.engine.actions import Action
 from eighteen.engine.bots import GameUnfinished, make_bots, play
 from eighteen.sim import runner
 from eighteen.sim.botspec import parse_bots, seat_bots
@@ -56,13 +57,20 @@ def test_bots_that_are_no_mapping_of_bots_are_refused_at_the_call() -> None:
             "bots is a mapping of player name -> Bot, e.g. make_bots('greedy', "
             "game.players, seed), not dict (empty)",
         ),
-        ({"Ann": "greedy"}, "the bot of 'Ann' is a str, not a Bot"),
+        ({"Ann": "greedy"}, "the bot of 'Ann' is a str, with no choose(game)"),
     ]
     for given, message in cases:
         with pytest.raises(TypeError) as exc:
             play(g, given)
         assert str(exc.value) == message
     assert g.log == []
+
+    class Chooser:  # (any object with choose(game) plays: no Bot subclass needed)
+        def choose(self, game: Game) -> Action:
+            return greedy.choose(game)
+
+    first = next(play(g, {name: Chooser() for name in NAMES}))
+    assert g.log == [first]
 
 
 def test_a_record_of_a_game_ending_on_its_last_allowed_action_is_finished() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from eighteen.engine import collector, finance, market, privates, shares, takeovers, trains
 from eighteen.engine.actions import (
@@ -205,7 +205,7 @@ class GreedyBot(Bot):
             if corp is not None and self.keeps_for_train(game, a.actor, cost):
                 return -0.2  # the money for the train it must buy first
             if cost and corp is not None and cost * 4 > corp.cash * (1 + style.risk):
-                return -0.2  # terrain that would eat the money for trains
+                return -0.2  # a lay (terrain, fee) that would eat the money for trains
             return score - cost / 1000
         if isinstance(a, PlaceToken):
             if self.keeps_for_train(game, a.actor, self.token_cost(game, a)):
@@ -246,11 +246,9 @@ class GreedyBot(Bot):
     def should_sell_out(self, game: Game, corp_id: str) -> bool:
         """Accept a takeover when the corporation could not buy the cheapest train on sale
         with its treasury: its shares are then worth more as cash."""
-        on_sale = trains.on_sale_types(game)
-        if not on_sale:
+        if not trains.on_sale_types(game):
             return True
-        cheapest = min(game.tables.train(t).price for t in on_sale)
-        return game.state.corporations[corp_id].cash < cheapest
+        return game.state.corporations[corp_id].cash < cheapest_train(game)
 
     def share_score(self, game: Game, a: BuyShares) -> float:
         """Own corporations first; others only with money to spare and some appetite
@@ -282,14 +280,12 @@ class GreedyBot(Bot):
         if private.owner != corp.president:
             return -0.5
         if a.price <= face and not (
-            a.price >= face * game.rules.private_price_max_factor
+            a.price >= game.tables.private_max_price(a.private)
             and self.better_in_corporation(game, a.private)
         ):
             return -0.5
-        on_sale = trains.on_sale_types(game)
-        need = min((game.tables.train(t).price for t in on_sale), default=0)
         fee = privates.purchase_fee(game, a.private)
-        if corp.cash - a.price - fee < need and len(corp.trains) < 1:
+        if corp.cash - a.price - fee < cheapest_train(game) and len(corp.trains) < 1:
             return -0.5
         return 0.5 + (a.price - face) / 10_000
 
@@ -311,28 +307,27 @@ class GreedyBot(Bot):
 
     def better_in_corporation(self, game: Game, pid: str) -> bool:
         """Is a private worth more in a corporation than in a player's hands: a phase to
-        come closes the privates players own, before the private's own closing; or its
-        powers serve only a corporation (lays, stations, multipliers; a block of hexes
+        come, no later than the private's own closing, closes the privates players own; or
+        its powers serve only a corporation (lays, stations, multipliers; a block of hexes
         holds only while a player owns it, his own corporation blocked too)?"""
         tables = game.tables
         row = tables.private(pid)
         now = game.state.phase
-        ends = tables.phase_ids.index(row.closes_on) if row.closes_on else len(tables.phases)
+        ends = tables.phase_index(row.closes_on) if row.closes_on else len(tables.phases)
         if any("close_player_privates" in ph.events for ph in tables.phases[now + 1 : ends + 1]):
             return True
         return any(isinstance(ab, CORPORATION_POWERS) for ab in row.abilities)
 
     def keeps_for_train(self, game: Game, corp_id: str, cost: int) -> bool:
-        """Would spending ``cost`` leave a corporation with no train, which the title makes
-        buy one, short of the cheapest train on sale?  (Track and stations wait.)"""
+        """Would spending ``cost`` leave a corporation with no train it keeps (phased-out
+        trains leave after its run), which the title makes it buy, short of the cheapest
+        train on sale?  (Track and stations wait.)"""
         corp = game.state.corporations.get(corp_id)
         if corp is None or not cost or game.rules.must_own_train == "never":
             return False
-        if trains.counted(game, corp_id):
+        if any(not trains.is_obsolete(game, t) for t in corp.trains):
             return False
-        on_sale = trains.on_sale_types(game)
-        cheapest = min((game.tables.train(t).price for t in on_sale), default=0)
-        return corp.cash - cost < cheapest
+        return corp.cash - cost < cheapest_train(game)
 
     def lay_cost(self, game: Game, a: LayTile) -> int:
         """What the lay costs the corporation: terrain, costed sides and the turn's fee."""
@@ -401,12 +396,7 @@ class GreedyBot(Bot):
         weight = part * ((SAVE_WEIGHT - 0.5 + self.personality.risk) if saving else 1.0)
         values: dict[str, float] = {}
         for kind in dividend_kinds(game):
-            if kind == "payout":
-                kept, paid = 0, revenue
-            elif kind == "half":
-                kept, paid = finance.half_split(game, revenue)
-            else:
-                kept, paid = revenue, 0
+            kept, paid = finance.dividend_split(game, kind, revenue)
             kept += int(paid * own)
             cell = finance.cell_after_dividend(game, corp_id, paid, kind == "withhold")
             if cell is None:
@@ -426,23 +416,27 @@ class GreedyBot(Bot):
         toward the limit), less money than the cheapest train on sale costs, and enough
         with this revenue kept and the next's (a hope of no train soon is no saving)?"""
         corp = game.state.corporations[corp_id]
-        on_sale = trains.on_sale_types(game)
-        if not on_sale or len(trains.counted(game, corp_id)) >= trains.corporation_limit(
-            game, corp_id
+        if not trains.on_sale_types(game) or len(trains.counted(game, corp_id)) >= (
+            trains.corporation_limit(game, corp_id)
         ):
             return False
-        cheapest = min(game.tables.train(t).price for t in on_sale)
-        return corp.cash < cheapest <= corp.cash + SAVE_HORIZON * revenue
+        return corp.cash < cheapest_train(game) <= corp.cash + SAVE_HORIZON * revenue
 
     def should_withhold(self, game: Game, corp_id: str) -> bool:
-        """Keep the money when the corporation has room for a train it cannot afford yet."""
+        """Raise money (issue shares) for a train: the corporation has room for one it
+        cannot afford, and fewer trains than it wants (one; a bold bot two).  Dividends
+        are weighed apart (:meth:`dividend_values`)."""
         corp = game.state.corporations[corp_id]
         on_sale = trains.on_sale_types(game)
         if not on_sale or len(corp.trains) >= trains.corporation_limit(game, corp_id):
             return False
-        cheapest = min(game.tables.train(t).price for t in on_sale)
         wanted = 2 if self.personality.risk > 0.6 else 1  # a bold bot saves for a second
-        return corp.cash < cheapest and len(corp.trains) < wanted
+        return corp.cash < cheapest_train(game) and len(corp.trains) < wanted
+
+
+def cheapest_train(game: Game) -> int:
+    """The price of the cheapest train type the bank sells now (0 when it sells none)."""
+    return min((game.tables.train(t).price for t in trains.on_sale_types(game)), default=0)
 
 
 #: How much more than his part of it a president weighs money his corporation keeps
@@ -492,6 +486,12 @@ def make_bots(kind: str, players: list[str], seed: int) -> dict[str, Bot]:
     return {p: BOTS[kind](bot_seed(seed, i)) for i, p in enumerate(players)}
 
 
+class BotLike(Protocol):
+    """What :func:`play` needs of a bot: ``choose(game)``, one of the legal actions."""
+
+    def choose(self, game: Game) -> Action: ...
+
+
 class GameUnfinished(RuntimeError):
     """:func:`play` stopped short of the game's end: the game is stuck (no one can act
     and the title has no end for it), or it did not end within its ``max_actions``."""
@@ -499,13 +499,14 @@ class GameUnfinished(RuntimeError):
 
 def play(
     game: Game,
-    bots: Mapping[str, Bot],
+    bots: Mapping[str, BotLike],
     *,
     max_actions: int = 200_000,
 ) -> Generator[Action, None, None]:
     """Play the game to the end, yielding each applied action.
 
-    ``bots`` maps player names to bots (:func:`make_bots`); corporations are run by their
+    ``bots`` maps player names to bots (:func:`make_bots`, or any object with
+    ``choose(game)``: :class:`BotLike`); corporations are run by their
     president's bot, and a player with no bot of his own by the first bot.  A ``bots``
     that is no such mapping is a TypeError at the call.  Raises :class:`GameUnfinished` if
     the game is stuck, or has not ended after ``max_actions`` actions (an action that ends
@@ -520,17 +521,19 @@ def play(
             + (" (empty)" if isinstance(bots, Mapping) else "")
         )
     for name, bot in bots.items():
-        if not isinstance(bot, Bot):
-            raise TypeError(f"the bot of {name!r} is a {type(bot).__name__}, not a Bot")
+        if not callable(getattr(bot, "choose", None)):
+            raise TypeError(f"the bot of {name!r} is a {type(bot).__name__}, with no choose(game)")
     return _bulk(game, bots, max_actions)
 
 
-def _bulk(game: Game, bots: Mapping[str, Bot], max_actions: int) -> Generator[Action, None, None]:
+def _bulk(
+    game: Game, bots: Mapping[str, BotLike], max_actions: int
+) -> Generator[Action, None, None]:
     with collector.bulk():
         yield from _play(game, bots, max_actions)
 
 
-def _play(game: Game, bots: Mapping[str, Bot], max_actions: int) -> Iterator[Action]:
+def _play(game: Game, bots: Mapping[str, BotLike], max_actions: int) -> Iterator[Action]:
     for _ in range(max_actions):
         if game.is_over:
             return

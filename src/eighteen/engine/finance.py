@@ -135,6 +135,16 @@ def half_split(g: Context, revenue: int) -> tuple[int, int]:
     return kept, revenue - kept
 
 
+def dividend_split(g: Context, kind: str, revenue: int) -> tuple[int, int]:
+    """(kept by the corporation, paid to the shares) of a dividend of ``kind`` (payout,
+    half or withhold)."""
+    if kind == "payout":
+        return 0, revenue
+    if kind == "half":
+        return half_split(g, revenue)
+    return revenue, 0
+
+
 # -- issuing and redeeming -------------------------------------------------------------------
 
 
