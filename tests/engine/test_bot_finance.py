@@ -15,9 +15,9 @@ from scenario import pass_round, second_stock_round
 from test_1833ne_example import play_to_step_12
 
 from eighteen import Game, load_title
-from eighteen.engine import finance, market
+from eighteen.engine import finance, market, trains
 from eighteen.engine.actions import Bid, Dividend, LayTile, Par, Pass, RunRoutes
-from eighteen.engine.bots import GreedyBot, Personality, make_bots, play
+from eighteen.engine.bots import GreedyBot, Personality, cheapest_train, make_bots, play
 from eighteen.engine.tables import MarketCell, Tables
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -256,3 +256,31 @@ def test_equal_greedy_bots_leave_b_and_o_to_any_seat() -> None:
         owner = g.state.privates["BO"].owner or ""
         owners[owner] = owners.get(owner, 0) + 1
     assert sorted(owners.items()) == [("A", 6), ("B", 3), ("C", 5), ("D", 6)]
+
+
+def test_phased_out_trains_are_no_train_kept_whether_they_count_for_the_limit() -> None:
+    """1833NE, four greedy bots, seed 1: A&StL comes to its track step with $130 and only
+    phased-out 2-trains (2-5, 2-6), which leave after its run; a $20 lay would leave $110,
+    short of the cheapest train.  It keeps the money whether or not the title counts
+    phased-out trains toward the limit (counted, they read as a train kept)."""
+    names = ["A", "B", "C", "D"]
+    g = Game.new(load_title("1833ne"), names, seed=1)
+    players = make_bots("greedy", names, 1)
+    bot = GreedyBot(0)
+    while True:
+        actor = g.acting() or ""
+        corp = g.state.corporations.get(actor)
+        at_track = g.state.round.kind == "operating" and g.state.round.step == "track"
+        if at_track and corp and corp.trains and all(trains.is_obsolete(g, t) for t in corp.trains):
+            break
+        owner = (corp.president or actor) if corp else actor
+        g.apply(players[owner].choose(g))
+    assert (actor, corp.cash, corp.trains) == ("A&StL", 130, ["2-5", "2-6"])
+    assert cheapest_train(g) > 110
+    assert bot.keeps_for_train(g, "A&StL", 20) is True
+    object.__setattr__(g.rules, "obsolete_trains_count_for_limit", True)
+    try:
+        assert trains.counted(g, "A&StL") == ["2-5", "2-6"]
+        assert bot.keeps_for_train(g, "A&StL", 20) is True
+    finally:
+        object.__setattr__(g.rules, "obsolete_trains_count_for_limit", False)
