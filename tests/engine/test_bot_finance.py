@@ -84,6 +84,7 @@ def test_1833ne_never_closes_by_choice_and_fears_the_last_drops() -> None:
     (run,) = [a for a in g.legal_actions() if isinstance(a, RunRoutes)]
     g.apply(run)
     market.place(g, "B&W", next((c.row, c.col) for c in _cells(g) if c.price == 20))
+    g.invalidate_caches()
     assert finance.fall_room(g, finance.cell_after_dividend(g, "B&W", 0, True) or _no()) == 1
     values = GreedyBot(0).dividend_values(g, "B&W")
     # pay-out: 40 + 4 x (40 - 20) + 0.4 x 40 - 4 x 40 x (4 - 4) / 3 = 136 (room 4 at $40)
@@ -91,6 +92,7 @@ def test_1833ne_never_closes_by_choice_and_fears_the_last_drops() -> None:
     # withhold: ratio 0, one left to $10 (room 1): -40 + 40 - 40 = -40
     assert values == pytest.approx({"payout": 136.0, "half": 128.0, "withhold": -40.0})
     market.place(g, "B&W", next((c.row, c.col) for c in _cells(g) if c.price == 10))
+    g.invalidate_caches()  # (the bot's values are kept for a position until it changes)
     assert GreedyBot(0).dividend_values(g, "B&W")["withhold"] == -1e6  # it would close
 
 
@@ -118,6 +120,7 @@ def test_1830_withholds_to_save_for_a_train_and_pays_out_otherwise() -> None:
     assert _choice(g, "B&M") == "payout"
     set_cash(g, "B&M", 50)
     g.state.round.revenue = 200
+    g.invalidate_caches()
     assert bot.dividend_values(g, "B&M") == pytest.approx({"payout": 90.0, "withhold": 156.0})
     assert _choice(g, "B&M") == "withhold"
     # a cautious president (risk 0.1) weighs them 0.3 x 2.6 = 0.78: 156 - 24 = 132

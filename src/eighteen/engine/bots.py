@@ -333,10 +333,9 @@ class GreedyBot(Bot):
         """What the lay costs the corporation: terrain, costed sides and the turn's fee."""
         if not self._operating(game, a.actor):
             return self.terrain_cost(game, a.hex)
-        for lay, cost, pid, _ in or_track.lay_options(game):
-            if (lay.hex, lay.tile, lay.rotation, pid) == (a.hex, a.tile, a.rotation, a.private):
-                return cost
-        return self.terrain_cost(game, a.hex)
+        costs = game.memo(("bot lay costs",), _lay_costs, game)  # (one table a position)
+        cost = costs.get((a.hex, a.tile, a.rotation, a.private))
+        return self.terrain_cost(game, a.hex) if cost is None else cost
 
     def token_cost(self, game: Game, a: PlaceToken) -> int:
         """What the station costs the corporation (0 when it is none of its own turn's)."""
@@ -368,6 +367,13 @@ class GreedyBot(Bot):
         return sum(c.revenue for c in t.cities) + sum(w.revenue for w in t.towns)
 
     def dividend_values(self, game: Game, corp_id: str) -> dict[str, float]:
+        """:meth:`_dividend_values`, worked out once a position (each dividend kind is
+        scored with all of them)."""
+        key = ("bot dividends", corp_id, self.personality.risk)
+        values: dict[str, float] = game.memo(key, self._dividend_values, game, corp_id)
+        return values
+
+    def _dividend_values(self, game: Game, corp_id: str) -> dict[str, float]:
         """What each dividend kind is worth to the president, in dollars: his part of what
         is paid, his shares' change of price, and the money kept (with the corporation's
         dividends on its own shares, where the title pays them; his part of it, weighed
@@ -432,6 +438,14 @@ class GreedyBot(Bot):
             return False
         wanted = 2 if self.personality.risk > 0.6 else 1  # a bold bot saves for a second
         return corp.cash < cheapest_train(game) and len(corp.trains) < wanted
+
+
+def _lay_costs(game: Game) -> dict[tuple[str, str, int, str | None], int]:
+    """(hex, tile, rotation, private) -> what the lay costs, for every lay possible now."""
+    return {
+        (lay.hex, lay.tile, lay.rotation, pid): cost
+        for lay, cost, pid, _ in or_track.lay_options(game)
+    }
 
 
 def cheapest_train(game: Game) -> int:
