@@ -8,6 +8,7 @@ READINGS_18XX = [
     "new_trains_18xx_games",
     "emergency_18xx_games",
     "private_trades_18xx_games",
+    "deals_18xx_games",
     "offboard_groups_18xx_games",
     "bankrupt_sells_shares",
 ]

@@ -331,7 +331,8 @@ def test_titles_lists_each_titles_options(capsys: pytest.CaptureFixture[str]) ->
     assert code == 0 and lines[start + 1] == (
         "  1830: multiple_brown_from_ipo, optional_6_train, bankrupt_sells_shares, "
         "brown_pool_only_18xx_games, new_trains_18xx_games, emergency_18xx_games, "
-        "private_trades_18xx_games, offboard_groups_18xx_games, auction_18xx_games"
+        "private_trades_18xx_games, deals_18xx_games, offboard_groups_18xx_games, "
+        "auction_18xx_games"
     )
     assert not any(line.startswith("  1833ne:") for line in lines[start:])
     code, out, _ = run(capsys, "titles", "--format", "json")

@@ -330,12 +330,12 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(
 def test_a_game_no_corporation_can_be_started_in_is_over(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, out, err = run(capsys, "play", "1833ne", "--bots", "random", "--seed", "13", "--quiet")
+    code, out, err = run(capsys, "play", "1833ne", "--bots", "random", "--seed", "0", "--quiet")
     assert (code, err) == (0, "")
     assert out.splitlines()[1:4] == [
         "result (no corporation can be started any more):",
         "place  player   value  cash",
-        "   1.  Player4    $67   $67",
+        "   1.  Player1    $67   $67",
     ]
 
 
@@ -355,7 +355,7 @@ def test_a_stuck_game_is_reported_and_saved(
     assert run(capsys, "compile", "1833ne")[0] == 0
     save = tmp_path / "stuck.json"
     code, out, err = run(
-        capsys, "play", "1833ne", "--bots", "random", "--seed", "13", "--quiet", "--save", str(save)
+        capsys, "play", "1833ne", "--bots", "random", "--seed", "0", "--quiet", "--save", str(save)
     )
     assert code == 0
     assert out.splitlines()[1:3] == [

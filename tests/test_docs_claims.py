@@ -46,6 +46,8 @@ OPTIONS_1830 = (
     "private_trades_18xx_games (Players trade privates as 18xx.games lets them: a private is "
     "bought in its buyer's stock-round turn only, and C&A and B&O, whose first buyer received "
     "a share with them, are not traded); "
+    "deals_18xx_games (A deal between players is the acting player's action alone, the other "
+    "player is not asked (18xx.games' reading)); "
     "offboard_groups_18xx_games (The two Canadian West hexes (A9, A11) are one area: a route "
     "reaches at most one of them (18xx.games' reading)); "
     "auction_18xx_games (The private auction as 18xx.games plays it: several bidders on one "
@@ -784,7 +786,7 @@ def test_native_clean_changes_the_folder_eighteen_native_dir_names(
 
 def test_the_compiled_module_counts_docs_cli_quotes_are_this_tree_s() -> None:
     """docs/cli.md, The compiled engine: the reports it quotes count this tree's modules (a
-    build compiles 53; the corpus replay imports every one but the bots, 52), so a module
+    build compiles 54; the corpus replay imports every one but the bots, 53), so a module
     added or split shows here, not as a stale figure."""
     text = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
     flat = " ".join(text.split())
@@ -792,11 +794,11 @@ def test_the_compiled_module_counts_docs_cli_quotes_are_this_tree_s() -> None:
     compiled += [int(n) for n in re.findall(r"(\d+) of \1 modules compiled", flat)]
     imported = [int(n) for n in re.findall(r"(\d+) of the \1 modules imported", flat)]
     names = native.modules()
-    assert len(names) == 53
-    assert compiled == [53, 53]
+    assert len(names) == 54
+    assert compiled == [54, 54]
     # the training run imports every module; the replay benchmark (the importer) all but
     # the bots
-    assert imported == [53, 52]
+    assert imported == [54, 53]
     counted = subprocess.run(
         [
             sys.executable,
@@ -827,7 +829,7 @@ def test_a_save_holds_title_version_hash_players_seed_options_actions() -> None:
     assert saved == {
         "format": 1,
         "title": "1830",
-        "version": "1.4.0",
+        "version": "1.5.0",
         "hash": title.hash,
         "players": ["Ann", "Bob", "Cy"],
         "seed": 7,
@@ -1063,5 +1065,5 @@ def test_a_save_is_written_when_the_reader_of_the_log_leaves(tmp_path: Path) -> 
         assert proc.wait() == 0
     assert first.startswith(b"1830: Railways & Robber Barons: 4 greedy bots, seed 1")
     saved = json.loads(save.read_text())
-    assert len(saved["actions"]) == 749
-    assert err.decode().strip() == f"saved 749 actions to {save}"
+    assert len(saved["actions"]) == 835
+    assert err.decode().strip() == f"saved 835 actions to {save}"

@@ -131,7 +131,7 @@ def test_routes_refuses_another_title_version_and_force_replays_with_a_warning(
     code, out, err = run(capsys, "routes", str(old))
     assert (code, out) == (1, "")
     assert err.startswith(f"eighteen routes: error: {old}: save made with 1830 1.0.0 (sha256:")
-    assert "but the title is now 1830 1.4.0 (sha256:" in err
+    assert "but the title is now 1830 1.5.0 (sha256:" in err
     assert "the title has a new version since the game was saved. " in err
     assert err.count("\n") == 1
     code, out, err = run(capsys, "routes", str(old), "--force")
@@ -281,16 +281,19 @@ def test_simulate_prints_win_rates_length_end_reasons_and_significant_difference
     lines = text.splitlines()
     assert lines[:2] == [
         "1830: 2/2 games finished",
-        "  seat 1 (greedy): wins 100.0% [34.2%, 100.0%], mean value $6,128",
+        "  seat 1 (greedy): wins 100.0% [34.2%, 100.0%], mean value $13,652",
     ]
-    assert "  operating rounds: mean 18" in lines
-    assert lines.count("  ends: bank broken 50.0%, bankruptcy 50.0%") == 2
+    assert "  operating rounds: mean 22" in lines
+    assert "  operating rounds: mean 4" in lines
+    assert "  ends: bank broken 100.0%" in lines
+    assert "  ends: bankruptcy 100.0%" in lines
     assert (
-        "1830-example - 1830: 1 of 56 differences significant (p < 0.05), 0 after "
+        "1830-example - 1830: 2 of 53 differences significant (p < 0.05), 0 after "
         "false-discovery control (Benjamini-Hochberg q < 0.05); 2 seeds finished in both"
     ) in lines
-    assert "  significant by measure: revenue per OR 1 of 8" in lines
-    assert "  B&M revenue per OR: -$42 [-$71, -$13], p 0.035, q 1.000" in lines
+    assert "  significant by measure: final value 1 of 5, sets 1 of 1" in lines
+    assert "  seat 1 final value: -$13,038 [-$21,627, -$4,449], p 0.033, q 0.873" in lines
+    assert "  sets: -7.50 [-13.9, -1.15], p 0.042, q 0.873" in lines
 
 
 def test_summary_is_byte_for_byte_the_same_with_two_workers(
@@ -311,11 +314,12 @@ def test_summary_is_byte_for_byte_the_same_with_two_workers(
 
 def test_some_fifty_measures_are_compared(vs_run: tuple[Path, str]) -> None:
     """docs/simulate.md, summary.json: "some fifty measures (51 to 54 for 1830 against
-    1830-example with four greedy bots ... two more for each bot in several seats)": 54
-    and the random bots' win rate and final value (the greedy bot holds seat 1 alone)."""
+    1830-example with four greedy bots ... two more for each bot in several seats)": 51
+    (these games reach fewer phases) and the random bots' win rate and final value (the
+    greedy bot holds seat 1 alone)."""
     one, _ = vs_run
     differences = json.loads((one / "summary.json").read_text())["comparison"]["differences"]
-    assert len(differences) == 56
+    assert len(differences) == 53
     assert [d["metric"] for d in differences if d["metric"].startswith("bot ")] == [
         "bot random win rate",
         "bot random final value",
@@ -894,9 +898,11 @@ def test_the_refusal_reads_as_documented() -> None:
 
 
 def test_the_migration_notes_name_the_current_versions_and_corpus() -> None:
-    """docs/variants.md, Migrations so far: 1833NE moved to version 0.2.0; the 87-game
-    corpus (86 generated 1830 games and the real game 29133)."""
-    assert eighteen.load_title("1833ne").version == "0.2.0"
+    """docs/variants.md, Migrations so far: 1833NE moved to version 0.3.0 and 1830 to
+    1.5.0 with the deals answered; the 87-game corpus (86 generated 1830 games and the real
+    game 29133)."""
+    assert eighteen.load_title("1833ne").version == "0.3.0"
+    assert eighteen.load_title("1830").version == "1.5.0"
     fixtures = ROOT / "tests" / "fixtures" / "18xx-games"
     games = [*(fixtures / "1830-generated").glob("g*.json"), *(fixtures / "1830").glob("*.json")]
     assert len(games) == 87

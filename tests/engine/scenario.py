@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from eighteen import Game, load_title
-from eighteen.engine import bank
-from eighteen.engine.actions import Action, Bid, BuyShares, Par, Pass
+from eighteen.engine import bank, trains
+from eighteen.engine.actions import (
+    Action,
+    AnswerDeal,
+    Bid,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    Par,
+    Pass,
+    TradePrivate,
+)
 from eighteen.engine.tables import Tables
 
 PLAYERS = ["A", "B", "C", "D"]
@@ -24,6 +34,58 @@ def run(g: Game, *actions: Action) -> None:
         if a.type != "sell_shares" or g.state.round.kind != "operating":
             assert g.acting() == a.actor, f"{a}: {g.acting()} is to act"
         g.apply(a)
+
+
+def is_offer(g: Game, a: Action) -> bool:
+    """Is ``a`` a deal the other player must answer (rules.deals_need_consent): a private
+    traded between players, a train bought from a corporation another player presides, a
+    private a corporation buys from a player who is not its president?"""
+    if not g.rules.deals_need_consent:
+        return False
+    corps = g.state.corporations
+    if isinstance(a, TradePrivate):
+        return True
+    if isinstance(a, BuyTrain):
+        owner = trains.owner_of(g, a.train)
+        return owner in corps and corps[owner].president != corps[a.actor].president
+    if isinstance(a, BuyCompany):
+        return g.state.privates[a.private].owner != corps[a.actor].president
+    return False
+
+
+def offer(g: Game, deal: Action, answerer: str) -> None:
+    """Apply ``deal`` (a player's or corporation's deal with another player; its side is
+    to act, as :func:`run` checks) and check it is an offer only: kept in the round for
+    ``answerer``, who alone acts now, to accept or refuse; no cash, train or private has
+    moved."""
+    g.invalidate_caches()  # tests may edit the state between actions
+    if deal.type != "trade_private" or g.state.round.kind != "operating":
+        # (a president's private sale for a train, or its buyer's, comes in the
+        # corporation's turn)
+        assert g.acting() == deal.actor, f"{deal}: {g.acting()} is to act"
+    before = (
+        cash(g),
+        {c: (cs.cash, list(cs.trains)) for c, cs in g.state.corporations.items()},
+        {pid: ps.owner for pid, ps in g.state.privates.items()},
+        g.state.bank,
+    )
+    g.apply(deal)
+    assert g.state.round.deal == [answerer, deal.to_json()]
+    assert g.acting() == answerer
+    assert g.legal_actions() == [AnswerDeal(answerer, True), AnswerDeal(answerer, False)]
+    after = (
+        cash(g),
+        {c: (cs.cash, list(cs.trains)) for c, cs in g.state.corporations.items()},
+        {pid: ps.owner for pid, ps in g.state.privates.items()},
+        g.state.bank,
+    )
+    assert after == before
+
+
+def agreed(g: Game, deal: Action, answerer: str) -> None:
+    """Offer ``deal`` (:func:`offer`) and have ``answerer`` accept it: the deal is made."""
+    offer(g, deal, answerer)
+    run(g, AnswerDeal(answerer, True))
 
 
 def opening(

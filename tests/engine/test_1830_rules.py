@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from scenario import run, second_stock_round
+from scenario import agreed, is_offer, run, second_stock_round
 
 from eighteen import Game, IllegalAction, load_title
 from eighteen.engine import market, network, phases, shares, trains
@@ -43,10 +43,17 @@ def erie_floated(g: Game) -> None:
 
 
 def skip_until(g: Game, done: Callable[[Game], bool]) -> None:
-    """Take the plain choices (pass, the offered run, pay out, a train) until ``done``."""
+    """Take the plain choices (pass, the offered run, pay out, a train) until ``done``;
+    never a deal another player must answer (a train of a corporation he presides)."""
     while not done(g):
         acts = g.legal_actions()
-        g.apply(next(a for a in acts if isinstance(a, Pass | RunRoutes | Dividend | BuyTrain)))
+        g.apply(
+            next(
+                a
+                for a in acts
+                if isinstance(a, Pass | RunRoutes | Dividend | BuyTrain) and not is_offer(g, a)
+            )
+        )
 
 
 def to_turn_of(g: Game, corp: str) -> None:
@@ -115,7 +122,8 @@ def test_buying_a_private_from_a_player_is_the_turns_purchase() -> None:
     price.  That purchase is his turn's business (the turn is no pass, so the round goes
     on) and his one purchase: no share after it, nor a second private."""
     g = second_stock_round()
-    run(g, TradePrivate("B", "SV", "A", 20))
+    agreed(g, TradePrivate("B", "SV", "A", 20), "A")  # (A answers B's offer)
+    assert g.acting() == "B"
     assert g.state.privates["SV"].owner == "B"
     assert (g.state.player("A").cash, g.state.player("B").cash) == (250 + 20, 313 - 20)
     with pytest.raises(IllegalAction, match="already bought this turn"):
@@ -134,7 +142,8 @@ def test_after_a_private_brown_zone_shares_may_still_be_bought() -> None:
     still be bought after a private."""
     g = second_stock_round()
     g.state.corporations["B&M"].cell = [7, 2]  # setup: B&M at $30, a brown cell
-    run(g, TradePrivate("B", "SV", "A", 20), BuyShares("B", "B&M", "ipo"))
+    agreed(g, TradePrivate("B", "SV", "A", 20), "A")
+    run(g, BuyShares("B", "B&M", "ipo"))
     assert shares.percent_of(g, "B&M", "B") == 10
     assert g.state.player("B").cash == 313 - 20 - 100  # an IPO share costs par
 

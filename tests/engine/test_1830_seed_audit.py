@@ -16,7 +16,7 @@ seed there, and 18xx.games' other readings are title options (docs/1830-notes.md
 from __future__ import annotations
 
 import pytest
-from scenario import cash, money, opening, pass_round, run, second_stock_round
+from scenario import agreed, cash, money, opening, pass_round, run, second_stock_round
 from test_operating import (
     BOSTON_MANSFIELD,
     forced_purchase_game,
@@ -520,7 +520,7 @@ def test_president_pays_at_most_face_for_another_corporations_train() -> None:
     g.invalidate_caches()
     with pytest.raises(IllegalAction, match="list price"):
         g.apply(BuyTrain("B&M", "3-0", 181))
-    run(g, BuyTrain("B&M", "3-0", 180))
+    agreed(g, BuyTrain("B&M", "3-0", 180), "D")  # (D, NYC's president, agrees)
     assert g.state.player("C").cash == 400 - 130
     assert g.state.corporations["B&M"].cash == 0
     assert g.state.corporations["NYC"].cash == 180
@@ -567,7 +567,8 @@ def test_a_president_short_of_money_may_sell_a_private_to_a_player() -> None:
     may also sell a private he owns if he finds a buyer (he is not forced to).  C (B&M's
     president, $200) finds A ready to pay $70 for the D&H and so makes up the $300."""
     g = forced_purchase_game(president_cash=200)
-    g.apply(TradePrivate("C", "DH", "A", 70))  # (C acts in B&M's turn)
+    agreed(g, TradePrivate("C", "DH", "A", 70), "A")  # (C acts in B&M's turn)
+    assert g.acting() == "B&M"
     assert g.state.privates["DH"].owner == "A"
     assert g.state.player("C").cash == 270
     run(g, BuyTrain("B&M", "4-0", 300))
@@ -620,7 +621,8 @@ def test_the_buyer_may_send_the_presidents_sale_of_a_private() -> None:
     """The forced purchase's private sale is a trade both players agree: A, buying C's
     D&H, may send it as well (at any price A can pay)."""
     g = forced_purchase_game(president_cash=200)
-    g.apply(TradePrivate("A", "DH", "C", 120))  # (in B&M's turn)
+    agreed(g, TradePrivate("A", "DH", "C", 120), "C")  # (in B&M's turn; C agrees)
+    assert g.acting() == "B&M"
     assert g.state.privates["DH"].owner == "A"
     assert (g.state.player("A").cash, g.state.player("C").cash) == (280 - 120, 320)
 

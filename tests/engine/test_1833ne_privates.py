@@ -9,6 +9,7 @@ from typing import cast
 
 import pytest
 from ne_scenario import act, all_pass, auction, lay, new_game, opening, pass_to
+from scenario import agreed
 
 from eighteen import Game
 from eighteen.engine import ferries, network, phase_change, phases, privates
@@ -49,7 +50,7 @@ def test_corporations_buy_privates_from_one_dollar_to_face_value() -> None:
         g.apply(BuyCompany("B&W", "P3", 51))
     cash = g.state.corporations["B&W"].cash
     bank = g.state.bank
-    act(g, BuyCompany("B&W", "P6", 80))
+    agreed(g, BuyCompany("B&W", "P6", 80), "D")  # (from D, who accepts)
     # the seller gets the price, the bank the $40 fee
     assert g.state.corporations["B&W"].cash == cash - 120
     assert g.state.bank == bank + 40
@@ -98,7 +99,7 @@ def test_lowell_free_tile_in_the_round_of_purchase() -> None:
     all_pass(g)
     assert g.acting() == "B&L"
     assert not [a for a in g.legal_actions() if isinstance(a, LayTile)]
-    act(g, BuyCompany("B&L", "P2", 40))
+    agreed(g, BuyCompany("B&L", "P2", 40), "C")  # (from C, who accepts)
     pass_to(g, "B&L", "track")
     free = [a for a in g.legal_actions() if isinstance(a, LayTile) and a.private == "P2"]
     assert free and {a.hex for a in free} == {"G20"}
@@ -156,7 +157,7 @@ def test_luxury_bought_with_two_ferries_doubles_the_one_chosen() -> None:
         g.state.ferries[port] = "B&W"
         g.state.ferry_order.append(port)
     g.invalidate_caches()
-    act(g, BuyCompany("B&W", "P5", 70))  # from C, at face
+    agreed(g, BuyCompany("B&W", "P5", 70), "C")  # from C, at face
     # B&W holds P5 and two ferries: it names the one P5 doubles before its turn goes on
     # (only its anytime private purchases may come first)
     acts = g.legal_actions()
@@ -227,7 +228,7 @@ def test_ogdensburg_virtual_station_for_track() -> None:
     act(g, Pass("B&W"))  # no issue: at the track step
     far = {"B5", "B9"}  # beyond the gray track leaving the Ogdensburg off-board (A6)
     assert not far & {a.hex for a in g.legal_actions() if isinstance(a, LayTile)}
-    act(g, BuyCompany("B&W", "P4", 60))
+    agreed(g, BuyCompany("B&W", "P4", 60), "B")  # (from B, who accepts)
     assert privates.virtual_stations(g, "B&W")[0].hex == "A6"
     assert far & {a.hex for a in g.legal_actions() if isinstance(a, LayTile)}
     # only the owner of the D&H private may run to A12

@@ -24,7 +24,7 @@ from ne_scenario import (
     set_cash,
     to_stock_round,
 )
-from scenario import actor
+from scenario import actor, agreed
 from test_1833ne_example import play_to_step_16
 
 from eighteen import Game
@@ -627,9 +627,9 @@ def test_blocking_privates_free_their_hexes_when_a_corporation_buys_them() -> No
 
     g = opening()
     assert privates.blocked_hexes(g) == {"H23", "G20", "C4", "C6"}
-    act(g, BuyCompany("B&W", "P1", 15))
+    agreed(g, BuyCompany("B&W", "P1", 15), "B")  # (B's: he accepts)
     assert privates.blocked_hexes(g) == {"G20", "C4", "C6"}
-    act(g, BuyCompany("B&W", "P3", 50))
+    act(g, BuyCompany("B&W", "P3", 50))  # (A's, B&W's president: no offer)
     assert privates.blocked_hexes(g) == {"G20"}
 
 

@@ -65,9 +65,10 @@ def test_an_action_subclass_is_refused() -> None:
         g.apply(NotedBid("Ann", "SV", 20, "cheap"))
     assert str(exc.value) == (
         "NotedBid is not one of the engine's actions (a save could not hold it): use "
-        "AnswerTakeover, Bankrupt, Bid, BuyCompany, BuyFerry, BuyShares, BuyTrain, "
-        "ChooseFerry, DiscardTrain, Dividend, ExchangePrivate, IssueShares, LayTile, Par, "
-        "Pass, PlaceToken, RedeemShares, RunRoutes, SellShares, TakeOver, TradePrivate"
+        "AnswerDeal, AnswerTakeover, Bankrupt, Bid, BuyCompany, BuyFerry, BuyShares, "
+        "BuyTrain, ChooseFerry, DiscardTrain, Dividend, ExchangePrivate, IssueShares, "
+        "LayTile, Par, Pass, PlaceToken, RedeemShares, RunRoutes, SellShares, TakeOver, "
+        "TradePrivate"
     )
     assert g.log == []
     g.apply(Bid("Ann", "SV", 20))

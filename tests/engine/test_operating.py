@@ -7,7 +7,7 @@ floated at $100, bought a 2-train in operating round 1 and stands at $90 with $9
 from __future__ import annotations
 
 import pytest
-from scenario import cash, money, run, second_stock_round
+from scenario import agreed, cash, money, run, second_stock_round
 
 from eighteen import Game, IllegalAction
 from eighteen.engine import market, network, privates, trains, views
@@ -165,7 +165,7 @@ def test_buy_train_from_another_corporation() -> None:
     run(g, Pass("B&M"), RunRoutes("B&M", (BOSTON_MANSFIELD,)), Dividend("B&M", "withhold"))
     with pytest.raises(IllegalAction, match="at least \\$1"):
         g.apply(BuyTrain("B&M", "3-0", 0))
-    run(g, BuyTrain("B&M", "3-0", 1))
+    agreed(g, BuyTrain("B&M", "3-0", 1), "D")  # (D, NYC's president, agrees)
     assert g.state.corporations["B&M"].trains == ["2-0", "3-0"]
     assert g.state.corporations["NYC"].cash == 1
 
@@ -236,7 +236,7 @@ def test_corporation_buys_a_private_from_a_player_in_phase_three() -> None:
     with pytest.raises(IllegalAction, match="\\$10 to \\$40"):
         g.apply(BuyCompany("B&M", "SV", 41))
     before = g.state.player("A").cash
-    run(g, BuyCompany("B&M", "SV", 40))
+    agreed(g, BuyCompany("B&M", "SV", 40), "A")  # (A's, who accepts)
     assert g.state.privates["SV"].owner == "B&M"
     assert g.state.player("A").cash == before + 40
     assert g.acting() == "B&M" and g.state.round.step == "track"  # any time in the turn

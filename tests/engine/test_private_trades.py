@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scenario import actor
+from scenario import actor, agreed
 
 import eighteen
 from eighteen.engine.actions import Bid, IllegalAction, Pass, TradePrivate
@@ -55,12 +55,12 @@ def test_sale_and_purchase_in_a_later_stock_round() -> None:
     offered = [a for a in g.legal_actions() if isinstance(a, TradePrivate)]
     assert TradePrivate("Ann", "SV", "Bob", 20) in offered  # sell her own, at face value
     assert TradePrivate("Ann", "CS", "Bob", 40) in offered  # buy Bob's, at face value
-    g.apply(TradePrivate("Ann", "SV", "Cy", 35))  # any agreed price
+    agreed(g, TradePrivate("Ann", "SV", "Cy", 35), "Cy")  # any agreed price
     assert g.state.privates["SV"].owner == "Cy"
     assert g.state.player("Ann").cash == cash["Ann"] + 35
     assert g.state.player("Cy").cash == cash["Cy"] - 35
     assert g.acting() == "Ann"  # a trade does not use up the turn
-    g.apply(TradePrivate("Ann", "CA", "Bob", 1))
+    agreed(g, TradePrivate("Ann", "CA", "Bob", 1), "Bob")
     assert g.state.privates["CA"].owner == "Ann"
     assert g.state.player("Ann").cash == cash["Ann"] + 34
 

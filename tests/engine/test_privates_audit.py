@@ -33,7 +33,7 @@ from collections.abc import Callable
 import pytest
 from corpus_18xx import at, export
 from readings_18xx import READINGS_18XX
-from scenario import cash, opening, run, second_stock_round
+from scenario import agreed, cash, opening, run, second_stock_round
 
 from eighteen import Game, IllegalAction
 from eighteen.engine import privates, shares, trains
@@ -480,7 +480,7 @@ def test_c_and_a_and_b_and_o_are_not_traded_between_players_by_18xx_games() -> N
     private_trades_18xx_games.  B (to act) owns CS and BO; A owns SV and CA."""
     seed = second_stock_round()
     b = seed.state.player("B").cash
-    run(seed, TradePrivate("B", "CA", "A", 1))
+    agreed(seed, TradePrivate("B", "CA", "A", 1), "A")  # (A accepts)
     assert seed.state.privates["CA"].owner == "B"
     assert seed.state.player("B").cash == b - 1
     assert seed.state.certs["PRR_1"] == "A"  # the share stays where it was given
@@ -524,7 +524,7 @@ def test_a_player_who_could_buy_only_c_and_a_is_passed_by_18xx_games() -> None:
 
     g = setup([])
     assert g.acting() == "D"
-    run(g, TradePrivate("D", "CA", "A", 50))
+    agreed(g, TradePrivate("D", "CA", "A", 50), "A")  # (A accepts)
     assert g.state.privates["CA"].owner == "D" and g.state.player("D").cash == 0
     g = setup(READINGS_18XX)
     assert g.acting() == "A"
@@ -537,7 +537,7 @@ def test_a_private_is_sold_in_the_sellers_turn_by_the_seed_only() -> None:
     private_trades_18xx_games): B, to act, may not sell his CS to C."""
     seed = second_stock_round()
     c = seed.state.player("C").cash
-    run(seed, TradePrivate("B", "CS", "C", 40))
+    agreed(seed, TradePrivate("B", "CS", "C", 40), "C")  # (C accepts)
     assert seed.state.privates["CS"].owner == "C"
     assert seed.state.player("C").cash == c - 40
     g = stock_round_2()

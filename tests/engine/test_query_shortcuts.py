@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from scenario import is_offer
 
 from eighteen import Game, load_title
 from eighteen.engine import network, phases, privates, route_network, shares, trains
@@ -43,8 +44,10 @@ def random_positions(
     """The positions of a random game (at most 1500 actions), its board's caches emptied
     first: each position is handed out, then an action is taken at random (a tile lay
     when there is one, with ``lays_first``; else, with chance ``active_share``, one that
-    is not a pass).  ``rng``: the generator to draw from (default: one seeded with
-    ``seed``), shared with a caller that draws from it between positions."""
+    is not a pass), never a deal offered to another player (rules.deals_need_consent:
+    the game does not wait on answers).  ``rng``: the generator to draw from (default:
+    one seeded with ``seed``), shared with a caller that draws from it between
+    positions."""
     rng = rng or random.Random(seed)
     g = Game.new(load_title(title), ["Ann", "Bob", "Cy", "Di"], seed=seed)
     network.board(g).clear_caches()
@@ -52,7 +55,7 @@ def random_positions(
         if g.is_over:
             return
         yield g
-        acts = [a for a in g.legal_actions() if not pointless(g, a)]
+        acts = [a for a in g.legal_actions() if not pointless(g, a) and not is_offer(g, a)]
         lays = [a for a in acts if isinstance(a, LayTile)] if lays_first else []
         active = [a for a in acts if not isinstance(a, Pass)]
         g.apply(rng.choice(lays or (active if active and rng.random() < active_share else acts)))
@@ -229,7 +232,7 @@ def test_a_walk_stopping_at_the_first_joined_stop_agrees_with_the_reach(
     assert answers == {True, False}
 
 
-@pytest.mark.parametrize("title,seed", [("1830", 33), ("1833ne", 32)])
+@pytest.mark.parametrize("title,seed", [("1830", 35), ("1833ne", 32)])
 def test_a_reach_walked_on_from_the_last_one_is_the_reach_walked_afresh(
     title: str, seed: int
 ) -> None:
@@ -433,7 +436,7 @@ def _same_tables(got: TrackGraph, fresh: TrackGraph) -> list[str]:
     return [name for name in GRAPH_TABLES if getattr(got, name) != getattr(fresh, name)]
 
 
-@pytest.mark.parametrize("title,seed", [("1830", 15), ("1833ne", 16)])
+@pytest.mark.parametrize("title,seed", [("1830", 16), ("1833ne", 16)])
 def test_the_graphs_patched_from_one_another_get_their_own_tables_back(
     title: str, seed: int
 ) -> None:

@@ -7,7 +7,7 @@ cash A $420, B $340, C $530, D $490; stock round 1 begins with C.
 from __future__ import annotations
 
 import pytest
-from scenario import cash, money, opening, run, second_stock_round
+from scenario import agreed, cash, money, opening, run, second_stock_round
 
 from eighteen import IllegalAction
 from eighteen.engine import market, shares
@@ -245,7 +245,7 @@ def test_after_a_private_a_brown_share_comes_from_the_pool_only_on_the_pool_only
     g = second_stock_round(options=["brown_pool_only_18xx_games"])
     g.state.corporations["B&M"].cell = [7, 2]  # setup: B&M at $30, a brown cell
     g.state.certs["B&M_5"] = "pool"
-    run(g, TradePrivate("B", "SV", "A", 20))
+    agreed(g, TradePrivate("B", "SV", "A", 20), "A")  # (A accepts)
     with pytest.raises(IllegalAction, match="several certificates in one turn come from the pool"):
         g.apply(BuyShares("B", "B&M", "ipo"))
     assert BuyShares("B", "B&M", "ipo") not in g.legal_actions()
@@ -264,7 +264,7 @@ def test_after_a_private_a_player_left_only_a_brown_ipo_share_ends_his_turn() ->
     g = second_stock_round(options=readings)
     g.state.corporations["B&M"].cell = [7, 2]  # setup: B&M at $30, a brown cell
     g.state.certs["NYC_1"] = "D"  # setup: B's NYC share goes to D
-    run(g, TradePrivate("B", "SV", "A", 20))
+    agreed(g, TradePrivate("B", "SV", "A", 20), "A")  # (A accepts)
     assert g.acting() == "C"
     assert g.state.round.passes == 0  # his turn traded: no pass
     assert g.state.round.last_actor == "B"
@@ -272,7 +272,7 @@ def test_after_a_private_a_player_left_only_a_brown_ipo_share_ends_his_turn() ->
     g = second_stock_round(options=["private_trades_18xx_games"])
     g.state.corporations["B&M"].cell = [7, 2]
     g.state.certs["NYC_1"] = "D"
-    run(g, TradePrivate("B", "SV", "A", 20))
+    agreed(g, TradePrivate("B", "SV", "A", 20), "A")
     assert g.acting() == "B"
     assert [a for a in g.legal_actions() if isinstance(a, BuyShares)] == [
         BuyShares("B", "B&M", "ipo")

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from corpus_18xx import at, export, insert_after, player
+from scenario import agreed
 from stock_setups import give, later, opening, place, refused, set_cash, start
 
 from eighteen import Game
@@ -384,7 +385,7 @@ def test_a_private_he_could_buy_keeps_him_but_not_ca_or_bo_with_the_readings() -
     set_cash(seed, D=10)
     seed.apply(Pass("C"))
     assert where(seed) == ("D", 1, "C") and skipped(seed) == []
-    seed.apply(TradePrivate("D", "CA", "A", 10))
+    agreed(seed, TradePrivate("D", "CA", "A", 10), "A")  # (A accepts)
     assert seed.state.privates["CA"].owner == "D"
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import pytest
 from corpus_18xx import FIXTURES, at, export
-from scenario import run, second_stock_round
+from scenario import is_offer, run, second_stock_round
 
 from eighteen import Game, IllegalAction
 from eighteen.engine import market, network, privates
@@ -82,10 +82,17 @@ def operating(
 
 
 def skip_until(g: Game, done: Callable[[Game], bool]) -> None:
-    """Take the plain choices (pass, the offered run, pay out, a train) until ``done``."""
+    """Take the plain choices (pass, the offered run, pay out, a train) until ``done``;
+    never a deal another player must answer (a train of a corporation he presides)."""
     while not done(g):
         acts = g.legal_actions()
-        g.apply(next(a for a in acts if isinstance(a, Pass | RunRoutes | Dividend | BuyTrain)))
+        g.apply(
+            next(
+                a
+                for a in acts
+                if isinstance(a, Pass | RunRoutes | Dividend | BuyTrain) and not is_offer(g, a)
+            )
+        )
 
 
 def refused(g: Game, action: LayTile | PlaceToken, match: str | None = None) -> None:

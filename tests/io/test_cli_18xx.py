@@ -158,7 +158,7 @@ BAD_INPUTS: dict[str, tuple[Callable[[dict[str, Any]], dict[str, Any]], str]] = 
         "unknown optional rule 'free_lunch' for 1830 (known: multiple_brown_from_ipo, "
         "optional_6_train, bankrupt_sells_shares, brown_pool_only_18xx_games, "
         "new_trains_18xx_games, emergency_18xx_games, private_trades_18xx_games, "
-        "offboard_groups_18xx_games, auction_18xx_games)",
+        "deals_18xx_games, offboard_groups_18xx_games, auction_18xx_games)",
     ),
     "unknown title": (
         lambda d: d.update(title="1831") or d,

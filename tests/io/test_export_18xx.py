@@ -18,10 +18,13 @@ from eighteen import Game, load_title
 from eighteen.engine.actions import (
     ACTION_TYPES,
     Action,
+    AnswerDeal,
     BuyCompany,
     BuyFerry,
+    BuyTrain,
     ChooseFerry,
     Pass,
+    TradePrivate,
 )
 from eighteen.engine.bots import GreedyBot, make_bots, play
 from eighteen.io.games18xx import ExportError, export_game, filter_actions, import_game
@@ -94,11 +97,13 @@ def _played(title: str, bots: str, players: int, seed: int) -> Game:
 # takeovers) and what 1830's games do not show: a run's extension to an interconnection
 # bonus, a corporation closed by the turn of its token, sale or redemption, a run of a
 # corporation's next turn with only automatic play between (random 3p seed 1), a
-# corporation's pass in a takeover round (random 3p seed 6); such a pass logged right
+# corporation's pass in a takeover round (random 3p seed 397); such a pass logged right
 # after the operating passes that close the round, before another corporation's takeover
-# (random 4p seed 27, action 257) or a player's purchase (random 4p seed 31, action 171);
-# fourteen corporation passes before a player's purchase, more than MAX_PASSES (greedy 4p
-# seed 57, actions 183-196)
+# (random 3p seed 397, action 229) or a player's purchase (random 4p seed 1563, action
+# 245); fourteen corporation passes before a player's purchase, more than MAX_PASSES
+# (greedy 4p seed 357, actions 114-127).  Random 3p seed 6, random 4p seeds 27 and 31 and
+# greedy 4p seed 57 showed these before deals between players were offered and answered;
+# their games, changed since, are played as more games.
 @pytest.mark.parametrize(
     ("title", "bots", "players", "seed"),
     [
@@ -115,6 +120,9 @@ def _played(title: str, bots: str, players: int, seed: int) -> Game:
         ("1833ne-takeover", "random", 4, 27),
         ("1833ne-takeover", "random", 4, 31),
         ("1833ne-takeover", "greedy", 4, 57),
+        ("1833ne-takeover", "random", 3, 397),
+        ("1833ne-takeover", "random", 4, 1563),
+        ("1833ne-takeover", "greedy", 4, 357),
     ],
 )
 def test_bot_games_round_trip(title: str, bots: str, players: int, seed: int) -> None:
@@ -175,36 +183,38 @@ def _without_steps(exported: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_pass_is_made_at_the_step_it_names() -> None:
-    """StL&A, the one corporation left, issues shares (action 176), then passes twice
-    (177, 178), each pass ending one of its turns (the rounds go on with it alone), and
-    issues again (179). Each pass names its step, so the import makes it there; without
-    the steps, the second issue is taken in the turn of the first (its issue step is still
-    open) and the game goes astray."""
-    g = _played("1833ne-takeover", "random", 5, 28)
+    """A&StL, the one corporation left, issues shares (action 239) and lays track (240,
+    241), then passes twice (242, 243), each pass ending one of its turns (the rounds go on
+    with it alone), and issues again (244). Each pass names its step, so the import makes
+    it there; without the steps, the second issue is taken in the turn of the first pass
+    (its issue step is still open) and the game goes astray."""
+    g = _played("1833ne-takeover", "random", 5, 112)
     exported = json.loads(json.dumps(export_game(g)))
     acts = exported["actions"]
-    assert [(a["type"], a.get("step")) for a in acts[175:180]] == [
+    assert [(a["type"], a.get("step")) for a in acts[238:245]] == [
         ("issue_shares", None),
+        ("lay_tile", None),
+        ("lay_tile", None),
         ("pass", "issue"),
         ("pass", "issue"),
         ("issue_shares", None),
-        ("redeem_shares", None),
+        ("lay_tile", None),
     ]
     assert import_game(exported).game.state_hash() == g.state_hash()
     astray = import_game(_without_steps(exported))
     assert astray.mismatches()[:2] == [
-        "Player2: ours 70, file 10",
+        "Player3: ours 100, file 0",
         "end: ours not over, file no corporation can be started any more",
     ]
-    acts[176]["step"] = 3
+    acts[241]["step"] = 3
     with pytest.raises(ExportError) as exc:
         import_game(exported)
-    assert str(exc.value) == "action 177 (pass): 'step' is not a step name"
+    assert str(exc.value) == "action 242 (pass): 'step' is not a step name"
 
 
 def test_1833ne_exports_name_what_its_actions_change() -> None:
     """Each 1833NE action is written with what it moved, so that the import can make it."""
-    acts = export_game(_played("1833ne", "random", 4, 2))["actions"]
+    acts = export_game(_played("1833ne", "random", 4, 42))["actions"]
     acts += export_game(_played("1833ne-takeover", "greedy", 4, 4))["actions"]
 
     def first(kind: str, **having: Any) -> dict[str, Any]:
@@ -213,36 +223,36 @@ def test_1833ne_exports_name_what_its_actions_change() -> None:
     corp = {"entity_type": "corporation"}
     assert first("issue_shares") == {
         "type": "issue_shares",
-        "shares": ["B&L_3"],
-        "percent": 10,
-        "entity": "B&L",
+        "shares": ["B&W_1", "B&W_2"],
+        "percent": 20,
+        "entity": "B&W",
         **corp,
-        "id": 29,
+        "id": 47,
     }
     # the issue before a president pays for a train: taken at the train step
     assert first("issue_shares", emergency=True) == {
         "type": "issue_shares",
         "emergency": True,
-        "shares": ["FRR_1", "FRR_2"],
+        "shares": ["B&L_1", "B&L_2"],
         "percent": 20,
-        "entity": "FRR",
+        "entity": "B&L",
         **corp,
-        "id": 41,
+        "id": 72,
     }
     assert first("redeem_shares") == {
         "type": "redeem_shares",
-        "shares": ["B&L_1", "B&L_3"],
+        "shares": ["B&L_1", "B&L_2"],
         "percent": 20,
         "entity": "B&L",
         **corp,
-        "id": 105,
+        "id": 129,
     }
     assert first("buy_ferry") == {
         "type": "buy_ferry",
-        "port": "G26",
-        "entity": "B&L",
+        "port": "E26",
+        "entity": "B&W",
         **corp,
-        "id": 30,
+        "id": 57,
     }
     assert first("take_over") == {
         "type": "take_over",
@@ -297,11 +307,13 @@ def test_an_answer_to_a_takeover_must_be_true_or_false() -> None:
 def test_a_1833ne_game_exported_at_each_action_imports_to_that_position() -> None:
     """Cut anywhere, even inside a turn whose steps come in any order (track, token and
     ferry): a ferry bought, or a token placed, after passes that ended the track step
-    (actions 40 and 93 of this game) leaves the turn where the game had it."""
-    g = _played("1833ne", "random", 4, 2)
+    (actions 71 and 142 of this game) leaves the turn where the game had it."""
+    g = _played("1833ne", "random", 4, 95)
     log = list(g.log)
-    assert (log[39].type, log[92].type) == ("buy_ferry", "place_token")
-    assert (log[37].type, log[38].type, log[91].type) == ("pass", "pass", "pass")
+    assert (log[70].type, log[141].type) == ("buy_ferry", "place_token")
+    assert (log[69].type, log[139].type, log[140].type) == ("pass", "pass", "pass")
+    passes = export_game(g)["actions"]
+    assert [passes[i].get("step") for i in (69, 139, 140)] == ["track", "issue", "track"]
     differ = []
     for n in range(1, len(log) + 1):
         cut = _cut(g, n)
@@ -314,23 +326,23 @@ def test_a_1833ne_game_exported_at_each_action_imports_to_that_position() -> Non
 
 
 def test_a_game_cut_after_a_pass_in_a_takeover_round_imports_to_that_position() -> None:
-    """StL&A's pass (action 256) ends the operating round and B&W's (257) declines to take
+    """StL&A's pass (action 228) ends the operating round and B&W's (229) declines to take
     anyone over: cut there, the import makes both, the second as B&W's answer."""
-    g = _played("1833ne-takeover", "random", 4, 27)
+    g = _played("1833ne-takeover", "random", 3, 397)
     log = list(g.log)
-    assert [(a.actor, a.type) for a in log[255:257]] == [("StL&A", "pass"), ("B&W", "pass")]
-    cut = _cut(g, 257)
-    assert (cut.state.round.kind, cut.acting()) == ("takeover", "FRR")
+    assert [(a.actor, a.type) for a in log[227:229]] == [("StL&A", "pass"), ("B&W", "pass")]
+    cut = _cut(g, 229)
+    assert (cut.state.round.kind, cut.acting()) == ("takeover", "A&StL")
     res = import_game(_without_steps(json.loads(json.dumps(export_game(cut)))))
     assert res.divergence is None
     assert res.game.state_hash() == cut.state_hash()
 
 
-@pytest.mark.parametrize(("bots", "seed", "at"), [("random", 31, 171), ("greedy", 69, 115)])
+@pytest.mark.parametrize(("bots", "seed", "at"), [("random", 1563, 245), ("greedy", 69, 115)])
 def test_a_players_pass_after_held_back_corporation_passes(bots: str, seed: int, at: int) -> None:
     """A player passes where the game has a purchase, after corporation passes that the
-    import (as of an 18xx.games log, without steps) holds back: B&L's two, the second its
-    answer in the takeover round (random seed 31); six of three corporations (greedy seed
+    import (as of an 18xx.games log, without steps) holds back: B&W's two, the second its
+    answer in the takeover round (random seed 1563); six of three corporations (greedy seed
     69). The import makes them all, then the player's pass."""
     g = _played("1833ne-takeover", bots, 4, seed)
     log = list(g.log)
@@ -421,17 +433,18 @@ def test_a_ferry_choice_round_trips() -> None:
 
 
 def test_a_sale_that_closes_its_corporation_names_the_certificate_sold() -> None:
-    """Player 2's sale of 10% of A&StL closes it (action 129): every certificate goes
-    home, none to the market; the export names the one the sale handed over."""
-    g = _played("1833ne", "random", 3, 1)
-    sale = export_game(g)["actions"][128]
+    """Player 2's sale of 10% of A&StL closes it (action 170): every certificate goes
+    home, none to the market; the export names the one the sale handed over (A&StL_3, the
+    one he held besides the president's)."""
+    g = _played("1833ne", "random", 3, 14)
+    sale = export_game(g)["actions"][169]
     assert sale == {
         "type": "sell_shares",
-        "shares": ["A&StL_1"],
+        "shares": ["A&StL_3"],
         "percent": 10,
         "entity": 2,
         "entity_type": "player",
-        "id": 129,
+        "id": 170,
     }
     assert g.state.corporations["A&StL"].closed
 
@@ -500,20 +513,99 @@ def test_the_importer_reads_every_action_the_engine_has() -> None:
 def test_an_1830_export_cut_with_stop_at_imports_to_each_position() -> None:
     """The whole export, read up to an action (``stop_at``, the CLI's ``--at``), without
     the steps its passes name: what the next action needs first (the passes held back) is
-    made, nothing more.  One kind of cut stands elsewhere: PRR passes its trains step
-    (863) and buys D&H at its last step (864); the purchase, which fits at any step, is
-    taken where PRR stands (its pass may be one of a step our engine skips), and the pass
-    is made with the next action that needs it."""
+    made, nothing more.  One kind of cut stands elsewhere: C&O passes its trains step (379)
+    and, at its last step, buys SV (380) and offers Player1 to buy D&H (381, refused: 382)
+    and C&A (383, accepted: 384); each purchase or offer, which fits at any step, is taken
+    where C&O stands (its pass may be one of a step our engine skips), the answers with
+    it, and the pass is made with the next action that needs it."""
     g = _played("1830", "random", 4, 7)
     log = list(g.log)
-    assert (log[862].type, log[863].type, log[864].type) == ("pass", "buy_company", "buy_company")
+    assert [a.type for a in log[378:385]] == [
+        "pass",
+        "buy_company",
+        "buy_company",
+        "answer_deal",
+        "buy_company",
+        "answer_deal",
+        "buy_company",
+    ]
     exported = _without_steps(json.loads(json.dumps(export_game(g))))
     differ = []
-    for n in [*range(9, len(log), 9), 863, 865]:
+    for n in [*range(9, len(log), 9), *range(379, 386)]:
         res = import_game(copy.deepcopy(exported), stop_at=n)
         if res.divergence is not None or res.game.state_hash() != _cut(g, n).state_hash():
             differ.append(n)
-    assert differ == [864, 865]
-    at_864 = import_game(copy.deepcopy(exported), stop_at=864).game
-    assert (at_864.state.round.step, at_864.acting()) == ("trains", "PRR")
-    assert at_864.state.privates["DH"].owner == "PRR"
+    assert differ == [380, 381, 382, 383, 384]
+    at_380 = import_game(copy.deepcopy(exported), stop_at=380).game
+    assert (at_380.state.round.step, at_380.acting()) == ("trains", "C&O")
+    assert at_380.state.privates["SV"].owner == "C&O"
+    at_384 = import_game(copy.deepcopy(exported), stop_at=384).game
+    assert (at_384.state.round.step, at_384.acting()) == ("trains", "C&O")
+    assert [at_384.state.privates[p].owner for p in ("DH", "CA")] == ["Player1", "C&O"]
+
+
+def test_deals_offered_and_answered_are_exported_and_imported() -> None:
+    """A random 4-player 1830 game (seed 1), whose deals between players are offers the
+    other player answers (rules.deals_need_consent): a train bought from a corporation
+    another player presides, a private a corporation buys from a player who is not its
+    president, a private traded between players (written as the buyer's buy_company).  The
+    export writes each answer right after its offer as the answering player's answer_deal:
+    Player2 accepts Player4's offer for SV first (actions 37, 38), Player1 refuses
+    Player4's for CS first (48, 49); the import makes offers and answers, to the same
+    state."""
+    g = _played("1830", "random", 4, 1)
+    exported = json.loads(json.dumps(export_game(g)))
+    acts = exported["actions"]
+    ids = {p: n for n, p in enumerate(g.players, 1)}
+    replay = Game(g.tables, list(g.players), seed=g.seed, options=list(g.options))
+    answered = []
+    for n, action in enumerate(g.log):
+        if isinstance(action, AnswerDeal):
+            offer, state = g.log[n - 1], replay.state
+            # the deal's other player, as the deal names him
+            if isinstance(offer, BuyTrain):
+                seller = next(c for c, cs in state.corporations.items() if offer.train in cs.trains)
+                other = state.corporations[seller].president
+            elif isinstance(offer, BuyCompany):
+                other = state.privates[offer.private].owner
+            else:
+                assert isinstance(offer, TradePrivate)
+                other = offer.counterparty
+            assert other is not None and state.is_player(other)
+            assert getattr(state.round, "deal", None) == [other, offer.to_json()]
+            assert acts[n - 1]["type"] == (
+                "buy_train" if isinstance(offer, BuyTrain) else "buy_company"
+            )
+            assert acts[n] == {
+                "type": "answer_deal",
+                "accept": action.accept,
+                "entity": ids[other],
+                "entity_type": "player",
+                "id": n + 1,
+            }
+            answered.append((offer.type, action.accept))
+        replay.apply(action)
+    assert sum(a["type"] == "answer_deal" for a in acts) == len(answered)
+    assert set(answered) == {
+        (kind, accept)
+        for kind in ("buy_train", "buy_company", "trade_private")
+        for accept in (True, False)
+    }
+    accepted = next(i for i, a in enumerate(acts) if a["type"] == "answer_deal" and a["accept"])
+    refused = next(i for i, a in enumerate(acts) if a["type"] == "answer_deal" and not a["accept"])
+    player = {"entity_type": "player"}
+    assert acts[accepted - 1 : accepted + 1] == [
+        {"type": "buy_company", "company": "SV", "price": 20, "entity": 4, **player, "id": 37},
+        {"type": "answer_deal", "accept": True, "entity": 2, **player, "id": 38},
+    ]
+    assert acts[refused - 1 : refused + 1] == [
+        {"type": "buy_company", "company": "CS", "price": 40, "entity": 4, **player, "id": 48},
+        {"type": "answer_deal", "accept": False, "entity": 1, **player, "id": 49},
+    ]
+    for doc in (exported, _without_steps(exported)):
+        res = import_game(doc)
+        assert res.divergence is None, res.divergence
+        assert res.mismatches() == []
+        assert res.game.state_hash() == g.state_hash()
+    # a second export of the reimported game is the same document
+    assert export_game(import_game(exported).game) == exported

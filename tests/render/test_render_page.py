@@ -355,7 +355,7 @@ def test_render_refuses_a_save_of_other_tables_unless_forced(
     assert cmd_render(str(save), str(out)) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"eighteen render: error: {save}: save made with 1830 0.1.0 (sha256:")
-    assert "but the title is now 1830 1.4.0 (sha256:" in err and err.count("\n") == 1
+    assert "but the title is now 1830 1.5.0 (sha256:" in err and err.count("\n") == 1
     assert not out.exists()
     assert cmd_render(str(save), str(out), force=True) == 0
     got = capsys.readouterr()

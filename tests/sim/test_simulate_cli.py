@@ -100,7 +100,7 @@ def test_text_output_names_the_files(capsys: pytest.CaptureFixture[str], tmp_pat
             "1830: unknown option 'nope' (its options: multiple_brown_from_ipo, "
             "optional_6_train, bankrupt_sells_shares, brown_pool_only_18xx_games, "
             "new_trains_18xx_games, emergency_18xx_games, private_trades_18xx_games, "
-            "offboard_groups_18xx_games, auction_18xx_games)\n",
+            "deals_18xx_games, offboard_groups_18xx_games, auction_18xx_games)\n",
         ),
         (["--vs-option", "nope"], 1, "1830: unknown option 'nope' (its options: "),
         (

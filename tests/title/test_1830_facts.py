@@ -367,6 +367,9 @@ RULES: dict[str, Any] = {
     # C&A or B&O: option private_trades_18xx_games
     "private_trades_include_share_grants": True,
     "private_sales_in_sellers_turn": True,
+    # the seed (002, trains and private sales): a deal between players is at a price both
+    # agree; 18xx.games takes the buyer's action as the deal: option deals_18xx_games
+    "deals_need_consent": True,
 }
 
 # facts §9: neighbour offsets by edge on a pointy map, as (d number, d letter index)
@@ -531,7 +534,7 @@ def compiled() -> dict[str, Any]:
 
 def test_identity_and_money(compiled: dict[str, Any]) -> None:
     assert compiled["id"] == "1830"
-    assert compiled["version"] == "1.4.0"
+    assert compiled["version"] == "1.5.0"
     assert compiled["designers"] == ["Francis Tresham"]
     assert compiled["players"] == {"min": 2, "max": 6}
     assert compiled["bank"] == 12000
@@ -546,6 +549,7 @@ def test_identity_and_money(compiled: dict[str, Any]) -> None:
         "new_trains_18xx_games",
         "emergency_18xx_games",
         "private_trades_18xx_games",
+        "deals_18xx_games",
         "offboard_groups_18xx_games",
         "auction_18xx_games",
     ]
@@ -554,6 +558,7 @@ def test_identity_and_money(compiled: dict[str, Any]) -> None:
         "private_trades_include_share_grants": False,
         "private_sales_in_sellers_turn": False,
     }
+    assert opts["deals_18xx_games"]["rules"] == {"deals_need_consent": False}
     assert opts["offboard_groups_18xx_games"]["rules"] == {
         "offboard_groups": {"A9": "Canada", "A11": "Canada"}
     }

@@ -1286,7 +1286,7 @@ def test_e198_a_value_no_implementation_registers(
     registers: an error at the value (were `row_per_share` not played)."""
     monkeypatch.setitem(IMPLEMENTED, "sell_drop", {"step_if_president"})
     assert found(broken(tmp_path, {})) == [
-        "title.toml:139:13: error[E198]: rules.sell_drop: the engine cannot play "
+        "title.toml:145:13: error[E198]: rules.sell_drop: the engine cannot play "
         "rules.sell_drop = 'row_per_share': games of this title would be refused"
     ]
 

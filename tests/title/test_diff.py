@@ -33,7 +33,7 @@ def test_same_title_has_no_differences(base: dict[str, Any]) -> None:
 
 def test_every_section(base: dict[str, Any]) -> None:
     other = copy.deepcopy(base)
-    other["version"] = "1.5.0"
+    other["version"] = "1.6.0"
     other["rules"]["float_percent"] = 50
     other["trains"][2]["price"] = 320
     other["trains"].append({**other["trains"][0], "id": "8", "price": 900})
@@ -46,7 +46,7 @@ def test_every_section(base: dict[str, Any]) -> None:
     other["corporations"][0]["tokens"] = [0, 40]
     other["options"] = []
     sections = diff_compiled(base, other)["sections"]
-    assert sections["title"] == {"version": ["1.4.0", "1.5.0"]}
+    assert sections["title"] == {"version": ["1.5.0", "1.6.0"]}
     assert sections["rules"] == {"float_percent": [60, 50]}
     assert sections["trains"]["changed"] == {"4": {"price": [300, 320]}}
     assert list(sections["trains"]["added"]) == ["8"]
@@ -124,7 +124,7 @@ def test_order_change_is_reported(base: dict[str, Any]) -> None:
 def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "1830", "1830-example"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("1830 1.4.0 (sha256:")
+    assert text.startswith("1830 1.5.0 (sha256:")
     assert "  ~ 4: price 300 -> 320" in text
     assert "  + J16: " in text
     assert main(["diff", "1830", "1830-example", "--format", "json"]) == 0
@@ -142,7 +142,7 @@ def test_cli_finds_ids_from_any_folder(
     monkeypatch.chdir(tmp_path)
     assert main(["diff", "1833ne", "1833ne-takeover"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("1833ne 0.2.0 (sha256:")
+    assert lines[0].startswith("1833ne 0.3.0 (sha256:")
     assert (
         '  + B&M: name "Boston & Maine", variable_home {"cost_untracked": 80, "cost": 120}, '
         'available_from "II", min_par 60, tokens [0, 80]'

@@ -286,7 +286,7 @@ def test_a_misspelt_tag_is_mended_to_the_tag_it_is_close_to(tmp_path: Path) -> N
     assert got.data["rules"]["bankruptcy"]["kind"] == "game_ends"
     assert shown(target) == [
         "title.toml:16:1: error[E152]: starting_cash: starting cash missing for 5 players",
-        "title.toml:202:23: error[E014]: rules.bankruptcy.kind: unknown bankruptcy kind "
+        "title.toml:213:23: error[E014]: rules.bankruptcy.kind: unknown bankruptcy kind "
         '"game_endz"; expected one of: "game_ends", "player_eliminated"; did you mean '
         '"game_ends"?',
     ]

@@ -5,7 +5,8 @@ Every action a player or corporation takes is one of these.  ``actor`` is a play
 corporation id (operating round).  The names follow the 18xx.games log vocabulary so real
 games map onto them: bid, par, buy_shares, sell_shares, pass, lay_tile, place_token,
 run_routes, dividend, buy_train, discard_train, buy_company, issue_shares, redeem_shares,
-buy_ferry, bankrupt (and take_over, answer_takeover for takeover rounds).
+buy_ferry, bankrupt (and take_over, answer_takeover for takeover rounds; answer_deal, the
+other player's answer to a deal offered to him, is ours).
 
 >>> a = Bid("Ann", "SV", 20)
 >>> action_from_json(a.to_json()) == a
@@ -379,6 +380,15 @@ class AnswerTakeover(Action):
     accept: bool
 
 
+@dataclass(frozen=True)
+class AnswerDeal(Action):
+    """The other player of a deal offered to him (rules.deals_need_consent) accepts it, and
+    it is made as offered, or refuses it."""
+
+    type: ClassVar[str] = "answer_deal"
+    accept: bool
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (
@@ -403,6 +413,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Bankrupt,
         TakeOver,
         AnswerTakeover,
+        AnswerDeal,
     )
 }
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 from eighteen.engine import collector, finance, market, privates, shares, takeovers, trains
 from eighteen.engine.actions import (
     Action,
+    AnswerDeal,
     AnswerTakeover,
     Bankrupt,
     Bid,
@@ -42,9 +43,10 @@ from eighteen.engine.actions import (
     SellShares,
     TakeOver,
     TradePrivate,
+    action_from_json,
 )
 from eighteen.engine.game import STUCK
-from eighteen.engine.rounds import auction, or_step, or_token, or_track
+from eighteen.engine.rounds import auction, deals, or_step, or_token, or_track
 from eighteen.engine.rounds.or_run import dividend_kinds
 from eighteen.engine.state import IPO, POOL
 from eighteen.engine.trains import train_type
@@ -241,7 +243,32 @@ class GreedyBot(Bot):
             return 2.5 - pay.cash_total / 10_000
         if isinstance(a, AnswerTakeover):
             return 1.0 if a.accept == self.should_sell_out(game, a.actor) else -1.0
+        if isinstance(a, AnswerDeal):
+            return 1.0 if a.accept == self.should_accept(game) else -1.0
         return 0.0
+
+    def should_accept(self, game: Game) -> bool:
+        """Accept a deal offered (rules.deals_need_consent) at no loss: a train sold at its
+        list price at least, by a corporation that keeps a train it keeps running (or need
+        own none); a private sold at its face value at least, or bought at most at it."""
+        offer = deals.offer_of(game)
+        assert offer is not None
+        answerer, data = offer
+        deal = action_from_json(data)
+        if isinstance(deal, BuyTrain):
+            if deal.price < trains.list_price(game, deal.train):
+                return False
+            seller = trains.owner_of(game, deal.train)
+            assert seller is not None
+            kept = game.state.corporations[seller].trains
+            return game.rules.must_own_train == "never" or any(
+                t != deal.train and not trains.is_obsolete(game, t) for t in kept
+            )
+        assert isinstance(deal, (BuyCompany, TradePrivate))
+        face = game.tables.private(deal.private).value
+        if game.state.privates[deal.private].owner == answerer:
+            return deal.price >= face
+        return deal.price <= face
 
     def should_sell_out(self, game: Game, corp_id: str) -> bool:
         """Accept a takeover when the corporation could not buy the cheapest train on sale

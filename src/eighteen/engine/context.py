@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from eighteen.engine.actions import Action
 from eighteen.engine.state import State
 from eighteen.engine.tables import Tables
 from eighteen.title.model import Rules
@@ -161,6 +162,10 @@ class Context(Protocol):
 
     def next_or_step(self) -> None:
         """Move the operating corporation on to its next step."""
+
+    def make_deal(self, action: Action) -> None:
+        """Make an accepted deal (rounds/deals.py): process ``action`` in the step of the
+        current round that takes it, as if its side had acted now."""
 
     def declare_bankruptcy(self, corp: str) -> None:
         """The president of ``corp`` goes bankrupt."""

@@ -441,6 +441,9 @@ class Game(GameData):
     def next_or_step(self) -> None:
         _or_next_step(self)
 
+    def make_deal(self, action: Action) -> None:
+        self._round().handler(self, action).process(self, action)
+
     @implements("bankruptcy.kind", "game_ends", "player_eliminated")
     def declare_bankruptcy(self, corp: str) -> None:
         """The president cannot fund the forced train: seed 002, "forced purchase": his

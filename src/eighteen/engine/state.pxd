@@ -57,6 +57,9 @@ cdef class StockRound:
     cdef public object traded
     cdef public object sale_dropped
     cdef public object last_actor
+    cdef public object deal
+    cdef public object refused
+    cdef public object agreed
 
 
 cdef class OperatingRound:
@@ -78,6 +81,9 @@ cdef class OperatingRound:
     cdef public object ferry_bought
     cdef public object bought_privates
     cdef public object sale_dropped
+    cdef public object deal
+    cdef public object refused
+    cdef public object agreed
 
 
 cdef class State:

@@ -78,6 +78,11 @@ class StockRound:
     # corporations whose price a president's sale moved this turn (step_if_president)
     sale_dropped: list[str] = field(default_factory=list)
     last_actor: str | None = None
+    # a deal between players waiting for the other's answer (rules.deals_need_consent):
+    # [the player to answer, the offered action's JSON form]
+    deal: list[Any] | None = None
+    refused: list[str] = field(default_factory=list)  # deals refused this round (their keys)
+    agreed: dict[str, Any] | None = None  # the deal being made, while its answer is applied
 
 
 @dataclass
@@ -101,6 +106,11 @@ class OperatingRound:
     bought_privates: list[str] = field(default_factory=list)  # privates bought this round
     # corporations whose price a president's sale moved this turn (step_if_president)
     sale_dropped: list[str] = field(default_factory=list)
+    # a deal between players waiting for the other's answer (rules.deals_need_consent):
+    # [the player to answer, the offered action's JSON form]
+    deal: list[Any] | None = None
+    refused: list[str] = field(default_factory=list)  # deals refused this round (their keys)
+    agreed: dict[str, Any] | None = None  # the deal being made, while its answer is applied
 
 
 Round = AuctionRound | StockRound | OperatingRound

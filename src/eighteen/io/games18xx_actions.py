@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from eighteen.engine import network, phases, trains
 from eighteen.engine.actions import (
+    AnswerDeal,
     AnswerTakeover,
     Bankrupt,
     Bid,
@@ -440,7 +441,9 @@ def _buy_company(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
             seller = imp.game.state.privates[private].owner or ""
             acting = imp.game.acting()
             if acting is None or not imp.game.state.is_player(acting):
-                acting = buyer  # (an operating round: a corporation acts)
+                # (an operating round: the president selling for a forced train offers
+                # it, as the engine lists it, so the buyer answers: rounds/deals.py)
+                acting = seller
             return TradePrivate(acting, private, seller if acting == buyer else buyer, price)
 
         imp.apply(aid, a, trade)
@@ -505,6 +508,16 @@ def _answer_takeover(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
     imp.apply(aid, a, lambda: AnswerTakeover(corp, accept))
 
 
+def _answer_deal(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
+    """``answer_deal`` (our own: the other player's answer to a deal offered to him,
+    rules.deals_need_consent)."""
+    _, player = _player(imp, aid, a)
+    accept = imp.field(aid, a, "accept")
+    if type(accept) is not bool:
+        raise ExportError(f"action {aid} (answer_deal): 'accept' is not true or false")
+    imp.apply(aid, a, lambda: AnswerDeal(player, accept))
+
+
 #: The handler of each logged action type.
 HANDLERS: dict[str, Callable[[Importer, int | str, dict[str, Any]], None]] = {
     "bid": _bid,
@@ -526,4 +539,5 @@ HANDLERS: dict[str, Callable[[Importer, int | str, dict[str, Any]], None]] = {
     "choose_ferry": _choose_ferry,
     "take_over": _take_over,
     "answer_takeover": _answer_takeover,
+    "answer_deal": _answer_deal,
 }

@@ -14,6 +14,7 @@ from typing import Any
 from eighteen.engine import network, shares, trains, views
 from eighteen.engine.actions import (
     Action,
+    AnswerDeal,
     AnswerTakeover,
     Bid,
     BuyCompany,
@@ -211,7 +212,7 @@ class _Exporter:
             a |= {"company": action.private, "port": action.port}
         elif isinstance(action, TakeOver):
             a |= {"corporation": action.target, "shares": action.shares}
-        elif isinstance(action, AnswerTakeover):
+        elif isinstance(action, AnswerTakeover | AnswerDeal):
             a["accept"] = action.accept
         elif isinstance(action, Pass) and free is not None:
             who = free  # the company declines its free station

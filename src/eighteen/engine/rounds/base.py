@@ -30,6 +30,8 @@ class Step:
     name: ClassVar[str] = "step"
     actions: ClassVar[tuple[type[Action], ...]] = ()
     anytime: ClassVar[bool] = False
+    #: While this step is served, does no other step take actions (an answer awaited)?
+    exclusive: ClassVar[bool] = False
     #: Is :meth:`active` a look at the state, answered faster than a cached answer is
     #: found (then :meth:`is_active` asks it each time)?
     cheap: ClassVar[bool] = False
@@ -78,7 +80,7 @@ class Round:
         the sequential steps after the served one."""
         out: list[Step] = []
         for st in self.steps(g):
-            if out and not self.concurrent(g, st):
+            if out and (out[0].exclusive or not self.concurrent(g, st)):
                 continue
             if st.is_active(g):
                 out.append(st)
@@ -124,6 +126,11 @@ class Round:
         if served is not None:
             if isinstance(action, served.actions):
                 return served
+            if served.exclusive:
+                raise IllegalAction(
+                    f"{action.type} is not possible now: the {served.name} step expects "
+                    f"{', '.join(sorted(t.type for t in served.actions))}"
+                )
             after = False
             for st in self.steps(g):
                 if st is served:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 from eighteen.engine import ferries, market, privates
 from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.base import Round, Step
+from eighteen.engine.rounds.deals import Answer
 from eighteen.engine.rounds.or_finance import Ferry, FerryChoice, IssueRedeem
 from eighteen.engine.rounds.or_homes import (
     FreeStation,
@@ -123,7 +124,7 @@ def end_turn(g: Context) -> None:
 
 
 #: The steps of an operating round before and after those of a turn.
-_BEFORE: list[Step] = [DiscardTrains(), PendingHome(), FerryChoice(), FreeStation()]
+_BEFORE: list[Step] = [Answer(), DiscardTrains(), PendingHome(), FerryChoice(), FreeStation()]
 _AFTER: list[Step] = [Exchange(), AnytimeLay()]
 
 
@@ -171,6 +172,8 @@ def _advance(g: Context) -> None:
     r: OperatingRound = g.state.round
     while not g.state.game_over:
         g.end_changes()  # only asking until begin_changes: the answers are cached
+        if r.deal is not None:
+            return  # (the other player answers the deal offered: rounds/deals.py)
         if g.pending_discard() or ferries.choice_due(g) is not None:
             return
         if r.free_token and free_station_due(g) is not None:

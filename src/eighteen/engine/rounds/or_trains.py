@@ -52,6 +52,7 @@ from eighteen.engine.actions import (
 )
 from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
+from eighteen.engine.rounds import deals
 from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.engine.rounds.or_step import ORStep, operating, or_round
 from eighteen.engine.rounds.private_trades import sale_offers, trade_problem, transfer
@@ -182,7 +183,16 @@ def _may_buy(g: Context, corp: str) -> bool:
         if o.price <= cash and _room_for(g, corp, o, room) and not _spent(g, o, spent):
             return True
     lo = g.rules.train_buy_from_corporation_min
-    return room and cash >= lo and bool(other_trains(g, corp))
+    if not room or cash < lo:
+        return False
+    if not g.state.round.refused:
+        return bool(other_trains(g, corp))
+    # (an offer at the most it may pay, if that is not barred by a refusal, is listed; a
+    # loop, not a generator: compiled, a closure in a typed function is refused)
+    for t in other_trains(g, corp):
+        if not deals.refused(g, BuyTrain(corp, t, cash), _other_president(g, corp, t)):
+            return True
+    return False
 
 
 def other_trains(g: Context, corp: str) -> list[str]:
@@ -346,8 +356,11 @@ class BuyTrains(ORStep):
                 hi = min(budget, trains.list_price(g, t)) if em else cs.cash
                 if em and hi <= cs.cash:
                     hi = cs.cash
+                seller = _other_president(g, corp, t)
                 for p in _train_prices(lo, hi, trains.list_price(g, t)):
-                    yield BuyTrain(corp, t, p)
+                    a = BuyTrain(corp, t, p)
+                    if not deals.refused(g, a, seller):
+                        yield a
         if em and cs.president:
             yield from shares.sale_options(g, cs.president, emergency_sale_problem)
             if g.rules.president_may_sell_privates_for_train:
@@ -393,6 +406,8 @@ class BuyTrains(ORStep):
             seller = g.state.privates[action.private].owner
             assert seller is not None  # (the president: private_sale_problem)
             buyer = action.counterparty if seller == action.actor else action.actor
+            if deals.offered(g, action, action.counterparty):
+                return
             transfer(g, action.private, seller, buyer, action.price)
             return
         check_actor(action, corp)
@@ -479,16 +494,35 @@ class BuyTrains(ORStep):
                     f"{corp} has ${cs.cash}; the president helps only for a forced purchase, "
                     "up to the train's list price"
                 )
+            self._check_president_pays(g, corp, a.price - cs.cash)
+        if deals.offered(g, a, _other_president(g, corp, a.train)):
+            return
+        if a.price > cs.cash:
             self._president_pays(g, corp, a.price - cs.cash)
         trains.buy_from_corporation(g, corp, a.train, a.price)
 
-    def _president_pays(self, g: Context, corp: str, amount: int) -> None:
+    def _check_president_pays(self, g: Context, corp: str, amount: int) -> None:
         pres = g.state.corporations[corp].president
         assert pres is not None
         if g.state.player(pres).cash < amount:
             raise IllegalAction(f"{pres} cannot add ${amount}: sell shares or go bankrupt")
+
+    def _president_pays(self, g: Context, corp: str, amount: int) -> None:
+        self._check_president_pays(g, corp, amount)
+        pres = g.state.corporations[corp].president
+        assert pres is not None
         pay(g, pres, corp, amount, f"{pres} helps {corp} buy a train")
         g.note(f"{pres} adds ${amount} to {corp}'s treasury for a train")
+
+
+def _other_president(g: Context, corp: str, train: str) -> str | None:
+    """The player who must agree to ``corp`` buying ``train`` from its corporation: its
+    president, unless he presides ``corp`` too (or it has none)."""
+    owner = trains.owner_of(g, train)
+    if owner is None or owner not in g.state.corporations:
+        return None
+    seller = g.state.corporations[owner].president
+    return seller if seller != g.state.corporations[corp].president else None
 
 
 def _train_prices(lo: int, hi: int, face: int) -> list[int]:
@@ -551,6 +585,13 @@ def company_options(g: Context) -> list[tuple[str, int, int]]:
     return out
 
 
+def _private_seller(g: Context, corp: str, pid: str) -> str | None:
+    """The player who must agree to ``corp`` buying the private ``pid``: its owner, unless
+    he presides ``corp``."""
+    owner = g.state.privates[pid].owner
+    return owner if owner != g.state.corporations[corp].president else None
+
+
 class BuyCompanies(ORStep):
     """The operating corporation buys privates from players: any time during its turn
     (after the home token) and as the last step."""
@@ -564,6 +605,7 @@ class BuyCompanies(ORStep):
         r = or_round(g)
         if r.index >= len(r.order) or g.pending_discard():
             return False
+
         if r.step not in (
             "issue",
             "track",
@@ -575,15 +617,25 @@ class BuyCompanies(ORStep):
             "companies",
         ):
             return False
-        return bool(company_options(g))
+        options = company_options(g)
+        if not options or not r.refused:
+            return bool(options)
+        corp = operating(g)  # (an offer at the most allowed, unless a refusal bars it)
+        for pid, _, hi in options:
+            if not deals.refused(g, BuyCompany(corp, pid, hi), _private_seller(g, corp, pid)):
+                return True
+        return False
 
     def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         out: list[Action] = []
         for pid, lo, hi in company_options(g):
             face = int(g.tables.private(pid).value)
+            seller = _private_seller(g, corp, pid)
             for p in sorted({lo, hi, *(x for x in (face,) if lo <= x <= hi)}):
-                out.append(BuyCompany(corp, pid, p))
+                a = BuyCompany(corp, pid, p)
+                if not deals.refused(g, a, seller):
+                    out.append(a)
         if or_round(g).step == "companies":
             out.append(Pass(corp))
         return out
@@ -603,6 +655,8 @@ class BuyCompanies(ORStep):
                     raise IllegalAction(f"{pid} sells to a corporation for ${lo} to ${hi}")
                 seller = g.state.privates[pid].owner
                 assert seller is not None
+                if deals.offered(g, action, _private_seller(g, corp, pid)):
+                    return
                 pay(g, corp, seller, action.price, f"{corp} buys {pid}")
                 fee = privates.purchase_fee(g, pid)
                 pay(g, corp, BANK, fee, f"{corp} pays the fee of {pid}")

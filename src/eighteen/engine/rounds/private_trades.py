@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from eighteen.engine import bank, privates, shares
 from eighteen.engine.actions import Action, IllegalAction, TradePrivate
+from eighteen.engine.rounds import deals
 from eighteen.engine.rounds.base import Step, check_actor
 from eighteen.title.model import GrantShare
 
@@ -86,11 +87,13 @@ def sale_offers(g: Context, seller: str, pid: str) -> list[TradePrivate]:
     """The seller's private ``pid`` offered to every other player at face value (any
     agreed price is accepted)."""
     value = g.tables.private(pid).value
-    return [
-        TradePrivate(seller, pid, p.name, value)
-        for p in g.state.players
-        if p.name != seller and trade_problem(g, seller, pid, p.name, value) is None
-    ]
+    out = []
+    for p in g.state.players:
+        if p.name != seller and trade_problem(g, seller, pid, p.name, value) is None:
+            a = TradePrivate(seller, pid, p.name, value)
+            if not deals.refused(g, a, p.name):
+                out.append(a)
+    return out
 
 
 def can_buy_private(g: Context, player: str) -> bool:
@@ -105,6 +108,10 @@ def can_buy_private(g: Context, player: str) -> bool:
             and owner != player
             and g.state.is_player(owner)
             and stock_trade_problem(g, player, pid, owner, 1) is None
+            # (the trade listed, at face value, unless a refusal bars it)
+            and not deals.refused(
+                g, TradePrivate(player, pid, owner, g.tables.private(pid).value), owner
+            )
         ):
             return True
     return False
@@ -137,8 +144,11 @@ class TradePrivates(Step):
                     out += sale_offers(g, who, pid)
                 continue
             value = g.tables.private(pid).value
-            if stock_trade_problem(g, who, pid, owner, value) is None:
-                out.append(TradePrivate(who, pid, owner, value))
+            a = TradePrivate(who, pid, owner, value)
+            if stock_trade_problem(g, who, pid, owner, value) is None and not deals.refused(
+                g, a, owner
+            ):
+                out.append(a)
         return out
 
     def process(self, g: Context, action: Action) -> None:
@@ -152,6 +162,8 @@ class TradePrivates(Step):
         seller = g.state.privates[action.private].owner
         assert seller is not None
         buyer = action.counterparty if seller == action.actor else action.actor
+        if deals.offered(g, action, action.counterparty):
+            return
         transfer(g, action.private, seller, buyer, action.price)
         r = g.state.round
         r.acted = True  # a trade is the turn's business: the turn is no pass

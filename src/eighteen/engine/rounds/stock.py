@@ -36,6 +36,7 @@ from eighteen.engine.bank import BANK, pay
 from eighteen.engine.capabilities import implements
 from eighteen.engine.rounds.auction import set_par
 from eighteen.engine.rounds.base import Round, Step, check_actor
+from eighteen.engine.rounds.deals import Answer
 from eighteen.engine.rounds.private_trades import (
     PRIVATE_PURCHASE,
     TradePrivates,
@@ -371,14 +372,16 @@ class ChooseHome(Step):
 
 class StockRoundSteps(Round):
     kind = "stock"
-    _steps: ClassVar[list[Step]] = [ChooseHome(), BuySellPar(), TradePrivates()]
+    _steps: ClassVar[list[Step]] = [Answer(), ChooseHome(), BuySellPar(), TradePrivates()]
 
     def steps(self, g: Context) -> list[Step]:
         return self._steps
 
     def advance(self, g: Context) -> None:
         r = _r(g)
-        step = self._steps[1]
+        if r.deal is not None:
+            return  # (the other player answers the deal offered: rounds/deals.py)
+        step = self._steps[2]
         assert isinstance(step, BuySellPar)
         # a player who has traded (bought, sold, started a corporation, traded a private)
         # and can do nothing more ends the turn, asked right after the trade (a founder

@@ -420,6 +420,15 @@ class Rules(Strict):
         description="May a private whose first buyer received a share with it (a "
         "grant_share ability) be traded between players?",
     )
+    deals_need_consent: bool = Field(
+        True,
+        description="Does a deal between two players wait for the other player's answer? A "
+        "train bought from a corporation another player presides, a private bought by a "
+        "corporation from a player who is not its president, and a private traded between "
+        "players are offered by the acting side and made only if the other accepts (a "
+        "refused deal is not offered again in the round). If not, the acting side's action "
+        "is the deal.",
+    )
     privates_count_for_cert_limit: bool = Field(
         True, description="Do private companies count toward the certificate limit?"
     )
