@@ -14,7 +14,7 @@ import pytest
 from scenario import cash, run, second_stock_round
 
 from eighteen import Game
-from eighteen.engine import market
+from eighteen.engine import market, views
 from eighteen.engine.actions import (
     AnswerDeal,
     BuyCompany,
@@ -79,6 +79,17 @@ def test_a_train_from_another_presidents_corporation_is_an_offer_he_answers() ->
     ]
     assert g.acting() == "C"
     assert g.legal_actions() == [AnswerDeal("C", True), AnswerDeal("C", False)]
+    assert views.deal(g) == {
+        "answerer": "C",
+        "offer": {
+            "type": "buy_train",
+            "actor": "ERIE",
+            "train": "2-0",
+            "price": 40,
+            "exchange": None,
+        },
+    }
+    assert views.summary(g)["deal"] == views.deal(g)
     offered = g.state_hash()
     with pytest.raises(IllegalAction, match="^pass is not possible now: the deal answer step"):
         g.apply(Pass("ERIE"))
@@ -89,7 +100,7 @@ def test_a_train_from_another_presidents_corporation_is_an_offer_he_answers() ->
     assert g.state_hash() == before
     g.apply(BuyTrain("ERIE", "2-0", 40))
     g.apply(AnswerDeal("C", True))
-    assert g.state.round.deal is None
+    assert g.state.round.deal is None and views.deal(g) is None
     assert g.state.corporations["ERIE"].trains == ["2-0"]
     assert g.state.corporations["B&M"].trains == []
     assert (g.state.corporations["B&M"].cash, g.state.corporations["ERIE"].cash) == (960, 630)

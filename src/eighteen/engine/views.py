@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from eighteen.engine import ferries, market, phases, privates, shares, trains
+from eighteen.engine.rounds import deals
 from eighteen.engine.state import IPO, POOL
 
 if TYPE_CHECKING:
@@ -149,6 +150,15 @@ def privates_view(g: Game) -> list[dict[str, Any]]:
     return out
 
 
+def deal(g: Game) -> dict[str, Any] | None:
+    """The deal waiting for its answer (rules.deals_need_consent): the player to answer and
+    the offered action's JSON form; None when none waits."""
+    offer = deals.offer_of(g)
+    if offer is None:
+        return None
+    return {"answerer": offer[0], "offer": offer[1]}
+
+
 def summary(g: Game) -> dict[str, Any]:
     """Everything at once."""
     return {
@@ -156,6 +166,7 @@ def summary(g: Game) -> dict[str, Any]:
         "round": round_name(g),
         "phase": phase_name(g),
         "acting": g.acting(),
+        "deal": deal(g),
         "game_over": g.state.game_over,
         "end_reason": g.state.end_reason,
         "players": players(g),
