@@ -23,7 +23,7 @@ if os.environ.get("CI"):
 
 @pytest.fixture(scope="module")
 def save(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished 3-player 1830 greedy bot game (771 actions), saved."""
+    """A finished 3-player 1830 greedy bot game (748 actions), saved."""
     path = tmp_path_factory.mktemp("save") / "game.json"
     assert (
         main(["play", "1830", "--players", "3", "--seed", "2", "--quiet", "--save", str(path)]) == 0

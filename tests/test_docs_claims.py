@@ -313,17 +313,17 @@ def test_render_at_draws_the_game_after_those_actions(
     assert run(capsys, "render", str(cut), "--out", str(tmp_path / "b"))[0] == 0
     assert run(capsys, "render", str(save), "--out", str(tmp_path / "c"))[0] == 0
     at = (tmp_path / "a" / "index.html").read_text()
-    assert '<p id="game-status" data-actions="200" data-total="771" data-phase="4">' in at
-    assert "<strong>Game after 200 of 771 actions</strong>" in at
+    assert '<p id="game-status" data-actions="200" data-total="748" data-phase="4">' in at
+    assert "<strong>Game after 200 of 748 actions</strong>" in at
     cut_page = (tmp_path / "b" / "index.html").read_text()
     assert (
-        at.replace('data-total="771"', 'data-total="200"').replace(
-            "200 of 771 actions", "200 of 200 actions"
+        at.replace('data-total="748"', 'data-total="200"').replace(
+            "200 of 748 actions", "200 of 200 actions"
         )
         == cut_page
     )
     assert (
-        "<strong>Game after 771 of 771 actions</strong>"
+        "<strong>Game after 748 of 748 actions</strong>"
         in (tmp_path / "c" / "index.html").read_text()
     )
 
@@ -1065,5 +1065,5 @@ def test_a_save_is_written_when_the_reader_of_the_log_leaves(tmp_path: Path) -> 
         assert proc.wait() == 0
     assert first.startswith(b"1830: Railways & Robber Barons: 4 greedy bots, seed 1")
     saved = json.loads(save.read_text())
-    assert len(saved["actions"]) == 835
-    assert err.decode().strip() == f"saved 835 actions to {save}"
+    assert len(saved["actions"]) == 836
+    assert err.decode().strip() == f"saved 836 actions to {save}"

@@ -281,19 +281,18 @@ def test_simulate_prints_win_rates_length_end_reasons_and_significant_difference
     lines = text.splitlines()
     assert lines[:2] == [
         "1830: 2/2 games finished",
-        "  seat 1 (greedy): wins 100.0% [34.2%, 100.0%], mean value $13,652",
+        "  seat 1 (greedy): wins 100.0% [34.2%, 100.0%], mean value $6,330",
     ]
-    assert "  operating rounds: mean 22" in lines
-    assert "  operating rounds: mean 4" in lines
+    assert "  operating rounds: mean 16" in lines
+    assert "  operating rounds: mean 27" in lines
+    assert "  ends: bank broken 50.0%, bankruptcy 50.0%" in lines
     assert "  ends: bank broken 100.0%" in lines
-    assert "  ends: bankruptcy 100.0%" in lines
     assert (
-        "1830-example - 1830: 2 of 53 differences significant (p < 0.05), 0 after "
+        "1830-example - 1830: 1 of 56 differences significant (p < 0.05), 0 after "
         "false-discovery control (Benjamini-Hochberg q < 0.05); 2 seeds finished in both"
     ) in lines
-    assert "  significant by measure: final value 1 of 5, sets 1 of 1" in lines
-    assert "  seat 1 final value: -$13,038 [-$21,627, -$4,449], p 0.033, q 0.873" in lines
-    assert "  sets: -7.50 [-13.9, -1.15], p 0.042, q 0.873" in lines
+    assert "  significant by measure: revenue per OR 1 of 8" in lines
+    assert "  C&O revenue per OR: +$94 [+$65, +$124], p 0.016, q 0.890" in lines
 
 
 def test_summary_is_byte_for_byte_the_same_with_two_workers(
@@ -314,12 +313,11 @@ def test_summary_is_byte_for_byte_the_same_with_two_workers(
 
 def test_some_fifty_measures_are_compared(vs_run: tuple[Path, str]) -> None:
     """docs/simulate.md, summary.json: "some fifty measures (51 to 54 for 1830 against
-    1830-example with four greedy bots ... two more for each bot in several seats)": 51
-    (these games reach fewer phases) and the random bots' win rate and final value (the
-    greedy bot holds seat 1 alone)."""
+    1830-example with four greedy bots ... two more for each bot in several seats)": 54
+    and the random bots' win rate and final value (the greedy bot holds seat 1 alone)."""
     one, _ = vs_run
     differences = json.loads((one / "summary.json").read_text())["comparison"]["differences"]
-    assert len(differences) == 53
+    assert len(differences) == 56
     assert [d["metric"] for d in differences if d["metric"].startswith("bot ")] == [
         "bot random win rate",
         "bot random final value",

@@ -114,10 +114,10 @@ def test_a_refused_deal_is_offered_again_only_at_a_better_price_in_that_round() 
     g.apply(BuyTrain("ERIE", "2-0", 40))
     g.apply(AnswerDeal("C", False))
     # everything as before the offer, but the refusal, which the round keeps
-    assert g.state.round.refused == ["buy_train 2-0 ERIE C 40"]
+    assert g.state.round.refused == ["buy_train 2@B&M ERIE buys from C 40"]
     g.state.round.refused = []
     assert g.state.to_dict() == before.to_dict()
-    g.state.round.refused = ["buy_train 2-0 ERIE C 40"]
+    g.state.round.refused = ["buy_train 2@B&M ERIE buys from C 40"]
     g.invalidate_caches()
     assert g.acting() == "ERIE"
     assert [a for a in g.legal_actions() if isinstance(a, BuyTrain)] == [
@@ -132,10 +132,19 @@ def test_a_refused_deal_is_offered_again_only_at_a_better_price_in_that_round() 
             "this round$",
         ):
             g.apply(BuyTrain("ERIE", "2-0", price))
+    # B&M's 2-trains are one deal: its other 2-train is no way round the refusal
+    g.state.corporations["B&M"].trains.append("2-5")  # setup: a second 2-train
+    g.state.depot.remove("2-5")
+    g.invalidate_caches()
+    with pytest.raises(IllegalAction, match="^C refused this deal"):
+        g.apply(BuyTrain("ERIE", "2-5", 40))
     g.apply(BuyTrain("ERIE", "2-0", 41))  # any price in range: more than the refused one
     assert g.acting() == "C"
     g.apply(AnswerDeal("C", False))
-    assert g.state.round.refused == ["buy_train 2-0 ERIE C 40", "buy_train 2-0 ERIE C 41"]
+    assert g.state.round.refused == [
+        "buy_train 2@B&M ERIE buys from C 40",
+        "buy_train 2@B&M ERIE buys from C 41",
+    ]
     # the next operating round forgets the refusals
     run(g, Pass("ERIE"), Pass("ERIE"))  # (its trains, then its privates)
     assert (g.state.round.kind, g.state.round.number) == ("operating", 2)
@@ -206,15 +215,21 @@ def test_privates_traded_between_players_wait_for_the_other_player() -> None:
     assert not g.state.round.acted  # an offer refused is no business of the turn
     with pytest.raises(IllegalAction, match="^A refused this deal at this price or a better"):
         g.apply(TradePrivate("B", "SV", "A", 30))
-    g.apply(TradePrivate("B", "CS", "C", 50))  # B sells his own
+    g.apply(TradePrivate("B", "CS", "C", 40))  # B sells his own, at face value
     assert g.acting() == "C"
     g.apply(AnswerDeal("C", False))
     with pytest.raises(IllegalAction, match="better one for the buyer in this round$"):
-        g.apply(TradePrivate("B", "CS", "C", 50))
-    g.apply(TradePrivate("B", "CS", "C", 45))
+        g.apply(TradePrivate("B", "CS", "C", 41))
+    # the lists then offer the best price left: $1 from the seller
+    assert [a for a in g.legal_actions() if isinstance(a, TradePrivate) and a.private == "CS"] == [
+        TradePrivate("B", "CS", "A", 40),
+        TradePrivate("B", "CS", "C", 1),
+        TradePrivate("B", "CS", "D", 40),
+    ]
+    g.apply(TradePrivate("B", "CS", "C", 35))
     g.apply(AnswerDeal("C", True))
     assert g.state.privates["CS"].owner == "C"
-    assert cash(g) == {**players, "B": players["B"] + 45, "C": players["C"] - 45}
+    assert cash(g) == {**players, "B": players["B"] + 35, "C": players["C"] - 35}
     assert g.acting() == "B" and g.state.round.acted
 
 
@@ -275,3 +290,28 @@ def test_a_step_whose_every_deal_was_refused_is_passed_over() -> None:
     g.apply(AnswerDeal("C", False))
     assert g.acting() == "ERIE" and g.state.round.step == "companies"
     assert not [a for a in g.legal_actions() if isinstance(a, BuyTrain)]
+
+
+def test_a_refusal_bars_the_deal_one_way_only() -> None:
+    """A refused B's $30 for SV, then took $40; B may offer SV back to A at any price: A
+    refused to sell it, never to buy it."""
+    g = second_stock_round()
+    g.apply(TradePrivate("B", "SV", "A", 30))
+    g.apply(AnswerDeal("A", False))
+    g.apply(TradePrivate("B", "SV", "A", 40))
+    g.apply(AnswerDeal("A", True))
+    assert g.state.privates["SV"].owner == "B"
+    assert g.state.round.refused == ["trade_private SV B buys from A 30"]
+    g.apply(TradePrivate("B", "SV", "A", 25))
+    assert g.acting() == "A"
+
+
+def test_a_buyer_refused_at_face_value_may_offer_all_his_money() -> None:
+    """Stock round 2: B's $20 for SV (face value) refused, the lists offer his $313; so he
+    is not passed for want of a trade, and his turn goes on."""
+    g = second_stock_round()
+    g.apply(TradePrivate("B", "SV", "A", 20))
+    g.apply(AnswerDeal("A", False))
+    assert g.acting() == "B"
+    assert TradePrivate("B", "SV", "A", 313) in g.legal_actions()
+    assert TradePrivate("B", "SV", "A", 20) not in g.legal_actions()

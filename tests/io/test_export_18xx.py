@@ -245,7 +245,7 @@ def test_1833ne_exports_name_what_its_actions_change() -> None:
         "percent": 20,
         "entity": "B&L",
         **corp,
-        "id": 129,
+        "id": 122,
     }
     assert first("buy_ferry") == {
         "type": "buy_ferry",
@@ -513,47 +513,54 @@ def test_the_importer_reads_every_action_the_engine_has() -> None:
 def test_an_1830_export_cut_with_stop_at_imports_to_each_position() -> None:
     """The whole export, read up to an action (``stop_at``, the CLI's ``--at``), without
     the steps its passes name: what the next action needs first (the passes held back) is
-    made, nothing more.  One kind of cut stands elsewhere: C&O passes its trains step (379)
-    and, at its last step, buys SV (380) and offers Player1 to buy D&H (381, refused: 382)
-    and C&A (383, accepted: 384); each purchase or offer, which fits at any step, is taken
-    where C&O stands (its pass may be one of a step our engine skips), the answers with
-    it, and the pass is made with the next action that needs it."""
+    made, nothing more.  One kind of cut stands elsewhere: ERIE passes its trains step
+    (641) and, at its last step, offers Player1 to buy D&H (642, refused: 643) and CS (644,
+    accepted: 645), buys SV (646), lays B20 with CS (647) and offers more for D&H (648,
+    refused again: 649, which ends the operating round); each purchase, offer or lay of a
+    private, which fits at any step, is taken where ERIE stands (its pass may be one of a
+    step our engine skips), the answers with it, and the pass is made with the next action
+    that needs it."""
     g = _played("1830", "random", 4, 7)
     log = list(g.log)
-    assert [a.type for a in log[378:385]] == [
+    assert [a.type for a in log[640:650]] == [
         "pass",
         "buy_company",
-        "buy_company",
         "answer_deal",
         "buy_company",
         "answer_deal",
         "buy_company",
+        "lay_tile",
+        "buy_company",
+        "answer_deal",
+        "buy_shares",
     ]
     exported = _without_steps(json.loads(json.dumps(export_game(g))))
     differ = []
-    for n in [*range(9, len(log), 9), *range(379, 386)]:
+    for n in sorted({*range(9, len(log), 9), *range(641, 651)}):
         res = import_game(copy.deepcopy(exported), stop_at=n)
         if res.divergence is not None or res.game.state_hash() != _cut(g, n).state_hash():
             differ.append(n)
-    assert differ == [380, 381, 382, 383, 384]
-    at_380 = import_game(copy.deepcopy(exported), stop_at=380).game
-    assert (at_380.state.round.step, at_380.acting()) == ("trains", "C&O")
-    assert at_380.state.privates["SV"].owner == "C&O"
-    at_384 = import_game(copy.deepcopy(exported), stop_at=384).game
-    assert (at_384.state.round.step, at_384.acting()) == ("trains", "C&O")
-    assert [at_384.state.privates[p].owner for p in ("DH", "CA")] == ["Player1", "C&O"]
+    assert differ == [642, 643, 644, 645, 646, 647, 648]
+    at_645 = import_game(copy.deepcopy(exported), stop_at=645).game
+    assert (at_645.state.round.step, at_645.acting()) == ("trains", "ERIE")
+    assert [at_645.state.privates[p].owner for p in ("DH", "CS")] == ["Player1", "ERIE"]
+    at_646 = import_game(copy.deepcopy(exported), stop_at=646).game
+    assert (at_646.state.round.step, at_646.acting()) == ("trains", "ERIE")
+    assert at_646.state.privates["SV"].owner == "ERIE"
+    at_649 = import_game(copy.deepcopy(exported), stop_at=649).game
+    assert (at_649.state.round.kind, at_649.acting()) == ("stock", "Player3")
 
 
 def test_deals_offered_and_answered_are_exported_and_imported() -> None:
-    """A random 4-player 1830 game (seed 1), whose deals between players are offers the
+    """A random 4-player 1830 game (seed 0), whose deals between players are offers the
     other player answers (rules.deals_need_consent): a train bought from a corporation
     another player presides, a private a corporation buys from a player who is not its
     president, a private traded between players (written as the buyer's buy_company).  The
     export writes each answer right after its offer as the answering player's answer_deal:
-    Player2 accepts Player4's offer for SV first (actions 37, 38), Player1 refuses
-    Player4's for CS first (48, 49); the import makes offers and answers, to the same
-    state."""
-    g = _played("1830", "random", 4, 1)
+    Player2 accepts Player1's offer for CS first (actions 36, 37), Player3 refuses
+    Player2's offer to sell him SV first (38, 39: the buyer's buy_company, then his own
+    answer); the import makes offers and answers, to the same state."""
+    g = _played("1830", "random", 4, 0)
     exported = json.loads(json.dumps(export_game(g)))
     acts = exported["actions"]
     ids = {p: n for n, p in enumerate(g.players, 1)}
@@ -595,12 +602,12 @@ def test_deals_offered_and_answered_are_exported_and_imported() -> None:
     refused = next(i for i, a in enumerate(acts) if a["type"] == "answer_deal" and not a["accept"])
     player = {"entity_type": "player"}
     assert acts[accepted - 1 : accepted + 1] == [
-        {"type": "buy_company", "company": "SV", "price": 20, "entity": 4, **player, "id": 37},
-        {"type": "answer_deal", "accept": True, "entity": 2, **player, "id": 38},
+        {"type": "buy_company", "company": "CS", "price": 40, "entity": 1, **player, "id": 36},
+        {"type": "answer_deal", "accept": True, "entity": 2, **player, "id": 37},
     ]
     assert acts[refused - 1 : refused + 1] == [
-        {"type": "buy_company", "company": "CS", "price": 40, "entity": 4, **player, "id": 48},
-        {"type": "answer_deal", "accept": False, "entity": 1, **player, "id": 49},
+        {"type": "buy_company", "company": "SV", "price": 20, "entity": 3, **player, "id": 38},
+        {"type": "answer_deal", "accept": False, "entity": 3, **player, "id": 39},
     ]
     for doc in (exported, _without_steps(exported)):
         res = import_game(doc)
@@ -609,3 +616,57 @@ def test_deals_offered_and_answered_are_exported_and_imported() -> None:
         assert res.game.state_hash() == g.state_hash()
     # a second export of the reimported game is the same document
     assert export_game(import_game(exported).game) == exported
+
+
+def test_a_buyers_offer_for_a_presidents_private_round_trips_with_offered_by() -> None:
+    """In an operating round a president raising money for a forced train sells a private
+    to another player, and either of them may offer the deal.  In a random 4-player 1830
+    game (seed 88) Player3, whose NYNH must buy a train with $1, offers Player1 D&H for $70
+    (action 344) and Player1 accepts (345); made here the other way, Player1 offers Player3
+    $70 for it and Player3 answers.  The export writes the buyer's buy_company with
+    ``offered_by`` (the import takes the president's offer else, as the engine lists it),
+    then the president's answer_deal; export and import keep the state."""
+    g = _played("1830", "random", 4, 88)
+    assert g.log[343:345] == [
+        TradePrivate("Player3", "DH", "Player1", 70),
+        AnswerDeal("Player1", True),
+    ]
+    game = _cut(g, 343)
+    assert (game.state.round.kind, game.state.round.step, game.acting()) == (
+        "operating",
+        "trains",
+        "NYNH",
+    )
+    nynh = game.state.corporations["NYNH"]
+    assert (nynh.president, nynh.cash, nynh.trains) == ("Player3", 1, [])
+    offer = TradePrivate("Player1", "DH", "Player3", 70)
+    game.apply(offer)
+    assert getattr(game.state.round, "deal", None) == ["Player3", offer.to_json()]
+    assert game.acting() == "Player3"
+    game.apply(AnswerDeal("Player3", True))
+    assert game.state.privates["DH"].owner == "Player1"
+    exported = json.loads(json.dumps(export_game(game)))
+    acts = exported["actions"]
+    player = {"entity_type": "player"}
+    assert acts[343:] == [
+        {
+            "type": "buy_company",
+            "company": "DH",
+            "price": 70,
+            "offered_by": 1,
+            "entity": 1,
+            **player,
+            "id": 344,
+        },
+        {"type": "answer_deal", "accept": True, "entity": 3, **player, "id": 345},
+    ]
+    for doc in (exported, _without_steps(exported)):
+        res = import_game(doc)
+        assert res.divergence is None, res.divergence
+        assert res.mismatches() == []
+        assert res.game.state_hash() == game.state_hash()
+    assert export_game(import_game(exported).game) == exported
+    # without offered_by the import makes the president's offer, which Player1 answers
+    del acts[343]["offered_by"]
+    astray = import_game(exported)
+    assert str(astray.divergence) == "action 345: not Player3's turn: Player1 is to act"

@@ -434,12 +434,12 @@ def test_a_bot_game_with_emergency_sales_and_a_bankruptcy_imports_to_every_cut()
 
 
 def test_a_greedy_bot_game_with_a_discard_and_privates_bought_imports_to_those_cuts() -> None:
-    """A greedy 2-player game (seed 8, 22 track passes added): each cut from three actions
+    """A greedy 2-player game (seed 8, 18 track passes added): each cut from three actions
     before to three after its discard and its privates bought by corporations imports to
     the position of the game replayed that far."""
     g = _bot_game("greedy", 2, 8)
     doc, taken = _with_track_passes(g)
-    assert len(doc["actions"]) - len(g.log) == 22
+    assert len(doc["actions"]) - len(g.log) == 18
     marks = [
         j + 1 for j, a in enumerate(doc["actions"]) if a["type"] in ("discard_train", "buy_company")
     ]

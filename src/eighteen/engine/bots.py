@@ -230,7 +230,9 @@ class GreedyBot(Bot):
         if isinstance(a, BuyTrain):
             owner = trains.owner_of(game, a.train)
             if owner is not None and owner in state.corporations:
-                return -3.0 - a.price / 10_000  # from a rival: only when nothing else will do
+                # from a rival: only when nothing else will do, offered nearest its list
+                # price first (the least a greedy seller accepts: should_accept)
+                return -3.0 - abs(a.price - trains.list_price(game, a.train)) / 10_000
             return 4.0 + (0.5 if a.exchange else 0.0) - a.price / 10_000
         if isinstance(a, DiscardTrain):
             return 1.0 - game.tables.train(train_type(a.train)).price / 10_000

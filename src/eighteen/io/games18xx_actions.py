@@ -436,14 +436,23 @@ def _buy_company(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         _, buyer = _player(imp, aid, a)
         private = imp.company(aid, a)
         price = imp.number(aid, a, "price")
+        offered_by = None
+        if "offered_by" in a:  # (our own: the buyer offered a president's sale)
+            if a["offered_by"] != a["entity"]:
+                raise ExportError(
+                    f"action {aid} (buy_company): 'offered_by' names the buyer who offered "
+                    f"(its entity {a['entity']!r}), not {a['offered_by']!r}"
+                )
+            offered_by = buyer
 
         def trade() -> TradePrivate:  # built when applied: the acting player may change
             seller = imp.game.state.privates[private].owner or ""
             acting = imp.game.acting()
             if acting is None or not imp.game.state.is_player(acting):
                 # (an operating round: the president selling for a forced train offers
-                # it, as the engine lists it, so the buyer answers: rounds/deals.py)
-                acting = seller
+                # it, as the engine lists it, so the buyer answers: rounds/deals.py;
+                # unless the export says the buyer offered it)
+                acting = offered_by or seller
             return TradePrivate(acting, private, seller if acting == buyer else buyer, price)
 
         imp.apply(aid, a, trade)

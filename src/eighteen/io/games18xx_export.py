@@ -227,6 +227,8 @@ class _Exporter:
             a = {"type": "buy_company", "company": action.private, "price": action.price}
             seller = before.privates[action.private].owner
             who = action.counterparty if seller == action.actor else action.actor
+            if before.round.kind == "operating" and who == action.actor:
+                a["offered_by"] = self.ids[who]  # (the import takes the seller's else)
         return {**a, **self.entity(who)}
 
     def sold_home(self, before: State, after: State, action: SellShares) -> list[str]:

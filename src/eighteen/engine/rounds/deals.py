@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from eighteen.engine import trains
 from eighteen.engine.actions import (
     Action,
     AnswerDeal,
@@ -33,15 +34,18 @@ if TYPE_CHECKING:
     from eighteen.engine.context import Context
 
 
-def key(action: Action, answerer: str) -> str:
-    """The deal apart from its price: the item, the acting side and the other player."""
+def key(g: Context, action: Action, answerer: str) -> str:
+    """The deal apart from its price: the item (a train by its type and the corporation
+    selling it: its trains of a type are one deal), the acting side, which way the item
+    goes, and the other player."""
     if isinstance(action, BuyTrain):
-        item = action.train
+        item = f"{trains.train_type(action.train)}@{trains.owner_of(g, action.train)}"
     elif isinstance(action, (BuyCompany, TradePrivate)):
         item = action.private
     else:  # (only the three deals are offered)
         raise AssertionError(f"{action.type} is no deal")
-    return f"{action.type} {item} {action.actor} {answerer}"
+    way = "sells to" if _selling(g, action) else "buys from"
+    return f"{action.type} {item} {action.actor} {way} {answerer}"
 
 
 def _price(action: Action) -> int:
@@ -80,9 +84,9 @@ def offered(g: Context, action: Action, answerer: str | None) -> bool:
 def refused(g: Context, action: Action, answerer: str | None) -> bool:
     """Was this deal refused in this round at its price or a better one for the answerer
     (so it is not offered again: a new offer must be better for him)?"""
-    if answerer is None:
+    if answerer is None or not g.state.round.refused:
         return False
-    k = key(action, answerer)
+    k = key(g, action, answerer)
     price = _price(action)
     selling = _selling(g, action)
     for entry in g.state.round.refused:
@@ -148,5 +152,5 @@ class Answer(Step):
             r.agreed = None
             return
         offer = action_from_json(data)
-        r.refused.append(f"{key(offer, answerer)} {_price(offer)}")
+        r.refused.append(f"{key(g, offer, answerer)} {_price(offer)}")
         g.note(f"{answerer} refuses {data['actor']}'s offer")

@@ -175,7 +175,8 @@ def _may_buy(g: Context, corp: str) -> bool:
     """May a corporation that need not buy a train buy one?  What ``BuyTrains._legal``
     yields before its pass then (no emergency, so no issue, no sale, no bankruptcy): a
     bank offer it has room for (a trade-in makes its own room) and the cash to pay, or,
-    with room, another corporation's train at the least price allowed."""
+    with room, another corporation's train at the least price allowed and, where refusals
+    were made (rounds/deals.py), at the most it may pay not barred by one."""
     cash = g.state.corporations[corp].cash
     room = _room(g, corp, None)
     spent = _spent_new_types(g, corp)

@@ -15,6 +15,7 @@ or a private from a player").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from eighteen.engine import bank, privates, shares
@@ -83,15 +84,35 @@ def transfer(g: Context, pid: str, seller: str, buyer: str, price: int) -> None:
     g.note(f"{buyer} buys {pid} from {seller} for ${price}")
 
 
-def sale_offers(g: Context, seller: str, pid: str) -> list[TradePrivate]:
-    """The seller's private ``pid`` offered to every other player at face value (any
-    agreed price is accepted)."""
+def listed_trade(
+    g: Context, actor: str, pid: str, other: str, problem: Callable[..., str | None]
+) -> TradePrivate | None:
+    """The trade of ``pid`` between ``actor`` and ``other`` that the legal actions list
+    (any agreed price is accepted): at face value; once the other player has refused that
+    (rounds/deals.py), at the best price left for him, the buyer's cash or $1 from a seller;
+    None if ``problem`` (:func:`trade_problem` or :func:`stock_trade_problem`) forbids it
+    or a refusal bars it."""
     value = g.tables.private(pid).value
+    if problem(g, actor, pid, other, value) is not None:
+        return None
+    face = TradePrivate(actor, pid, other, value)
+    if not deals.refused(g, face, other):
+        return face
+    selling = g.state.privates[pid].owner == actor
+    price = 1 if selling else g.state.player(actor).cash
+    best = TradePrivate(actor, pid, other, price)
+    if price == value or problem(g, actor, pid, other, price) is not None:
+        return None
+    return None if deals.refused(g, best, other) else best
+
+
+def sale_offers(g: Context, seller: str, pid: str) -> list[TradePrivate]:
+    """The seller's private ``pid`` offered to every other player (:func:`listed_trade`)."""
     out = []
     for p in g.state.players:
-        if p.name != seller and trade_problem(g, seller, pid, p.name, value) is None:
-            a = TradePrivate(seller, pid, p.name, value)
-            if not deals.refused(g, a, p.name):
+        if p.name != seller:
+            a = listed_trade(g, seller, pid, p.name, trade_problem)
+            if a is not None:
                 out.append(a)
     return out
 
@@ -108,9 +129,10 @@ def can_buy_private(g: Context, player: str) -> bool:
             and owner != player
             and g.state.is_player(owner)
             and stock_trade_problem(g, player, pid, owner, 1) is None
-            # (the trade listed, at face value, unless a refusal bars it)
-            and not deals.refused(
-                g, TradePrivate(player, pid, owner, g.tables.private(pid).value), owner
+            # (the trade listed, unless a refusal bars every price it may offer)
+            and (
+                not g.state.round.refused
+                or listed_trade(g, player, pid, owner, stock_trade_problem) is not None
             )
         ):
             return True
@@ -143,11 +165,8 @@ class TradePrivates(Step):
                 if g.rules.private_sales_in_sellers_turn:
                     out += sale_offers(g, who, pid)
                 continue
-            value = g.tables.private(pid).value
-            a = TradePrivate(who, pid, owner, value)
-            if stock_trade_problem(g, who, pid, owner, value) is None and not deals.refused(
-                g, a, owner
-            ):
+            a = listed_trade(g, who, pid, owner, stock_trade_problem)
+            if a is not None:
                 out.append(a)
         return out
 

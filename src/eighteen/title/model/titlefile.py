@@ -426,8 +426,8 @@ class Rules(Strict):
         "train bought from a corporation another player presides, a private bought by a "
         "corporation from a player who is not its president, and a private traded between "
         "players are offered by the acting side and made only if the other accepts (a "
-        "refused deal is not offered again in the round). If not, the acting side's action "
-        "is the deal.",
+        "refused deal is offered again in the round only at a price better for the other "
+        "player). If not, the acting side's action is the deal.",
     )
     privates_count_for_cert_limit: bool = Field(
         True, description="Do private companies count toward the certificate limit?"
