@@ -8,10 +8,15 @@ is not its president, and a private traded between two players.  With
 (``deal``) with nothing else changed, and the other player answers (``answer_deal``)
 before anyone acts again.  Accepted, the deal is made as offered, by the step that took the
 offer (``Context.make_deal``); refused, the acting side goes on with its turn, and the same
-deal (the same item between the same two sides) may not be offered again in the round
-unless at a price better for the other player (a higher one from a buyer, a lower one from
-a seller): so offers go up (or down) and end.  Without the rule the
-acting side's action is the deal (18xx.games' reading).
+deal (the same item, a train counting as its type and selling corporation, going the same
+way between the same two sides: :func:`key`) may not be offered again in the round unless
+at a price better for the other player (a higher one from a buyer, a lower one from a
+seller): so offers go up (or down) and end; the legal lists leave barred offers out.
+Without the rule the acting side's action is the deal (18xx.games' reading).
+
+``agreed`` is set only while an accepted deal is being made (:meth:`Answer.process`), so
+that the step taking it makes it rather than offering it again; between actions it is
+always None.
 """
 
 from __future__ import annotations
