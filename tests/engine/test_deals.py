@@ -26,6 +26,7 @@ from eighteen.engine.actions import (
     TradePrivate,
 )
 from eighteen.engine.bots import GreedyBot
+from eighteen.engine.rounds import deals
 
 
 def erie_floated(g: Game, president: str = "D") -> None:
@@ -315,3 +316,17 @@ def test_a_buyer_refused_at_face_value_may_offer_all_his_money() -> None:
     assert g.acting() == "B"
     assert TradePrivate("B", "SV", "A", 313) in g.legal_actions()
     assert TradePrivate("B", "SV", "A", 20) not in g.legal_actions()
+
+
+def test_the_other_player_of_each_deal() -> None:
+    """`deals.answerer`: who answers each kind of deal (None: no one, a bank train or a
+    president dealing with himself)."""
+    g = erie_buying()
+    assert deals.answerer(g, BuyTrain("ERIE", "2-0", 40)) == "C"  # B&M's president
+    assert deals.answerer(g, BuyTrain("ERIE", "2-1", 80)) is None  # the bank's
+    assert deals.answerer(g, BuyCompany("ERIE", "SV", 20)) == "A"
+    assert deals.answerer(g, BuyCompany("ERIE", "MH", 110)) is None  # D's, ERIE's president
+    assert deals.answerer(g, TradePrivate("B", "SV", "A", 20)) == "A"
+    assert deals.answerer(g, Pass("ERIE")) is None
+    g = erie_buying(president="C")
+    assert deals.answerer(g, BuyTrain("ERIE", "2-0", 1)) is None  # C presides both

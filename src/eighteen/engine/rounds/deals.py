@@ -39,6 +39,26 @@ if TYPE_CHECKING:
     from eighteen.engine.context import Context
 
 
+def answerer(g: Context, action: Action) -> str | None:
+    """The other player of a deal, who must answer it: the president of the corporation
+    whose train ``action`` buys, the owner of the private a corporation buys, the other
+    side of a trade between players; None where there is none (a bank train, a president
+    dealing with himself)."""
+    corps = g.state.corporations
+    if isinstance(action, BuyTrain):
+        owner = trains.owner_of(g, action.train)
+        if owner is None or owner not in corps:
+            return None
+        seller = corps[owner].president
+        return seller if seller != corps[action.actor].president else None
+    if isinstance(action, BuyCompany):
+        owner = g.state.privates[action.private].owner
+        return owner if owner != corps[action.actor].president else None
+    if isinstance(action, TradePrivate):
+        return action.counterparty
+    return None
+
+
 def key(g: Context, action: Action, answerer: str) -> str:
     """The deal apart from its price: the item (a train by its type and the corporation
     selling it: its trains of a type are one deal), the acting side, which way the item
@@ -65,33 +85,39 @@ def _selling(g: Context, action: Action) -> bool:
     )
 
 
-def offered(g: Context, action: Action, answerer: str | None) -> bool:
-    """The acting side's deal ``action``, checked and about to be made, with ``answerer``
-    the other player (None: there is none, as a president dealing with himself): if he must
-    answer it, keep it as an offer and say so (the caller then changes nothing).  False when
-    the deal is made now: no other player, the rule off, or the deal just accepted."""
-    if answerer is None or not g.rules.deals_need_consent:
+def offered(g: Context, action: Action) -> bool:
+    """The acting side's deal ``action``, checked and about to be made: if another player
+    must answer it (:func:`answerer`), keep it as an offer and say so (the caller then
+    changes nothing).  False when the deal is made now: no other player, the rule off, or
+    the deal just accepted."""
+    if not g.rules.deals_need_consent:
+        return False
+    who = answerer(g, action)
+    if who is None:
         return False
     r = g.state.round
     data = action.to_json()
     if r.agreed == data:
         return False
-    if refused(g, action, answerer):
+    if refused(g, action):
         raise IllegalAction(
-            f"{answerer} refused this deal at this price or a better one for "
+            f"{who} refused this deal at this price or a better one for "
             f"{'the buyer' if _selling(g, action) else 'the seller'} in this round"
         )
-    r.deal = [answerer, data]
-    g.note(f"{action.actor} offers {answerer} a deal: {_describe(action)}")
+    r.deal = [who, data]
+    g.note(f"{action.actor} offers {who} a deal: {_describe(action)}")
     return True
 
 
-def refused(g: Context, action: Action, answerer: str | None) -> bool:
-    """Was this deal refused in this round at its price or a better one for the answerer
-    (so it is not offered again: a new offer must be better for him)?"""
-    if answerer is None or not g.state.round.refused:
+def refused(g: Context, action: Action) -> bool:
+    """Was this deal refused in this round at its price or a better one for the other
+    player (so it is not offered again: a new offer must be better for him)?"""
+    if not g.state.round.refused:
         return False
-    k = key(g, action, answerer)
+    who = answerer(g, action)
+    if who is None:
+        return False
+    k = key(g, action, who)
     price = _price(action)
     selling = _selling(g, action)
     for entry in g.state.round.refused:

@@ -190,8 +190,8 @@ def _may_buy(g: Context, corp: str) -> bool:
         return bool(other_trains(g, corp))
     # (an offer at the most it may pay, if that is not barred by a refusal, is listed; a
     # loop, not a generator: compiled, a closure in a typed function is refused)
-    for t in other_trains(g, corp):
-        if not deals.refused(g, BuyTrain(corp, t, cash), _other_president(g, corp, t)):
+    for t in other_trains(g, corp):  # noqa: SIM110
+        if not deals.refused(g, BuyTrain(corp, t, cash)):
             return True
     return False
 
@@ -357,10 +357,9 @@ class BuyTrains(ORStep):
                 hi = min(budget, trains.list_price(g, t)) if em else cs.cash
                 if em and hi <= cs.cash:
                     hi = cs.cash
-                seller = _other_president(g, corp, t)
                 for p in _train_prices(lo, hi, trains.list_price(g, t)):
                     a = BuyTrain(corp, t, p)
-                    if not deals.refused(g, a, seller):
+                    if not deals.refused(g, a):
                         yield a
         if em and cs.president:
             yield from shares.sale_options(g, cs.president, emergency_sale_problem)
@@ -407,7 +406,7 @@ class BuyTrains(ORStep):
             seller = g.state.privates[action.private].owner
             assert seller is not None  # (the president: private_sale_problem)
             buyer = action.counterparty if seller == action.actor else action.actor
-            if deals.offered(g, action, action.counterparty):
+            if deals.offered(g, action):
                 return
             transfer(g, action.private, seller, buyer, action.price)
             return
@@ -496,7 +495,7 @@ class BuyTrains(ORStep):
                     "up to the train's list price"
                 )
             self._check_president_pays(g, corp, a.price - cs.cash)
-        if deals.offered(g, a, _other_president(g, corp, a.train)):
+        if deals.offered(g, a):
             return
         if a.price > cs.cash:
             self._president_pays(g, corp, a.price - cs.cash)
@@ -514,16 +513,6 @@ class BuyTrains(ORStep):
         assert pres is not None
         pay(g, pres, corp, amount, f"{pres} helps {corp} buy a train")
         g.note(f"{pres} adds ${amount} to {corp}'s treasury for a train")
-
-
-def _other_president(g: Context, corp: str, train: str) -> str | None:
-    """The player who must agree to ``corp`` buying ``train`` from its corporation: its
-    president, unless he presides ``corp`` too (or it has none)."""
-    owner = trains.owner_of(g, train)
-    if owner is None or owner not in g.state.corporations:
-        return None
-    seller = g.state.corporations[owner].president
-    return seller if seller != g.state.corporations[corp].president else None
 
 
 def _train_prices(lo: int, hi: int, face: int) -> list[int]:
@@ -586,13 +575,6 @@ def company_options(g: Context) -> list[tuple[str, int, int]]:
     return out
 
 
-def _private_seller(g: Context, corp: str, pid: str) -> str | None:
-    """The player who must agree to ``corp`` buying the private ``pid``: its owner, unless
-    he presides ``corp``."""
-    owner = g.state.privates[pid].owner
-    return owner if owner != g.state.corporations[corp].president else None
-
-
 class BuyCompanies(ORStep):
     """The operating corporation buys privates from players: any time during its turn
     (after the home token) and as the last step."""
@@ -622,20 +604,16 @@ class BuyCompanies(ORStep):
         if not options or not r.refused:
             return bool(options)
         corp = operating(g)  # (an offer at the most allowed, unless a refusal bars it)
-        for pid, _, hi in options:
-            if not deals.refused(g, BuyCompany(corp, pid, hi), _private_seller(g, corp, pid)):
-                return True
-        return False
+        return any(not deals.refused(g, BuyCompany(corp, pid, hi)) for pid, _, hi in options)
 
     def legal(self, g: Context) -> list[Action]:
         corp = operating(g)
         out: list[Action] = []
         for pid, lo, hi in company_options(g):
             face = int(g.tables.private(pid).value)
-            seller = _private_seller(g, corp, pid)
             for p in sorted({lo, hi, *(x for x in (face,) if lo <= x <= hi)}):
                 a = BuyCompany(corp, pid, p)
-                if not deals.refused(g, a, seller):
+                if not deals.refused(g, a):
                     out.append(a)
         if or_round(g).step == "companies":
             out.append(Pass(corp))
@@ -656,7 +634,7 @@ class BuyCompanies(ORStep):
                     raise IllegalAction(f"{pid} sells to a corporation for ${lo} to ${hi}")
                 seller = g.state.privates[pid].owner
                 assert seller is not None
-                if deals.offered(g, action, _private_seller(g, corp, pid)):
+                if deals.offered(g, action):
                     return
                 pay(g, corp, seller, action.price, f"{corp} buys {pid}")
                 fee = privates.purchase_fee(g, pid)

@@ -96,14 +96,14 @@ def listed_trade(
     if problem(g, actor, pid, other, value) is not None:
         return None
     face = TradePrivate(actor, pid, other, value)
-    if not deals.refused(g, face, other):
+    if not deals.refused(g, face):
         return face
     selling = g.state.privates[pid].owner == actor
     price = 1 if selling else g.state.player(actor).cash
     best = TradePrivate(actor, pid, other, price)
     if price == value or problem(g, actor, pid, other, price) is not None:
         return None
-    return None if deals.refused(g, best, other) else best
+    return None if deals.refused(g, best) else best
 
 
 def sale_offers(g: Context, seller: str, pid: str) -> list[TradePrivate]:
@@ -181,7 +181,7 @@ class TradePrivates(Step):
         seller = g.state.privates[action.private].owner
         assert seller is not None
         buyer = action.counterparty if seller == action.actor else action.actor
-        if deals.offered(g, action, action.counterparty):
+        if deals.offered(g, action):
             return
         transfer(g, action.private, seller, buyer, action.price)
         r = g.state.round
