@@ -45,8 +45,10 @@ def test_29133_import_export_import_keeps_the_state_hash(game_29133: dict[str, A
     # the export names what our actions leave implicit, as 18xx.games does
     by_id = {a["id"]: a for a in exported["actions"]}
     tokens = [a["city"] for a in exported["actions"] if a["type"] == "place_token"]
-    # ERIE's home city, picked once track lies on E11, is an action of its own
-    assert tokens == ["57-1-0", "57-2-0", "14-0-0", "15-0-0", "62-0-1", "59-0-0", "67-0-1"]
+    # ERIE's home city, picked once track lies on E11, is an action of its own; each
+    # city is named as the file names it (59-1 in E11: 18xx.games takes the supply's
+    # first copy, and 59-0, upgraded away in H18, went back to the supply last)
+    assert tokens == ["57-1-0", "57-2-0", "14-0-0", "15-0-0", "62-0-1", "59-1-0", "67-0-1"]
     buys = [a for a in by_id.values() if a["type"] == "buy_train" and "exchange" in a]
     assert buys and buys[0]["variant"] == "D" and buys[0]["price"] == 800
     assert [a["id"] for a in filter_actions(exported["actions"])] == list(by_id)
@@ -127,7 +129,8 @@ def _played(title: str, bots: str, players: int, seed: int) -> Game:
 )
 def test_bot_games_round_trip(title: str, bots: str, players: int, seed: int) -> None:
     """Our export, and the same with its passes' steps taken out (as 18xx.games logs
-    them: the importer then works out where each pass is due)."""
+    them: the importer then works out where each pass is due), import to the same state
+    with every certificate named where 18xx.games holds it."""
     g = _played(title, bots, players, seed)
     exported = json.loads(json.dumps(export_game(g)))
     for doc in (exported, _without_steps(exported)):
@@ -136,6 +139,7 @@ def test_bot_games_round_trip(title: str, bots: str, players: int, seed: int) ->
         assert res.mismatches() == []
         assert res.game.state_hash() == g.state_hash()
         assert res.game.players == g.players
+        assert res.notes == []  # (every certificate named where 18xx.games holds it)
 
 
 def test_a_declined_free_station_is_the_companys_pass_and_round_trips() -> None:
@@ -158,7 +162,8 @@ def test_a_declined_free_station_is_the_companys_pass_and_round_trips() -> None:
         {"type": "pass", "entity": "DH", "entity_type": "company"},
         {"type": "place_token", "entity": "NYC", "entity_type": "corporation"},
     ]
-    assert acts[at + 2]["city"] == "57-3-0"
+    # (the supply's first copy: 57-1, back in it since H10 was upgraded)
+    assert acts[at + 2]["city"] == "57-1-0"
     assert [n for _, n in g.events if "NYC places a token in F16" in n] == [
         "NYC places a token in F16 for $40"
     ]
@@ -434,13 +439,13 @@ def test_a_ferry_choice_round_trips() -> None:
 
 def test_a_sale_that_closes_its_corporation_names_the_certificate_sold() -> None:
     """Player 2's sale of 10% of A&StL closes it (action 170): every certificate goes
-    home, none to the market; the export names the one the sale handed over (A&StL_3, the
-    one he held besides the president's)."""
+    home, none to the market; the export names the one the sale handed over (A&StL_4, the
+    one the export has him buy from the market at action 157, besides the president's)."""
     g = _played("1833ne", "random", 3, 14)
     sale = export_game(g)["actions"][169]
     assert sale == {
         "type": "sell_shares",
-        "shares": ["A&StL_3"],
+        "shares": ["A&StL_4"],
         "percent": 10,
         "entity": 2,
         "entity_type": "player",

@@ -71,6 +71,18 @@ def print_report(path: str, res: ImportResult, out: TextIO) -> None:
     print(f"  end: ours {ours_end}, file {file_end}", file=out)
 
 
+def print_notes(res: ImportResult, out: TextIO, limit: int = 10) -> None:
+    """Certificates the file names where 18xx.games would not hold them (the replay goes
+    on by the percents, so they change no result): the first ``limit`` and how many."""
+    if not res.notes:
+        return
+    print(f"notes: {len(res.notes)} certificate names 18xx.games would not take", file=out)
+    for n in res.notes[:limit]:
+        print(f"  {printable(n)}", file=out)
+    if len(res.notes) > limit:
+        print(f"  ... and {len(res.notes) - limit} more", file=out)
+
+
 def print_route_report(res: ImportResult, out: TextIO) -> None:
     """Per corporation turn: logged revenue beside the optimum, and the total left behind."""
     print("routes: logged vs optimal revenue per run", file=out)
@@ -147,6 +159,7 @@ def _json_report(
         if d is None
         else {"action_id": d.action_id, "action": d.action, "reason": d.reason},
         "mismatches": problems,
+        "notes": res.notes,
         "matched": not problems,
         **({"routes": _json_routes(res)} if routes else {}),
     }
@@ -238,6 +251,7 @@ def _print_single(
         print_route_report(res, sys.stdout)
     if res.divergence is not None:
         print_divergence(res.divergence, sys.stdout)
+    print_notes(res, sys.stdout)
     if check:
         if problems:
             print("check: FAILED", file=sys.stdout)

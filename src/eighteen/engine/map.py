@@ -695,7 +695,7 @@ class Board:
                     return j
         return idx if idx < len(face.cities) else None
 
-    def _reserved_cities(self, state: MapState, holder: str, hex_id: str) -> set[int] | None:
+    def reserved_cities(self, state: MapState, holder: str, hex_id: str) -> set[int] | None:
         """Cities of ``hex_id`` held by ``holder``'s reservation (None: the whole hex)."""
         face = self.face(state, hex_id)
         c = self.corporations.get(holder)
@@ -747,7 +747,7 @@ class Board:
             for holder in reserved.get(h, []):
                 if holder == corp:
                     continue
-                cities = self._reserved_cities(state, holder, h)
+                cities = self.reserved_cities(state, holder, h)
                 if cities is None or i in cities:
                     free -= 1
                     if cities is None:
@@ -811,7 +811,7 @@ class Board:
             free = self.free_slots(state, h, i)
             for holder in (reserved or {}).get(h, []):
                 if holder != corp:
-                    cities = self._reserved_cities(state, holder, h)
+                    cities = self.reserved_cities(state, holder, h)
                     if cities is not None and i in cities:
                         free -= 1
             if free > 0:

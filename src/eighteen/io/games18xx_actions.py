@@ -44,6 +44,7 @@ from eighteen.engine.rounds import or_homes, or_step
 from eighteen.engine.rounds.operating import STEP_INDEX
 from eighteen.engine.route_reading import first_reading, route_from_connections
 from eighteen.engine.routes import RouteError
+from eighteen.engine.state import IPO, POOL
 from eighteen.io.games18xx_log import MAX_PASSES, Divergence, ExportError, int_field
 
 if TYPE_CHECKING:
@@ -95,13 +96,17 @@ def _buy_shares(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         # a certificate that has left the IPO can only be bought from the pool (§4)
         source = "pool" if cert in imp.out_of_ipo else "ipo"
         imp.out_of_ipo.add(cert)
+        imp.check_buyable(aid, a, cert)
+        president = imp.game.state.corporations[corp].president
         if kind == "company":
-            owner = imp.owner(aid, a, who)
-            imp.apply(aid, a, partial(ExchangePrivate, owner, who, source))
+            buyer = imp.owner(aid, a, who)
+            imp.apply(aid, a, partial(ExchangePrivate, buyer, who, source))
         elif kind == "player":
+            buyer = who
             imp.apply(aid, a, partial(BuyShares, who, corp, source))
         else:
             raise ExportError(f"action {aid} (buy_shares): a corporation cannot buy shares")
+        imp.certs.bought(imp.game, buyer, corp, [cert], president)
 
 
 def _sell_shares(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
@@ -115,8 +120,17 @@ def _sell_shares(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
         raise ExportError(f"action {aid} (sell_shares): certificates of several corporations")
     corp = corps.pop()
     percent = imp.number(aid, a, "percent")
-    imp.out_of_ipo.update(c for _, c in certs)
+    names = [c for _, c in certs]
+    imp.out_of_ipo.update(names)
+    for c in names:
+        holder = imp.certs.owner[c]
+        if holder != player:
+            imp.note(aid, a, f"{c} is {imp.certs.where(c)}, not the seller's")
+    president = imp.game.state.corporations[corp].president
     imp.apply(aid, a, lambda: SellShares(player, corp, percent))
+    imp.certs.sold(
+        imp.game, player, corp, [c for c in names if imp.certs.owner[c] == player], president
+    )
 
 
 def _pass(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
@@ -484,9 +498,17 @@ def _treasury_shares(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:
             _reach_step(imp, corp, "trains")
         imp.apply(aid, a, lambda: IssueShares(corp, len(ids)))
         imp.out_of_ipo.update(ids)  # (in the market now: bought from there)
+        src, dst = IPO, POOL
     else:
         imp.apply(aid, a, lambda: RedeemShares(corp, len(ids)))
         imp.out_of_ipo.difference_update(ids)  # (back in the treasury)
+        src, dst = POOL, IPO
+    for c in ids:  # (the named ones, where the view holds them)
+        if imp.certs.owner[c] == src:
+            imp.certs.move(c, dst)
+        else:
+            where = "IPO" if src == IPO else "market"
+            imp.note(aid, a, f"{c} is {imp.certs.where(c)}, not in the {where}")
 
 
 def _buy_ferry(imp: Importer, aid: int | str, a: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from eighteen.engine import network, shares, trains, views
+from eighteen.engine import network, trains, views
 from eighteen.engine.actions import (
     Action,
     AnswerDeal,
@@ -41,7 +41,8 @@ from eighteen.engine.game import Game
 from eighteen.engine.rounds import or_homes
 from eighteen.engine.routes import Route, route_connections
 from eighteen.engine.shares import cert_percent
-from eighteen.engine.state import IPO, POOL, State
+from eighteen.engine.state import IPO, POOL
+from eighteen.io.games18xx_certs import CertNames
 from eighteen.io.games18xx_log import END_REASONS
 from eighteen.title.model import Import18xx
 
@@ -67,12 +68,17 @@ class _Exporter:
         }
         self.preprinted: dict[str, str] = dict(mapping.preprinted)
         self.on_map: dict[str, str] = {}  # hex -> laid tile copy id
+        # each tile's copies in the supply, in the order 18xx.games takes them: the
+        # manifest's first, a copy upgraded away put back last (None: unlimited)
+        self.counts = self.tables.tile_counts
+        self.supply: dict[str, list[int]] = {}
 
     def run(self, game_id: int | str) -> dict[str, Any]:
         src = self.src
         g = Game(self.tables, list(src.players), seed=src.seed, options=list(src.options))
         self.g = g
         self.board = network.board(g)
+        self.certs = CertNames(g)
         actions = []
         for n, action in enumerate(src.log, 1):
             out = self.action(action)
@@ -137,6 +143,10 @@ class _Exporter:
             owned = any(action.train in c.trains for c in before.corporations.values())
             if not owned:
                 extra["variant"] = trains.train_type(action.train)
+        elif isinstance(action, PlaceToken):
+            extra["held"] = self.held_slots(action)
+        elif isinstance(action, SellShares):
+            extra["bundle"] = self.certs.bundle(action.actor, action.corporation, action.percent)
         g.apply(action)
         after = g.state
         a: dict[str, Any] = {"type": action.type if action.type != "exchange" else "buy_shares"}
@@ -150,19 +160,30 @@ class _Exporter:
         elif isinstance(action, BuyShares | ExchangePrivate):
             if isinstance(action, ExchangePrivate):
                 who = action.private
-            # the certificate that left the IPO or the pool (a presidency swap may then
-            # hand it on to the former president)
+            # the certificates that left the IPO or the pool (a presidency swap may then
+            # hand them on to the former president), as 18xx.games names them
             moved = [
                 c
                 for c, o in after.certs.items()
                 if before.certs[c] in (IPO, POOL) and o not in (IPO, POOL)
             ]
-            a |= {"shares": moved, "percent": sum(cert_percent(g, c) for c in moved)}
+            names: list[str] = []
+            for corp in dict.fromkeys(self.certs.corp_of[c] for c in moved):
+                got: list[str] = []
+                for src in (IPO, POOL):
+                    ours = [
+                        c for c in moved if before.certs[c] == src and self.certs.corp_of[c] == corp
+                    ]
+                    got += self.certs.matching(src, corp, ours)
+                president = before.corporations[corp].president
+                self.certs.bought(g, action.actor, corp, got, president)
+                names += got
+            a |= {"shares": names, "percent": sum(cert_percent(g, c) for c in names)}
         elif isinstance(action, SellShares):
-            moved = [c for c, o in after.certs.items() if o == POOL and before.certs[c] != POOL]
-            if not moved:  # the sale closed the corporation: its certificates went home
-                moved = self.sold_home(before, after, action)
-            a |= {"shares": moved, "percent": action.percent}
+            bundle = extra["bundle"]
+            president = before.corporations[action.corporation].president
+            self.certs.sold(g, who, action.corporation, bundle, president)
+            a |= {"shares": bundle, "percent": action.percent}
         elif isinstance(action, LayTile):
             if action.private is not None:
                 who = action.private
@@ -175,17 +196,17 @@ class _Exporter:
             now = after.map.city_tokens(action.hex, action.city)
             # (a token is put after the city's others; gone already when the turn it was
             # placed in closed the corporation)
-            slot = (
+            # (slots held for homes not placed yet come first, as 18xx.games keeps them)
+            slot = extra["held"] + (
                 now.index(action.actor)
                 if action.actor in now
                 else len(before.map.city_tokens(action.hex, action.city))
             )
-            a |= {"city": f"{tile_id}-{action.city}", "slot": slot}
+            a |= {"city": f"{tile_id}-{action.city}", "slot": slot, "tokener": action.actor}
             if free is not None:
                 who = free
-                a["tokener"] = action.actor
         elif isinstance(action, RunRoutes):
-            a |= extra
+            a |= extra | {"extra_revenue": 0, "subsidy": 0}
         elif isinstance(action, Dividend):
             a["kind"] = action.kind
         elif isinstance(action, BuyTrain):
@@ -204,7 +225,9 @@ class _Exporter:
             # (the first ones: the turn may close the corporation, all its certificates
             # going home with them)
             moved = [c for c, o in after.certs.items() if o == dst and before.certs[c] == src]
-            moved = moved[: action.count]
+            moved = self.certs.matching(src, action.actor, moved[: action.count])
+            for c in moved:
+                self.certs.move(c, dst)
             a |= {"shares": moved, "percent": sum(cert_percent(g, c) for c in moved)}
         elif isinstance(action, BuyFerry):
             a["port"] = action.port
@@ -229,34 +252,46 @@ class _Exporter:
             who = action.counterparty if seller == action.actor else action.actor
             if before.round.kind == "operating" and who == action.actor:
                 a["offered_by"] = self.ids[who]  # (the import takes the seller's else)
+        self.certs.sync(after.certs)
         return {**a, **self.entity(who)}
 
-    def sold_home(self, before: State, after: State, action: SellShares) -> list[str]:
-        """The certificates a sale that closed its corporation handed over (none reached
-        the market): of the corporation's ordinary ones that went home, the seller's
-        first (a presidency swap may have given him others), as the sale takes them."""
-        corp, who = action.corporation, action.actor
-        home = [
-            c
-            for c in shares.cert_ids(self.g, corp)
-            if c != shares.president_cert(corp) and after.certs[c] != before.certs[c]
-        ]
-        for pool in ([c for c in home if before.certs[c] == who], home):
-            sold = shares.certs_sold(self.g, pool, action.percent)
-            if sold:
-                return sold
-        return home
+    def held_slots(self, action: PlaceToken) -> int:
+        """The slots of the city a station goes to that are held for other corporations
+        (homes not placed yet, reservations): 18xx.games keeps a held slot first, so a
+        station put beside it takes the next."""
+        g = self.g
+        held = 0
+        for holder in network.reserved(g).get(action.hex, ()):
+            if holder == action.actor:
+                continue
+            cities = self.board.reserved_cities(g.state.map, holder, action.hex)
+            if cities is None or action.city in cities:
+                held += 1
+        return held
 
     def lay(self, hex_id: str, tile: str) -> str:
-        """The copy id of a laid tile: the lowest copy not on the map (upgraded-away
-        copies come back to the supply)."""
-        self.on_map.pop(hex_id, None)
-        used = set(self.on_map.values())
-        n = 0
-        while f"{tile}-{n}" in used:
-            n += 1
-        self.on_map[hex_id] = f"{tile}-{n}"
-        return f"{tile}-{n}"
+        """The copy id of a laid tile: the supply's first copy, as 18xx.games takes it
+        (the manifest's copies in order; a copy upgraded away goes back last)."""
+        old = self.on_map.pop(hex_id, None)
+        if old is not None:
+            name, _, copy = old.rpartition("-")
+            self.copies(name).append(int(copy))
+        copies = self.copies(tile)
+        if not copies:  # an unlimited tile: the lowest copy not on the map
+            used = set(self.on_map.values())
+            n = 0
+            while f"{tile}-{n}" in used:
+                n += 1
+            copies.append(n)
+        copy_id = f"{tile}-{copies.pop(0)}"
+        self.on_map[hex_id] = copy_id
+        return copy_id
+
+    def copies(self, tile: str) -> list[int]:
+        if tile not in self.supply:
+            count = self.counts.get(tile)
+            self.supply[tile] = list(range(count)) if count is not None else []
+        return self.supply[tile]
 
     def route(self, route: Route) -> dict[str, Any]:
         hexes = route.hexes

@@ -26,6 +26,7 @@ from eighteen.engine.routes import RouteError
 from eighteen.engine.state import IPO, POOL
 from eighteen.engine.tables import Tables, TablesUnreadable, TitleNotFound, load_title
 from eighteen.io.games18xx_actions import HANDLERS
+from eighteen.io.games18xx_certs import CertNames
 from eighteen.io.games18xx_log import (
     END_REASONS,
     MAX_PASSES,
@@ -60,6 +61,9 @@ class ImportResult:
     #: why the file's result cannot be compared in full (None: it can): not an object,
     #: keyed by no player of the game, or missing from a finished game's export
     result_problem: str | None = None
+    #: certificates the file names where 18xx.games would not hold them (a sale of
+    #: another's, a purchase of one neither in the IPO nor in the market): ``action ID
+    #: (TYPE): ...``; the replay goes on by the percents, so they change no result
     notes: list[str] = field(default_factory=list)
     #: with ``optimal_routes``: (action id, corporation, logged revenue, optimal, proven)
     route_report: list[tuple[int | str, str, int, int, bool]] = field(default_factory=list)
@@ -224,6 +228,10 @@ class Importer:
         self.preprinted = {v: k for k, v in self.mapping.preprinted.items()}
         self.copies: dict[str, str] = {}  # laid tile copy id -> hex it was last laid on
         self.out_of_ipo: set[str] = set()  # certificate ids that left the IPO (18xx view)
+        #: who holds which certificate as 18xx.games names them: the file's names are
+        #: checked against it (notes; the replay goes on by the percents)
+        self.certs = CertNames(self.game)
+        self.notes: list[str] = []
         self.trailing_passes: list[tuple[int | str, dict[str, Any]]] = []
         #: the corporation passes logged right before the action being applied
         self.pending_passes: list[tuple[int | str, dict[str, Any]]] = []
@@ -380,6 +388,7 @@ class Importer:
             divergence=divergence,
             stopped_at=stop_at,
             result_problem=result_problem,
+            notes=self.notes,
         )
 
     def step(self, aid: int | str, a: dict[str, Any]) -> None:
@@ -402,6 +411,8 @@ class Importer:
             # settles it) takes that certificate out of the IPO: a later purchase of it
             # is from the pool (both engines grant the first certificate)
             self.out_of_ipo.update(c for c, o in self.game.state.certs.items() if o != IPO)
+        # (a private's share granted, a corporation closed, ...: the first certificates)
+        self.certs.sync(self.game.state.certs)
 
     def forced_take(self, aid: int | str, a: dict[str, Any]) -> None:
         """The first private has dropped to $0 after everyone passed: 18xx.games gives it
@@ -479,6 +490,20 @@ class Importer:
         ):
             raise ExportError(f"action {aid} ({a['type']}): unknown certificate {cert!r}")
         return corp, str(cert)
+
+    def check_buyable(self, aid: int | str, a: dict[str, Any], cert: str) -> None:
+        """Note a purchase of a certificate 18xx.games would hold neither in the IPO nor
+        in the market."""
+        holder = self.certs.owner[cert]
+        if holder not in (IPO, POOL):
+            self.note(
+                aid, a, f"{cert} is {self.certs.where(cert)}, in neither the IPO nor the market"
+            )
+
+    def note(self, aid: int | str, a: dict[str, Any], text: str) -> None:
+        """A name of the file that 18xx.games would not take (the replay goes on: our
+        engine moves certificates by percent)."""
+        self.notes.append(f"action {aid} ({a.get('type')}): {text}")
 
     def owner(self, aid: int | str, a: dict[str, Any], private: str) -> str:
         owner = self.game.state.privates[private].owner
@@ -695,6 +720,7 @@ class Importer:
             self.forced_take(nxt.get("id", "-"), nxt)
         start, checked, reported = len(g.log), self.routes_checked, len(self.route_report)
         held = list(self.trailing_passes)
+        certs, out_of_ipo, notes = self.certs.copy(), set(self.out_of_ipo), len(self.notes)
         kind = None
         with contextlib.suppress(ExportError):
             kind = self.entity(nxt.get("id", "-"), nxt)[0]
@@ -714,6 +740,9 @@ class Importer:
             g.undo()
         self.routes_checked = checked
         del self.route_report[reported:]
+        self.certs, self.out_of_ipo = certs, out_of_ipo  # (the tried action taken back)
+        del self.notes[notes:]
+        self.certs.sync(g.state.certs)  # (with the passes kept)
         if len(g.log) > start or (fits and not anywhere):
             self.trailing_passes = []  # (made, or passes of steps our engine skips)
             return
