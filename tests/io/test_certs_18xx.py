@@ -101,9 +101,7 @@ def test_the_import_notes_a_name_18xx_games_would_refuse_and_goes_on() -> None:
     assert res.mismatches() == []
 
 
-def test_the_single_file_report_lists_the_notes(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_reports_list_the_notes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "renamed.json"
     path.write_text(json.dumps(_renamed("g2p_s2009", 127, ["PRR_2"])))
     assert cmd_import(str(path)) == 0
@@ -112,6 +110,12 @@ def test_the_single_file_report_lists_the_notes(
         "notes: 1 certificate names 18xx.games would not take\n"
         "  action 127 (sell_shares): PRR_2 is in the market, not the seller's\n"
     ) in out
+    other = tmp_path / "g2p_s2009.json"
+    other.write_text(json.dumps(export("g2p_s2009")))
+    assert cmd_import([str(path), str(other)]) == 0  # (a batch: the count on its line)
+    assert capsys.readouterr().out == (
+        f"ok   {path} (1 certificate note)\nok   {other}\n2/2 matched\n"
+    )
     assert cmd_import(str(path), fmt="json") == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["files"][0]["notes"] == [

@@ -126,7 +126,9 @@ def _summary_line(path: str, res: ImportResult | None, problems: list[str], erro
         return f"FAIL {path}: {error}"
     assert res is not None
     if not problems:
-        return f"ok   {path}"
+        n = len(res.notes)
+        notes = f" ({n} certificate note{'s' if n != 1 else ''})" if n else ""
+        return f"ok   {path}{notes}"
     if res.divergence is not None:
         d = res.divergence
         return f"FAIL {path}: action {d.action_id} ({d.action.get('type')}): {d.reason}"
