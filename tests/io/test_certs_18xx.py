@@ -15,7 +15,8 @@ from corpus_18xx import action, export
 from eighteen import Game, load_title
 from eighteen.commands.import18xx import cmd_import
 from eighteen.engine.bots import make_bots, play
-from eighteen.io.games18xx import export_game, import_game
+from eighteen.io.games18xx import ExportError, export_game, import_game
+from eighteen.io.games18xx_certs import CertNames
 from eighteen.io.games18xx_import import Importer
 
 
@@ -143,3 +144,34 @@ def test_a_sale_that_hands_the_presidency_on_names_the_sellers_certificate() -> 
     }
     res = import_game(exported)
     assert res.notes == [] and res.game.state_hash() == g.state_hash()
+
+
+def test_the_view_follows_several_moves_of_one_action() -> None:
+    """One action moving A's certificate to D, B's to X and X's to C (10% each): X's
+    count is unchanged, yet the view must move B's to C, as the counts ask."""
+    g = Game.new(load_title("1830"), players=["A", "B", "C"], seed=1)
+    view = CertNames(g)
+    first = dict(view.seen) | {"PRR_0": "A", "PRR_1": "A", "PRR_2": "B", "PRR_3": "X"}
+    assert view.sync(first) == [
+        ("PRR_0", "ipo", "A"),
+        ("PRR_1", "ipo", "A"),
+        ("PRR_2", "ipo", "B"),
+        ("PRR_3", "ipo", "X"),
+    ]
+    view.sync(first | {"PRR_1": "D", "PRR_2": "X", "PRR_3": "C"})
+    assert {h: view.of(h, "PRR") for h in "ABCDX"} == {
+        "A": ["PRR_0"],
+        "B": [],
+        "C": ["PRR_2"],
+        "D": ["PRR_1"],
+        "X": ["PRR_3"],
+    }
+
+
+@pytest.mark.parametrize("cert", ["PRR_01", "PRR_9", "PRR", 7])
+def test_a_certificate_id_not_of_the_title_is_bad_input(cert: Any) -> None:
+    """Only the title's own ids (``PRR_0`` to ``PRR_8`` in 1830), not another spelling
+    of one (``PRR_01``): one line naming the action."""
+    with pytest.raises(ExportError) as err:
+        import_game(_renamed("g2p_s2009", 127, [cert]))
+    assert str(err.value) == f"action 127 (sell_shares): unknown certificate {cert!r}"

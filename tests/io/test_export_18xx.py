@@ -103,7 +103,9 @@ def _played(title: str, bots: str, players: int, seed: int) -> Game:
 # after the operating passes that close the round, before another corporation's takeover
 # (random 3p seed 397, action 229) or a player's purchase (random 4p seed 1563, action
 # 245); fourteen corporation passes before a player's purchase, more than MAX_PASSES
-# (greedy 4p seed 357, actions 114-127).  Random 3p seed 6, random 4p seeds 27 and 31 and
+# (greedy 4p seed 357, actions 114-127); a takeover handing IPO certificates to a
+# player, one of which later reaches the market and is bought there (greedy 3p seed 4,
+# action 598: B&W_6).  Random 3p seed 6, random 4p seeds 27 and 31 and
 # greedy 4p seed 57 showed these before deals between players were offered and answered;
 # their games, changed since, are played as more games.
 @pytest.mark.parametrize(
@@ -125,6 +127,7 @@ def _played(title: str, bots: str, players: int, seed: int) -> Game:
         ("1833ne-takeover", "random", 3, 397),
         ("1833ne-takeover", "random", 4, 1563),
         ("1833ne-takeover", "greedy", 4, 357),
+        ("1833ne-takeover", "greedy", 3, 4),
     ],
 )
 def test_bot_games_round_trip(title: str, bots: str, players: int, seed: int) -> None:
@@ -675,3 +678,33 @@ def test_a_buyers_offer_for_a_presidents_private_round_trips_with_offered_by() -
     del acts[343]["offered_by"]
     astray = import_game(exported)
     assert str(astray.divergence) == "action 345: not Player3's turn: Player1 is to act"
+
+
+def test_tiles_without_limit_and_whole_hex_reservations_are_named_as_18xx_games_would() -> None:
+    """1833NE, greedy 4-player seed 9.  Tile 8 has no limit: its copies are taken in
+    turn, a new one numbered next joining whenever the last is laid, and a copy upgraded
+    away goes back last (8-2 leaves C10 at action 199 and is laid next after 8-3).  FRR's
+    station in G22 (action 279), where B&P's reservation holds the whole hex, not a city,
+    takes the city's first slot."""
+    g = _played("1833ne", "greedy", 4, 9)
+    acts = export_game(g)["actions"]
+    eights = [(a["id"], a["hex"], a["tile"]) for a in acts if a.get("tile", "").startswith("8-")]
+    assert eights[:8] == [
+        (79, "C2", "8-0"),
+        (166, "I12", "8-1"),
+        (171, "C10", "8-2"),
+        (200, "B9", "8-3"),
+        (214, "D13", "8-2"),
+        (215, "B15", "8-4"),
+        (293, "D3", "8-5"),
+        (326, "B5", "8-2"),
+    ]
+    assert acts[278] == {
+        "type": "place_token",
+        "city": "N23-0-0",
+        "slot": 0,
+        "tokener": "FRR",
+        "entity": "FRR",
+        "entity_type": "corporation",
+        "id": 279,
+    }

@@ -185,17 +185,20 @@ class CertNames:
 
     # -- agreeing with the game -------------------------------------------------------
 
-    def sync(self, certs: Mapping[str, str]) -> None:
+    def sync(self, certs: Mapping[str, str]) -> list[tuple[str, str, str]]:
         """Make the view hold what the game's certificates ``certs`` hold (by holder,
         corporation and percent), moving the first certificates of each holder with too
-        many to the holders with too few, along the game's own moves first."""
+        many to the holders with too few, along the game's own moves first.  The moves
+        made, (certificate, from, to)."""
         seen = self.seen
         if certs == seen:
-            return
+            return []
         moved = [(c, seen[c], o) for c, o in certs.items() if seen[c] != o]
         self.seen = dict(certs)
+        before = dict(self.owner)
         for corp in sorted({self.corp_of[c] for c, _, _ in moved}):
             self._sync_corp(corp, certs, [m for m in moved if self.corp_of[m[0]] == corp])
+        return [(c, before[c], o) for c, o in self.owner.items() if before[c] != o]
 
     def _sync_corp(
         self, corp: str, certs: Mapping[str, str], moved: list[tuple[str, str, str]]
@@ -214,8 +217,21 @@ class CertNames:
             have[key] = have.get(key, 0) + 1
         if want == have:
             return
-        pairs = [(src, dst, self.percent[c]) for c, src, dst in moved if c != pc]
-        for src, dst, pct in pairs + self._pairs(want, have):
+        ours = [(src, dst, self.percent[c]) for c, src, dst in moved if c != pc]
+        self._apply_pairs(corp, ours, want, have)
+        # (what the game's own moves left: those counted again once they are made)
+        self._apply_pairs(corp, self._pairs(want, have), want, have)
+
+    def _apply_pairs(
+        self,
+        corp: str,
+        pairs: list[tuple[str, str, int]],
+        want: dict[tuple[str, int], int],
+        have: dict[tuple[str, int], int],
+    ) -> None:
+        """Move a certificate along each (from, to, percent) of ``pairs`` that still
+        takes one from a holder with too many to one with too few."""
+        for src, dst, pct in pairs:
             if have.get((src, pct), 0) > want.get((src, pct), 0) and have.get(
                 (dst, pct), 0
             ) < want.get((dst, pct), 0):

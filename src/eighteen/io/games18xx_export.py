@@ -72,6 +72,7 @@ class _Exporter:
         # manifest's first, a copy upgraded away put back last (None: unlimited)
         self.counts = self.tables.tile_counts
         self.supply: dict[str, list[int]] = {}
+        self.made: dict[str, int] = {}  # copies made so far of each tile without limit
 
     def run(self, game_id: int | str) -> dict[str, Any]:
         src = self.src
@@ -264,33 +265,32 @@ class _Exporter:
         for holder in network.reserved(g).get(action.hex, ()):
             if holder == action.actor:
                 continue
+            # (a reservation of the whole hex holds no slot of its own)
             cities = self.board.reserved_cities(g.state.map, holder, action.hex)
-            if cities is None or action.city in cities:
+            if cities is not None and action.city in cities:
                 held += 1
         return held
 
     def lay(self, hex_id: str, tile: str) -> str:
         """The copy id of a laid tile: the supply's first copy, as 18xx.games takes it
-        (the manifest's copies in order; a copy upgraded away goes back last)."""
+        (the manifest's copies in order; a copy upgraded away goes back last; of a tile
+        without limit a new copy, numbered next, joins whenever the last is laid)."""
         old = self.on_map.pop(hex_id, None)
         if old is not None:
             name, _, copy = old.rpartition("-")
             self.copies(name).append(int(copy))
         copies = self.copies(tile)
-        if not copies:  # an unlimited tile: the lowest copy not on the map
-            used = set(self.on_map.values())
-            n = 0
-            while f"{tile}-{n}" in used:
-                n += 1
-            copies.append(n)
-        copy_id = f"{tile}-{copies.pop(0)}"
-        self.on_map[hex_id] = copy_id
-        return copy_id
+        n = copies.pop(0)
+        if self.counts.get(tile) is None and not copies:
+            self.made[tile] = self.made.get(tile, 1) + 1
+            copies.append(self.made[tile] - 1)
+        self.on_map[hex_id] = f"{tile}-{n}"
+        return f"{tile}-{n}"
 
     def copies(self, tile: str) -> list[int]:
         if tile not in self.supply:
             count = self.counts.get(tile)
-            self.supply[tile] = list(range(count)) if count is not None else []
+            self.supply[tile] = list(range(count if count is not None else 1))
         return self.supply[tile]
 
     def route(self, route: Route) -> dict[str, Any]:

@@ -411,8 +411,17 @@ class Importer:
             # settles it) takes that certificate out of the IPO: a later purchase of it
             # is from the pool (both engines grant the first certificate)
             self.out_of_ipo.update(c for c, o in self.game.state.certs.items() if o != IPO)
-        # (a private's share granted, a corporation closed, ...: the first certificates)
-        self.certs.sync(self.game.state.certs)
+        self.sync_certs()
+
+    def sync_certs(self) -> None:
+        """The view of the certificates made to hold what the game holds: a private's
+        share granted, a corporation closed, a takeover, ... move the first certificates;
+        one that leaves the IPO so is bought from the market after."""
+        for cert, src, dst in self.certs.sync(self.game.state.certs):
+            if src == IPO:
+                self.out_of_ipo.add(cert)
+            elif dst == IPO:
+                self.out_of_ipo.discard(cert)
 
     def forced_take(self, aid: int | str, a: dict[str, Any]) -> None:
         """The first private has dropped to $0 after everyone passed: 18xx.games gives it
@@ -482,12 +491,8 @@ class Importer:
 
     def certificate(self, aid: int | str, a: dict[str, Any], cert: Any) -> tuple[str, str]:
         """(corporation, certificate id) of a logged certificate id ``<corp>_<i>``."""
-        corp, _, i = str(cert).rpartition("_")
-        if (
-            not self.tables.is_corporation(corp)
-            or not i.isdigit()
-            or int(i) >= len(self.tables.corporation(corp).shares)
-        ):
+        corp = self.certs.corp_of.get(str(cert))
+        if corp is None:
             raise ExportError(f"action {aid} ({a['type']}): unknown certificate {cert!r}")
         return corp, str(cert)
 
@@ -742,7 +747,7 @@ class Importer:
         del self.route_report[reported:]
         self.certs, self.out_of_ipo = certs, out_of_ipo  # (the tried action taken back)
         del self.notes[notes:]
-        self.certs.sync(g.state.certs)  # (with the passes kept)
+        self.sync_certs()  # (with the passes kept)
         if len(g.log) > start or (fits and not anywhere):
             self.trailing_passes = []  # (made, or passes of steps our engine skips)
             return
