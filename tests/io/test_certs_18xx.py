@@ -175,3 +175,19 @@ def test_a_certificate_id_not_of_the_title_is_bad_input(cert: Any) -> None:
     with pytest.raises(ExportError) as err:
         import_game(_renamed("g2p_s2009", 127, [cert]))
     assert str(err.value) == f"action 127 (sell_shares): unknown certificate {cert!r}"
+
+
+def test_an_export_written_before_names_were_18xx_games_still_imports() -> None:
+    """tests/fixtures/exports: our export of a random 3-player 1833NE game as written
+    before (its sales named our engine's certificates): it imports to its own result,
+    and the four names 18xx.games would refuse are noted."""
+    path = Path(__file__).resolve().parents[1] / "fixtures/exports"
+    data = json.loads((path / "1833ne-random-3p-seed1-2026-12-07.json").read_text())
+    res = import_game(data)
+    assert res.divergence is None and res.mismatches() == []
+    assert res.notes == [
+        "action 131 (sell_shares): A&StL_1 is Player1's, not the seller's",
+        "action 131 (sell_shares): A&StL_2 is in the market, not the seller's",
+        "action 187 (sell_shares): HR_1 is Player2's, not the seller's",
+        "action 187 (sell_shares): HR_2 is in the market, not the seller's",
+    ]
