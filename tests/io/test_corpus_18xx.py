@@ -88,3 +88,16 @@ def test_a_route_may_reach_two_red_hexes() -> None:
     assert res.divergence is None
     runs = [m for _, m in res.game.events if m.startswith("C&O runs")]
     assert runs[-1] == "C&O runs for $280 (3-2: I1-H4-J2; 3-3: D10-E11-H10)"
+
+
+@pytest.mark.parametrize("name", ["g2p_s2002", "g4p_s4007", "g6p_s6502"])
+def test_an_export_writes_each_route_as_18xx_games_route_finder_does(name: str) -> None:
+    """Routes written from the end 18xx.games' route finder starts at (the corporation's
+    stations first, then off-boards, then the most revenue), their chains in that order:
+    in these games (171, 118 and 217 routes, none with both ends alike) every route is
+    the file's, field by field."""
+    data = json.loads((FIXTURES / f"1830-generated/{name}.json").read_text())
+    exported = export_game(import_game(data).game)["actions"]
+    ours = [a["routes"] for a in exported if a["type"] == "run_routes"]
+    logged = effective_actions(data["actions"])
+    assert ours == [a["routes"] for _, a in logged if a["type"] == "run_routes"]

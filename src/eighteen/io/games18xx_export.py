@@ -39,7 +39,7 @@ from eighteen.engine.actions import (
 from eighteen.engine.face import Path as TrackPath
 from eighteen.engine.game import Game
 from eighteen.engine.rounds import or_homes
-from eighteen.engine.routes import Route, route_connections
+from eighteen.engine.routes import Route, Stop, route_connections
 from eighteen.engine.shares import cert_percent
 from eighteen.engine.state import IPO, POOL
 from eighteen.io.games18xx_certs import CertNames
@@ -139,7 +139,15 @@ class _Exporter:
         )
         extra: dict[str, Any] = {}
         if isinstance(action, RunRoutes):
-            extra["routes"] = [self.route(r) for r in network.check(g, action.actor, action.routes)]
+            stations = {
+                (h, i)
+                for h, cities in g.state.map.tokens.items()
+                for i, toks in enumerate(cities)
+                if action.actor in toks
+            }
+            extra["routes"] = [
+                self.route(r, stations) for r in network.check(g, action.actor, action.routes)
+            ]
         elif isinstance(action, BuyTrain):
             owned = any(action.train in c.trains for c in before.corporations.values())
             if not owned:
@@ -293,17 +301,28 @@ class _Exporter:
             self.supply[tile] = list(range(count if count is not None else 1))
         return self.supply[tile]
 
-    def route(self, route: Route) -> dict[str, Any]:
-        hexes = route.hexes
+    def route(self, route: Route, stations: set[tuple[str, int]]) -> dict[str, Any]:
+        """A route as 18xx.games' route finder writes it: from the end that comes first
+        by its order of stops (the corporation's stations first, then off-boards, then
+        the most revenue; a tie keeps our direction)."""
+
+        def rank(s: Stop) -> tuple[int, int, int]:
+            own = s.kind == "city" and (s.hex, s.index) in stations
+            return (0 if own else 1, 0 if s.kind == "offboard" else 1, -s.revenue)
+
+        stops, paths = route.stops, route.paths
+        if rank(stops[-1]) < rank(stops[0]):
+            stops, paths = stops[::-1], paths[::-1]
+        hexes = [s.hex for s in stops]
         nodes = []
-        for s in route.stops:
+        for s in stops:
             face = self.board.face(self.g.state.map, s.hex)
             part = s.index + (len(face.cities) if s.kind == "town" else 0)
             nodes.append(f"{s.hex}-{part if s.kind != 'offboard' else 0}")
         out = {
             "train": route.train,
             "connections": route_connections(
-                [p if isinstance(p, TrackPath) else TrackPath.parse(p) for p in route.paths]
+                [p if isinstance(p, TrackPath) else TrackPath.parse(p) for p in paths]
             ),
             "hexes": hexes,
             "revenue": route.revenue,
