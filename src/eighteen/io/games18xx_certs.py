@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from eighteen.engine import shares
 from eighteen.engine.context import Context
 from eighteen.engine.state import IPO, POOL
 
@@ -139,7 +140,7 @@ class CertNames:
             self.move(c, buyer)
         now = g.state.corporations[corp].president
         if president is not None and now is not None and now != president:
-            self.swap(corp, now, president)
+            self.hand_over(corp, now, president)
 
     def sold(
         self, g: Context, seller: str, corp: str, certs: list[str], president: str | None
@@ -155,25 +156,18 @@ class CertNames:
             # the president's certificate to the new president, his first ones to the
             # market, and what the seller keeps of it back from the market's first
             self.hand_over(corp, now, POOL)
-            keep = sum(p for _, p in self._held_in(g, seller, corp))
+            keep = shares.percent_of(g, corp, seller)
             for c in list(self.of(POOL, corp)):
                 if self.percent_of(seller, corp) >= keep:
                     break
                 self.move(c, seller)
         elif president is not None and now is not None and now != president:
-            self.swap(corp, now, president)
-
-    @staticmethod
-    def _held_in(g: Context, holder: str, corp: str) -> list[tuple[str, int]]:
-        certs = g.state.certs
-        return [(c, p) for c, p in g.tables.cert_table[corp] if certs[c] == holder]
-
-    def swap(self, corp: str, new: str, old: str) -> None:
-        """``new`` becomes president: he gives ``old`` his first ordinary certificates worth
-        the president's certificate and takes it."""
-        self.hand_over(corp, new, old)
+            self.hand_over(corp, now, president)
 
     def hand_over(self, corp: str, new: str, to: str) -> None:
+        """``new`` becomes president: he gives ``to`` (the former president, or the
+        market) his first ordinary certificates worth the president's certificate and
+        takes it."""
         pc = self.president[corp]
         need = self.percent[pc]
         for c in list(self.ordinary(new, corp)):
