@@ -14,8 +14,9 @@ reaches.
 :class:`Extender` serves the optimiser (:mod:`eighteen.engine.routefinder`):
 
 * :meth:`Extender.optimistic`: an upper bound of what an extension can add to a route: the
-  best end stop in the same track component as one of the route's ends (track joined
-  through cities and towns, ignoring the other routes);
+  best end stop a walk from one of the route's ends could reach over all the track
+  (through cities and towns, never back across the side it came over), the other
+  routes and the route's own track ignored;
 * :meth:`Extender.best`: exactly the most a set of routes earns from extensions together,
   and the extensions. Each route alone first: its end stops best first, among those the
   unused track reaches at all, a walk searched depth first, guided (and pruned) by
@@ -94,42 +95,50 @@ class Extender:
             na, nb = self._node(a), self._node(b)
             self.adj[na].append((pid, nb))
             self.adj[nb].append((pid, na))
-        self._comp = self._components()
+        self._reach: dict[int, set[int]] = {}
         self._targets: dict[frozenset[str], list[tuple[int, list[int]]]] = {}
         self._optimistic: dict[int, int] = {}
+        self._bounds: dict[tuple[object, ...], int] = {}
         self._best: dict[tuple[int, ...], tuple[int, dict[int, Walk]]] = {}
 
     def _node(self, end: tuple[bool, int]) -> int:
         return end[1] if end[0] else self.n_stops + end[1]
 
-    def _components(self) -> list[int]:
-        """Track components joined through cities, towns and sides (not off-boards)."""
-        parent = list(range(len(self.adj)))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        for a, nbrs in enumerate(self.adj):
-            if a < self.n_stops and not self.through[a]:
-                continue
-            for _, b in nbrs:
-                if b < self.n_stops and not self.through[b]:
-                    continue
-                ra, rb = find(a), find(b)
-                if ra != rb:
-                    parent[max(ra, rb)] = min(ra, rb)
-        return [find(x) for x in range(len(self.adj))]
-
-    def _joined(self, start: int, stop: int) -> bool:
-        """Could an extension from ``start`` end at ``stop`` (same component, or an
-        off-board touching it)?"""
-        c = self._comp[start]
-        if self.through[stop]:
-            return self._comp[stop] == c
-        return any(self._comp[b] == c for _, b in self.adj[stop])
+    def _ends_from(self, a: int) -> set[int]:
+        """The stops a walk from stop ``a`` could end at over all the track: through
+        cities and towns (not off-boards), never back across the hex side it came over,
+        as :meth:`walks` goes, but free to use a side twice or pass a stop again (so a
+        bound: what an extension from ``a`` reaches is among them). Kept per stop; a
+        walk over the graph once per stop at most, not counted as explored states (as
+        the enumeration's network is not)."""
+        got = self._reach.get(a)
+        if got is None:
+            g, through = self.g, self.through
+            ends: set[int] = set()
+            passed = {a}
+            entered: set[tuple[int, str]] = set()
+            todo: list[tuple[tuple[bool, int], str]] = [((True, a), "")]
+            while todo:
+                node, came = todo.pop()
+                if node[0]:
+                    nxt: Sequence[int] = g.stop_paths[node[1]]
+                else:
+                    nxt = [p for h, p in g.side_paths.get(node[1], ()) if h != came]
+                for pid in nxt:
+                    end = g.other_end(pid, node)
+                    if end[0]:
+                        t = end[1]
+                        ends.add(t)
+                        if through[t] and t not in passed:
+                            passed.add(t)
+                            todo.append((end, ""))
+                    else:
+                        h = g.paths[pid].hex
+                        if (end[1], h) not in entered:
+                            entered.add((end[1], h))
+                            todo.append((end, h))
+            got = self._reach[a] = ends
+        return got
 
     def targets(self, stops: Sequence[int]) -> list[tuple[int, list[int]]]:
         """(gain, end stops) best first: what ending an extension of a route on ``stops``
@@ -164,13 +173,19 @@ class Extender:
         """An upper bound of what an extension adds to route ``i``."""
         got = self._optimistic.get(i)
         if got is None:
-            got = 0
             stops = self.route(i)[0]
             starts = self.starts(stops)
-            for v, ss in self.targets(stops):
-                if any(self._joined(a, s) for a in starts for s in ss):
-                    got = v
-                    break
+            # it follows from the wanted hexes the route visits and where it may leave
+            wanted_hex = self.wanted_hex
+            key = (frozenset([h for h in map(wanted_hex.__getitem__, stops) if h]), *starts)
+            got = self._bounds.get(key)
+            if got is None:
+                got = 0
+                for v, ss in self.targets(stops):
+                    if any(s in self._ends_from(a) for a in starts for s in ss):
+                        got = v
+                        break
+                self._bounds[key] = got
             self._optimistic[i] = got
         return got
 
