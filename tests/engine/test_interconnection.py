@@ -206,52 +206,31 @@ def test_an_extension_search_cut_short_is_not_called_optimal() -> None:
     assert (full.optimal, full.total, full.upper_bound) == (True, 130, 130)
 
 
-def test_track_reached_only_by_reversing_bounds_nothing() -> None:
-    """B4's track runs into gray B6 and on to C5's side, where only B6's other piece
-    leaves for the off-board C7: C7 lies on the track joined to B4, but a walk would
-    have to turn back at that side (seed 002: no reversing at a junction). The bound of
-    an extension counts only what a walk could end at, so B2-B4 ($30) is proven best
-    in the 3 states of the enumeration, with no search of an extension (it took 17
-    states while the bound counted all the joined track, and was not proven in 10)."""
-    hexes: dict[str, dict[str, Any]] = {
-        "B2": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [4]}]},
-        "B4": {"color": "gray", "cities": [{"revenue": 20, "slots": 1, "exits": [1, 4]}]},
-        "B6": {"color": "gray", "track": [[1, 0], [0, 5]]},
-        "C7": {
-            "color": "red",
-            "offboard": {"revenue": {"yellow": 50}, "exits": [2], "hidden": False},
-        },
-    }
-    board = typed_board(tables_for(grid(hexes)))
-    state = MapState()
-    board.place_token(state, "X", "B4", 0)
-    w_c7 = InterconnectionBonus("W-C7", (frozenset({"B2"}), frozenset({"C7"})), 100)
-    res = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(w_c7,), budget=3)
-    assert (res.total, res.optimal, res.upper_bound, res.explored) == (30, True, 30, 3)
-    (route,) = res.routes
-    assert [s.id for s in route.stops] == ["B2-c0", "B4-c0"] and route.extension == ()
-    # with B6's track straight through, the train runs B4-C7 ($70) and reaches B2
-    hexes["B6"] = {"color": "gray", "track": [[1, 5]]}
-    board = typed_board(tables_for(grid(hexes)))
-    state = MapState()
-    board.place_token(state, "X", "B4", 0)
-    res = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(w_c7,))
-    (route,) = res.routes
-    assert [s.id for s in route.stops] == ["B4-c0", "C7-o0"]
-    assert [p.hex for p in route.extension] == ["B4", "B2"]
-    assert (res.total, res.optimal) == (170, True)
-
-
 # ---------------------------------------------------------------------------------------
 # by hand
+
+
+#: The west of the line below: B2 city 10, B4 city 20, joined.
+WEST: dict[str, dict[str, Any]] = {
+    "B2": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [4]}]},
+    "B4": {"color": "gray", "cities": [{"revenue": 20, "slots": 1, "exits": [1, 4]}]},
+}
+
+
+def board_of(hexes: dict[str, dict[str, Any]], *tokens: tuple[str, str]) -> tuple[Board, MapState]:
+    """A board of ``hexes`` and a position with a token of each (corporation, hex)."""
+    board = typed_board(tables_for(grid(hexes)))
+    state = MapState()
+    for corp, hex_id in tokens:
+        board.place_token(state, corp, hex_id, 0)
+    return board, state
 
 
 def line() -> tuple[Board, MapState]:
     """B2 city 10 - B4 city 20 (X) - B6 city 30 (filled by Y) - B8 town 10 - B10 city 40,
     and B12 off-board 50 east of B10; track joins them in a row."""
     hexes: dict[str, dict[str, Any]] = {
-        "B2": {"color": "gray", "cities": [{"revenue": 10, "slots": 1, "exits": [4]}]},
-        "B4": {"color": "gray", "cities": [{"revenue": 20, "slots": 1, "exits": [1, 4]}]},
+        **WEST,
         "B6": {"color": "gray", "cities": [{"revenue": 30, "slots": 1, "exits": [1, 4]}]},
         "B8": {"color": "gray", "towns": [{"revenue": 10, "exits": [1, 4]}]},
         "B10": {"color": "gray", "cities": [{"revenue": 40, "slots": 1, "exits": [1, 4]}]},
@@ -260,15 +239,36 @@ def line() -> tuple[Board, MapState]:
             "offboard": {"revenue": {"yellow": 50}, "exits": [1], "hidden": False},
         },
     }
-    board = typed_board(tables_for(grid(hexes)))
-    state = MapState()
-    board.place_token(state, "X", "B4", 0)
-    board.place_token(state, "Y", "B6", 0)
-    return board, state
+    return board_of(hexes, ("X", "B4"), ("Y", "B6"))
 
 
 #: Interconnection of B2 (W) with the off-board B12 (E).
 W_E = InterconnectionBonus("W-E", (frozenset({"B2"}), frozenset({"B12"})), 100)
+
+
+def test_track_reached_only_by_reversing_bounds_nothing() -> None:
+    """B4's track runs into gray B6 and on to C5's side, where only B6's other piece
+    leaves for the off-board C7: C7 lies on the track joined to B4, but a walk would
+    have to turn back at that side (seed 002: no reversing at a junction). The bound of
+    an extension counts only what a walk could end at, so B2-B4 ($30) is proven best
+    in the 3 states of the enumeration, with no search of an extension (it took 17
+    states while the bound counted all the joined track, and was not proven in 10)."""
+    c7 = {"color": "red", "offboard": {"revenue": {"yellow": 50}, "exits": [2], "hidden": False}}
+    junction = {"color": "gray", "track": [[1, 0], [0, 5]]}
+    board, state = board_of({**WEST, "B6": junction, "C7": c7}, ("X", "B4"))
+    w_c7 = InterconnectionBonus("W-C7", (frozenset({"B2"}), frozenset({"C7"})), 100)
+    res = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(w_c7,), budget=3)
+    assert (res.total, res.optimal, res.upper_bound, res.explored) == (30, True, 30, 3)
+    (route,) = res.routes
+    assert [s.id for s in route.stops] == ["B2-c0", "B4-c0"] and route.extension == ()
+    # with B6's track straight through, the train runs B4-C7 ($70) and reaches B2
+    straight = {"color": "gray", "track": [[1, 5]]}
+    board, state = board_of({**WEST, "B6": straight, "C7": c7}, ("X", "B4"))
+    res = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(w_c7,))
+    (route,) = res.routes
+    assert [s.id for s in route.stops] == ["B4-c0", "C7-o0"]
+    assert [p.hex for p in route.extension] == ["B4", "B2"]
+    assert (res.total, res.optimal) == (170, True)
 
 
 def test_a_2_train_reaches_the_far_end_through_a_blocked_city() -> None:
