@@ -22,6 +22,8 @@ from eighteen.engine.face import Path
 from eighteen.engine.map import Board
 from eighteen.engine.position import MapState
 from eighteen.engine.route_check import check_extension, check_routes
+from eighteen.engine.route_network import network
+from eighteen.engine.route_search import Exact
 from eighteen.engine.routefinder import optimize
 from eighteen.engine.routes import (
     ConnectionBonus,
@@ -269,6 +271,38 @@ def test_track_reached_only_by_reversing_bounds_nothing() -> None:
     assert [s.id for s in route.stops] == ["B4-c0", "C7-o0"]
     assert [p.hex for p in route.extension] == ["B4", "B2"]
     assert (res.total, res.optimal) == (170, True)
+
+
+def test_a_route_whose_own_track_bars_its_extension_is_valued_without_it() -> None:
+    """B6 forks at its west side: to the town A7 and to the off-board B8 (E). A7-B4-B2
+    visits W, and a walk from A7 could end at B8 over all the track (back through B4's
+    city), so its candidate value counts the bonus; but its own track holds the side
+    B4|B6 every such walk needs, so it earns none in any run. The search counts that
+    once per route it tries, not once per pair of routes: best B4-B8 extended to B2
+    ($170), proven in 38 states (44 before, and not proven in 40)."""
+    fork = {"color": "gray", "track": [[1, 3], [1, 4]]}
+    a7 = {"color": "gray", "towns": [{"revenue": 10, "exits": [0]}]}
+    b8 = {"color": "red", "offboard": {"revenue": {"yellow": 50}, "exits": [1], "hidden": False}}
+    board, state = board_of({**WEST, "B6": fork, "A7": a7, "B8": b8}, ("X", "B4"))
+    w_b8 = InterconnectionBonus("W-B8", (frozenset({"B2"}), frozenset({"B8"})), 100)
+    net = network(board, state, "X", frozenset(), frozenset())
+    routes = net.enumerate(None, 1 << 40).routes
+    ext = Exact(net, routes, (w_b8,)).ext
+    hexes = {tuple(net.g.stops[s][0] for s in stops): i for i, (stops, _, _) in enumerate(routes)}
+    bounds = {h: (ext.optimistic(i), ext.alone(i)) for h, i in hexes.items()}
+    assert bounds == {
+        ("A7", "B4"): (0, 0),
+        ("A7", "B4", "B2"): (100, 0),
+        ("B2", "B4"): (100, 100),
+        ("B2", "B4", "B8"): (0, 0),
+        ("B4", "B8"): (100, 100),
+    }
+    trains = [("a", 3), ("b", 2)]
+    res = optimize(board, state, "X", trains, "yellow", bonuses=(w_b8,), budget=40)
+    assert (res.total, res.optimal, res.explored) == (170, True, 38)
+    (route,) = res.routes
+    assert [s.id for s in route.stops] == ["B4-c0", "B8-o0"]
+    assert [p.hex for p in route.extension] == ["B4", "B2"]
 
 
 def test_a_2_train_reaches_the_far_end_through_a_blocked_city() -> None:

@@ -99,6 +99,7 @@ class Extender:
         self._targets: dict[frozenset[str], list[tuple[int, list[int]]]] = {}
         self._optimistic: dict[int, int] = {}
         self._bounds: dict[tuple[object, ...], int] = {}
+        self._alone: dict[int, int] = {}
         self._best: dict[tuple[int, ...], tuple[int, dict[int, Walk]]] = {}
 
     def _node(self, end: tuple[bool, int]) -> int:
@@ -187,6 +188,25 @@ class Extender:
                         break
                 self._bounds[key] = got
             self._optimistic[i] = got
+        return got
+
+    def alone(self, i: int) -> int:
+        """A bound of what an extension adds to route ``i`` in any run, at most
+        :meth:`optimistic`: the best gain one of whose end stops the track left by the route
+        itself reaches from its ends (a breadth-first walk, as :meth:`_solo` starts with;
+        the other routes take more track, never less). Found once per route, when asked."""
+        got = self._alone.get(i)
+        if got is None:
+            got = most = self.optimistic(i)
+            if most:
+                stops, own = self.route(i)
+                near = self._distances(self.starts(stops), own, set(stops))
+                got = 0
+                for v, ss in self.targets(stops):
+                    if v <= most and any(near[t] >= 0 for t in ss):
+                        got = v
+                        break
+            self._alone[i] = got
         return got
 
     # -- exact -------------------------------------------------------------------------

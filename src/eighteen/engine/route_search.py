@@ -168,6 +168,11 @@ class Exact:
             return {}
         return self.ext.best(idxs, self._used(idxs))[1]
 
+    def slack(self, i: int) -> int:
+        """How much route ``i``'s candidate value may overstate what it earns in any run
+        (:meth:`Extender.alone`)."""
+        return self.ext.optimistic(i) - self.ext.alone(i)
+
     @property
     def explored(self) -> int:
         return self.ext.explored
@@ -293,7 +298,9 @@ def _search(
     open_bound = -1  # bound of the subtrees left unexplored when the budget ran out
     out = False
 
-    def rec(k: int, blocked: list[int], total: int, start: int, earned: dict[int, int]) -> None:
+    def rec(
+        k: int, blocked: list[int], total: int, start: int, earned: dict[int, int], tight: int
+    ) -> None:
         nonlocal best_total, best, open_bound, out, explored
         explored += 1
         c = cand[k]
@@ -301,17 +308,19 @@ def _search(
         if same[k] and start:
             avail &= ~((1 << start) - 1)
         if k == n - 1 and exact is not None:  # value each leaf that may win exactly
+            # (``tight``: ``total`` less what the chosen routes' own track bars)
             prefix = [cand[m].items[j][2] for m, j in enumerate(chosen) if j is not None]
-            w = total - exact.deficit(prefix)
-            if w > best_total:
-                best_total = w
-                best = list(chosen)
+            if tight > best_total:
+                w = total - exact.deficit(prefix)
+                if w > best_total:
+                    best_total = w
+                    best = list(chosen)
             x = avail
             while x:
                 low = x & -x
                 x ^= low
                 i = low.bit_length() - 1
-                if total + c.vals[i] <= best_total:
+                if tight + c.vals[i] <= best_total:
                     break
                 v = c.vals[i]
                 if c.once is not None:
@@ -349,7 +358,7 @@ def _search(
                 best = list(chosen)
             return
         # bound: every train left takes its best unblocked candidate
-        bound = total + (c.vals[_lowest(avail)] if avail else 0)
+        bound = tight + (c.vals[_lowest(avail)] if avail else 0)
         for m in range(k + 1, n):
             free = cand[m].all & ~blocked[m]
             bound += cand[m].vals[_lowest(free)] if free else 0
@@ -364,8 +373,13 @@ def _search(
             j = low.bit_length() - 1
             v = vals[j]
             rest = others + sum(vals[j + 1 : j + 1 + tw])
-            if total + v + rest <= best_total:
+            if tight + v + rest <= best_total:
                 return  # nor can any later candidate, nor running nothing
+            tight_j = tight + v
+            if exact is not None:
+                tight_j -= exact.slack(c.items[j][2])
+                if tight_j + rest <= best_total:
+                    continue  # its own track bars the extension it was valued with
             if explored + (exact.explored if exact is not None else 0) >= budget:
                 out = True
             if not out:
@@ -380,18 +394,18 @@ def _search(
                     below[m] |= extra
                 chosen[k] = j
                 if c.once is None:
-                    rec(k + 1, below, total + v, j + 1, earned)
+                    rec(k + 1, below, total + v, j + 1, earned, tight_j)
                 else:
                     twice, e2 = _gain(c.once[j], earned)
-                    rec(k + 1, below, total + v - twice, j + 1, e2)
+                    rec(k + 1, below, total + v - twice, j + 1, e2, tight_j - twice)
                 chosen[k] = None
             if out:  # what is left at this level: later candidates (<= v) or nothing
                 open_bound = max(open_bound, total + v + rest)
                 return
-        rec(k + 1, blocked, total, c.n, earned)  # train k runs nothing (nor do its twins)
+        rec(k + 1, blocked, total, c.n, earned, tight)  # train k runs nothing (nor its twins)
 
     try:
-        rec(0, [0] * n, 0, 0, {})
+        rec(0, [0] * n, 0, 0, {}, 0)
     finally:
         # (a recursive closure refers to itself: a reference cycle, broken here)
         rec = None  # type: ignore[assignment]
