@@ -29,6 +29,7 @@ cdef class Board:
     cdef public dict side_cost
     cdef public dict _fragments
     cdef public dict _lay_tables
+    cdef public dict _turns
     cdef public dict _caches
     cdef public dict hex_index
     cdef public dict entries

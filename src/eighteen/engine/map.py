@@ -134,6 +134,8 @@ class Board:
                     self.side_cost[sid] = max(self.side_cost.get(sid, 0), b.cost)
         self._fragments: dict[tuple[str, str | None, int], Fragment] = {}
         self._lay_tables: dict[tuple[str, tuple[str, int] | None], _LayTable] = {}
+        #: (tile, rotation) -> a lay table's entry for it (:meth:`_new_turn`)
+        self._turns: dict[tuple[str, int], tuple[int, frozenset[int], Any, int]] = {}
         self._caches: dict[str, dict[Hashable, Any]] = {}
         self.hex_index: dict[str, int] = {h: k for k, h in enumerate(self.hex_ids)}
         #: per hex, the walk states of entering it from each neighbour, in edge order
@@ -171,6 +173,25 @@ class Board:
             first_tiles=doc.first_tiles,
             upgrades=doc.upgrades,
         )
+
+    def prepare(self) -> None:
+        """Make every hex's lay tables and faces now (the engine's boards,
+        :func:`eighteen.engine.network.board_of`): those of its printed face and of each
+        tile and rotation a chain of lays from it can show. They follow from the tables
+        alone; made on first asking, they fell on the action that first needed them in
+        the process, late in a game for its brown and gray upgrades."""
+        for h in self.hex_ids:
+            self.tile_face(h, None)
+            seen: set[tuple[str, int] | None] = {None}
+            todo: list[tuple[str, int] | None] = [None]
+            while todo:
+                laid = todo.pop()
+                for tile, _upgrade, _color, turns in self._lay_table(h, laid):
+                    for r, _exits, _sig, _bits in turns:
+                        if (tile, r) not in seen:
+                            seen.add((tile, r))
+                            todo.append((tile, r))
+                            self.tile_face(h, tile, r)
 
     # -- caches -----------------------------------------------------------------------
 
@@ -424,9 +445,16 @@ class Board:
 
     def _candidates(self, state: MapState, hex_id: str) -> list[tuple[str, list[int], bool]]:
         """(tile, absolute rotations, is upgrade) the tables allow on a hex now."""
+        return self._candidates_on(hex_id, state.tiles.get(hex_id))
+
+    def _candidates_on(
+        self, hex_id: str, laid: tuple[str, int] | None
+    ) -> list[tuple[str, list[int], bool]]:
+        """(tile, absolute rotations, is upgrade) the tables allow on a hex showing
+        ``laid`` (its laid tile and rotation; None: its printed face)."""
         out: list[tuple[str, list[int], bool]] = []
-        if hex_id in state.tiles:
-            old, r = state.tiles[hex_id]
+        if laid is not None:
+            old, r = laid
             for new, ds in self.upgrades.get(old, {}).items():
                 out.append((new, sorted({(r + d) % 6 for d in ds}), True))
         else:
@@ -567,21 +595,29 @@ class Board:
         (read against a reach's :attr:`Reach.edges`); kept in
         ``_lay_tables`` under (hex, laid), where :meth:`_lay_table` looks first."""
         usable = self.usable[hex_id]
-        state = MapState(tiles={hex_id: laid} if laid is not None else {})
         table = []
-        for tile, rots, upgrade in sorted(self._candidates(state, hex_id)):
+        for tile, rots, upgrade in sorted(self._candidates_on(hex_id, laid)):
             td = self.tiles.get(tile)
             if td is None:
                 continue
             turns = []
             for r in rots:
-                exits = frozenset(rotate_exits(td.exits, r))
-                if exits <= usable:
-                    bits = sum(1 << e for e in exits)
-                    turns.append((r, exits, self._template(tile, r).signature, bits))
+                turn = self._turns.get((tile, r))
+                if turn is None:
+                    turn = self._new_turn(tile, r)
+                if turn[1] <= usable:
+                    turns.append(turn)
             table.append((tile, upgrade, td.color.value, turns))
         self._lay_tables[(hex_id, laid)] = table
         return table
+
+    def _new_turn(self, tile: str, r: int) -> tuple[int, frozenset[int], Any, int]:
+        """(rotation, exits, track signature, exits as a bitmask) of ``tile`` at rotation
+        ``r`` on any hex, kept in ``_turns``."""
+        exits = frozenset(rotate_exits(self.tiles[tile].exits, r))
+        turn = (r, exits, self._template(tile, r).signature, sum(1 << e for e in exits))
+        self._turns[(tile, r)] = turn
+        return turn
 
     def _template(self, tile: str, rotation: int) -> Face:
         """The face ``tile`` shows at ``rotation`` on any hex (its ``hex`` empty): read

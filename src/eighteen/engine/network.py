@@ -38,6 +38,7 @@ def board_of(tables: Tables) -> Board:
     b = getattr(tables, "_board", None)
     if b is None:
         b = Board.of(tables.doc)
+        b.prepare()
         tables._board = b  # type: ignore[attr-defined]
     return b
 
