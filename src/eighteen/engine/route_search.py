@@ -280,7 +280,10 @@ def _search(
     the candidate values are upper bounds: a chosen route adds its value less what it
     counts twice (:func:`_gain`), and the last train scans its candidates for the best.
     With interconnection bonuses (``exact``) the values count the most extensions may add:
-    every leaf (the last train's candidates while they may win, or none) is valued exactly.
+    every leaf (the last train's candidates while they may win, or none) is valued exactly,
+    and beside a node's total the search carries a tighter bound of it, each chosen route
+    counted at most what the track its own route leaves may earn it (:meth:`Exact.slack`);
+    nodes and the last train's scan are cut on that.
 
     Returns (positions, total, upper bound, states used, finished within the budget).
     """
