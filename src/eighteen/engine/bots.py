@@ -447,26 +447,29 @@ class GreedyBot(Bot):
         return values
 
     def saving(self, game: Game, corp_id: str, revenue: int) -> bool:
-        """Does the corporation save for a train: room for one more (trains that count
-        toward the limit), less money than the cheapest train on sale costs, and enough
-        with this revenue kept and the next's (a hope of no train soon is no saving)?"""
-        corp = game.state.corporations[corp_id]
-        if not trains.on_sale_types(game) or len(trains.counted(game, corp_id)) >= (
-            trains.corporation_limit(game, corp_id)
-        ):
+        """Does the corporation save for a train: short of one (:func:`short_of_train`,
+        its trains that count toward the limit held), and enough with this revenue kept
+        and the next's (a hope of no train soon is no saving)?"""
+        if not short_of_train(game, corp_id, len(trains.counted(game, corp_id))):
             return False
-        return corp.cash < cheapest_train(game) <= corp.cash + SAVE_HORIZON * revenue
+        cash = game.state.corporations[corp_id].cash
+        return cheapest_train(game) <= cash + SAVE_HORIZON * revenue
 
     def should_withhold(self, game: Game, corp_id: str) -> bool:
-        """Raise money (issue shares) for a train: the corporation has room for one it
-        cannot afford, and fewer trains than it wants (one; a bold bot two).  Dividends
-        are weighed apart (:meth:`dividend_values`)."""
-        corp = game.state.corporations[corp_id]
-        on_sale = trains.on_sale_types(game)
-        if not on_sale or len(corp.trains) >= trains.corporation_limit(game, corp_id):
-            return False
+        """Raise money (issue shares) for a train: the corporation is short of one
+        (:func:`short_of_train`, all its trains held) and has fewer than it wants (one; a
+        bold bot two).  Dividends are weighed apart (:meth:`dividend_values`)."""
+        held = len(game.state.corporations[corp_id].trains)
         wanted = 2 if self.personality.risk > 0.6 else 1  # a bold bot saves for a second
-        return corp.cash < cheapest_train(game) and len(corp.trains) < wanted
+        return held < wanted and short_of_train(game, corp_id, held)
+
+
+def short_of_train(game: Game, corp_id: str, held: int) -> bool:
+    """Has the corporation room for a train (``held`` trains against its limit) and less
+    money than the cheapest train on sale costs?"""
+    if not trains.on_sale_types(game) or held >= trains.corporation_limit(game, corp_id):
+        return False
+    return game.state.corporations[corp_id].cash < cheapest_train(game)
 
 
 def _lay_costs(game: Game) -> dict[tuple[str, str, int, str | None], int]:
