@@ -30,17 +30,6 @@ def test_the_engines_board_has_every_table_made(title_id: str, counts: tuple[int
     assert made(board_of(eighteen.load_title(title_id))) == counts
 
 
-@pytest.mark.parametrize("title_id", ["1830", "1833ne"])
-def test_a_table_made_on_asking_is_the_prepared_one(title_id: str) -> None:
-    prepared = board_of(eighteen.load_title(title_id))
-    fresh = Board.of(eighteen.load_title(title_id).doc)
-    assert made(fresh) == (0, 0, 0)
-    for key in list(prepared._lay_tables)[::97]:
-        assert fresh._new_lay_table(*key) == prepared._lay_tables[key]
-    for face_key in list(prepared._face_cache)[::97]:
-        assert fresh.tile_face(*face_key) == prepared._face_cache[face_key]
-
-
 def test_no_table_is_made_inside_a_game() -> None:
     """A greedy 4-player game of each title and the real 1830 game's import leave the
     board's tables as the board was made."""

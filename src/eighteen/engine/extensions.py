@@ -67,6 +67,10 @@ class Extender:
         #: and sets :attr:`incomplete`
         self.limit = limit
         self.incomplete = False
+        #: states of the walks :meth:`alone` made: counted in the search's budget (see
+        #: :attr:`eighteen.engine.route_search.Exact.explored`), not toward :attr:`limit`,
+        #: so that running out stops the search over routes, not an extension's valuing
+        self.bounding = 0
         n_stops = len(g.stops)
         self.n_stops = n_stops
         free = len(g.board.sides)
@@ -177,8 +181,11 @@ class Extender:
             stops = self.route(i)[0]
             starts = self.starts(stops)
             # it follows from the wanted hexes the route visits and where it may leave
+            # (the end stops :meth:`targets` gives lie on wanted hexes the route does not
+            # visit, so its leaving out the route's own stops changes nothing here)
             wanted_hex = self.wanted_hex
-            key = (frozenset([h for h in map(wanted_hex.__getitem__, stops) if h]), *starts)
+            visited = frozenset([h for h in map(wanted_hex.__getitem__, stops) if h is not None])
+            key = (visited, *starts)
             got = self._bounds.get(key)
             if got is None:
                 got = 0
@@ -200,7 +207,10 @@ class Extender:
             got = most = self.optimistic(i)
             if most:
                 stops, own = self.route(i)
+                before = self.explored
                 near = self._distances(self.starts(stops), own, set(stops))
+                self.bounding += self.explored - before
+                self.explored = before
                 got = 0
                 for v, ss in self.targets(stops):
                     if v <= most and any(near[t] >= 0 for t in ss):

@@ -443,10 +443,6 @@ class Board:
 
     # -- tiles ------------------------------------------------------------------------
 
-    def _candidates(self, state: MapState, hex_id: str) -> list[tuple[str, list[int], bool]]:
-        """(tile, absolute rotations, is upgrade) the tables allow on a hex now."""
-        return self._candidates_on(hex_id, state.tiles.get(hex_id))
-
     def _candidates_on(
         self, hex_id: str, laid: tuple[str, int] | None
     ) -> list[tuple[str, list[int], bool]]:
@@ -589,7 +585,7 @@ class Board:
     def _new_lay_table(self, hex_id: str, laid: tuple[str, int] | None) -> _LayTable:
         """What :meth:`iter_lay_options` reads of the tables for a hex showing ``laid``
         (its laid tile and rotation; None: its printed face), worked out once: each
-        candidate tile (:meth:`_candidates`, in order) with whether it upgrades, its
+        candidate tile (:meth:`_candidates_on`, in order) with whether it upgrades, its
         colour, and its rotations whose exits are all usable edges of the hex, each with
         those exits, its track (the signature of ``distinct``) and the exits as a bitmask
         (read against a reach's :attr:`Reach.edges`); kept in

@@ -175,7 +175,8 @@ class Exact:
 
     @property
     def explored(self) -> int:
-        return self.ext.explored
+        """States the extensions' valuing and the bounds' walks used."""
+        return self.ext.explored + self.ext.bounding
 
 
 def choose(
@@ -378,13 +379,13 @@ def _search(
             rest = others + sum(vals[j + 1 : j + 1 + tw])
             if tight + v + rest <= best_total:
                 return  # nor can any later candidate, nor running nothing
+            if explored + (exact.explored if exact is not None else 0) >= budget:
+                out = True
             tight_j = tight + v
-            if exact is not None:
+            if not out and exact is not None:
                 tight_j -= exact.slack(c.items[j][2])
                 if tight_j + rest <= best_total:
                     continue  # its own track bars the extension it was valued with
-            if explored + (exact.explored if exact is not None else 0) >= budget:
-                out = True
             if not out:
                 segs = c.segs[j]
                 below = list(blocked)
@@ -403,7 +404,7 @@ def _search(
                     rec(k + 1, below, total + v - twice, j + 1, e2, tight_j - twice)
                 chosen[k] = None
             if out:  # what is left at this level: later candidates (<= v) or nothing
-                open_bound = max(open_bound, total + v + rest)
+                open_bound = max(open_bound, tight + v + rest)
                 return
         rec(k + 1, blocked, total, c.n, earned, tight)  # train k runs nothing (nor its twins)
 
