@@ -193,6 +193,25 @@ def test_a_budget_gives_a_legal_run_and_a_true_bound(rng: random.Random, budget:
         assert cut.explored >= budget
 
 
+def test_bounding_walks_spend_the_search_budget_not_an_extensions() -> None:
+    """Random board 0 (with its bonuses, X kept out of A3), two 3/2 trains, 150 states:
+    the walks bounding the chosen routes (``Extender.alone``) count in the search's
+    budget, so running out stops the search over routes with its best run ($140, the
+    optimum, bound $190). Counted toward the extension search's own limit they cut short
+    an extension's valuing instead: $100, bound $200. The full budget proves $140."""
+    rng = random.Random(0)
+    board, state = random_board(rng)
+    bonuses = random_bonuses(rng, board, state)
+    trains = [("a", Distance(pay=2, visit=3)), ("b", Distance(pay=2, visit=3))]
+    kw: dict[str, Any] = {"bonuses": bonuses, "excluded": frozenset({"A3"})}
+    cut = optimize(board, state, "X", trains, "yellow", budget=150, **kw)
+    assert (cut.total, cut.optimal, cut.upper_bound, cut.explored) == (140, False, 190, 166)
+    check_result(board, state, trains, cut, bonuses)
+    board.clear_caches()
+    full = optimize(board, state, "X", trains, "yellow", **kw)
+    assert (full.total, full.optimal, full.explored) == (140, True, 175)
+
+
 def test_an_extension_search_cut_short_is_not_called_optimal() -> None:
     """On the line, 2 states are enough to enumerate the routes but not to find the
     extension to B12: the answer is B2-B4 ($30, the greedy pick), flagged not proven,

@@ -69,11 +69,12 @@ def _on_offer(
 #: What :meth:`Board._kept` finds for a key a cache does not hold.
 NOT_KEPT = object()
 
+#: A tile at one rotation in a lay table (:meth:`Board._new_turn`): (rotation, exits,
+#: track signature, exits as a bitmask).
+_Turn = tuple[int, frozenset[int], frozenset[tuple[str, str]], int]
 #: A hex's lay table (:meth:`Board._new_lay_table`): per candidate tile (tile, upgrade,
-#: colour, its rotations as (rotation, exits, track signature, exits as a bitmask)).
-_LayTable = list[
-    tuple[str, bool, str, list[tuple[int, frozenset[int], frozenset[tuple[str, str]], int]]]
-]
+#: colour, its rotations that fit the hex).
+_LayTable = list[tuple[str, bool, str, list[_Turn]]]
 
 
 #: The kinds of walk :attr:`Board.walks` counts.
@@ -135,7 +136,7 @@ class Board:
         self._fragments: dict[tuple[str, str | None, int], Fragment] = {}
         self._lay_tables: dict[tuple[str, tuple[str, int] | None], _LayTable] = {}
         #: (tile, rotation) -> a lay table's entry for it (:meth:`_new_turn`)
-        self._turns: dict[tuple[str, int], tuple[int, frozenset[int], Any, int]] = {}
+        self._turns: dict[tuple[str, int], _Turn] = {}
         self._caches: dict[str, dict[Hashable, Any]] = {}
         self.hex_index: dict[str, int] = {h: k for k, h in enumerate(self.hex_ids)}
         #: per hex, the walk states of entering it from each neighbour, in edge order
@@ -607,7 +608,7 @@ class Board:
         self._lay_tables[(hex_id, laid)] = table
         return table
 
-    def _new_turn(self, tile: str, r: int) -> tuple[int, frozenset[int], Any, int]:
+    def _new_turn(self, tile: str, r: int) -> _Turn:
         """(rotation, exits, track signature, exits as a bitmask) of ``tile`` at rotation
         ``r`` on any hex, kept in ``_turns``."""
         exits = frozenset(rotate_exits(self.tiles[tile].exits, r))
