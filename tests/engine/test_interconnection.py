@@ -9,6 +9,7 @@ details with exact values.
 
 from __future__ import annotations
 
+import pathlib
 import random
 from typing import Any
 
@@ -32,7 +33,11 @@ from eighteen.engine.routes import (
     RouteError,
     with_extension,
 )
+from eighteen.io.jsonlimits import load_json
 from eighteen.title.model import Distance
+
+#: Saved games the tests read.
+SAVES = pathlib.Path(__file__).parents[1] / "fixtures" / "saves"
 
 # ---------------------------------------------------------------------------------------
 # brute force
@@ -322,6 +327,67 @@ def test_a_route_whose_own_track_bars_its_extension_is_valued_without_it() -> No
     (route,) = res.routes
     assert [s.id for s in route.stops] == ["B4-c0", "B8-o0"]
     assert [p.hex for p in route.extension] == ["B4", "B2"]
+
+
+def test_routes_above_bound_an_extension_by_the_track_they_leave() -> None:
+    """On the line, B2-B4 is valued with W-E (its extension east from B4 to the off-board
+    B12). Beside B4-B6 or B2-B4-B6, whose track holds the side B4|B6 every such extension
+    needs, no part of the track left holds both B4 and B12: bounded at 0. With no route
+    above it is 100, and B2-B4-B6 keeps 100 beside B2-B4 (a route's own track is left to
+    the exact valuing). The parts are labelled from a route's end stops when asked."""
+    board, state = line()
+    net = network(board, state, "X", frozenset(), frozenset())
+    routes = net.enumerate(None, 1 << 40).routes
+    exact = Exact(net, routes, (W_E,))
+    ext = exact.ext
+    idx = {tuple(net.g.stops[s][0] for s in stops): i for i, (stops, _, _) in enumerate(routes)}
+    assert sorted(idx) == [("B2", "B4"), ("B2", "B4", "B6"), ("B4", "B6")]
+    beside = {
+        (h, above): ext.beside(i, exact.sides([idx[above]]) if above else 0)
+        for h, i in idx.items()
+        for above in [None, *idx]
+    }
+    assert beside == {
+        (("B2", "B4"), None): 100,
+        (("B2", "B4"), ("B2", "B4")): 100,
+        (("B2", "B4"), ("B2", "B4", "B6")): 0,
+        (("B2", "B4"), ("B4", "B6")): 0,
+        (("B2", "B4", "B6"), None): 100,
+        (("B2", "B4", "B6"), ("B2", "B4")): 100,
+        (("B2", "B4", "B6"), ("B2", "B4", "B6")): 100,
+        (("B2", "B4", "B6"), ("B4", "B6")): 100,
+        (("B4", "B6"), None): 0,
+        (("B4", "B6"), ("B2", "B4")): 0,
+        (("B4", "B6"), ("B2", "B4", "B6")): 0,
+        (("B4", "B6"), ("B4", "B6")): 0,
+    }
+    assert exact.beside(idx[("B2", "B4")], exact.sides([idx[("B4", "B6")]])) == 100
+
+
+def test_1833ne_routes_above_bar_the_extensions_of_many_candidates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A greedy 3-player 1833NE game (seed 5) at its 840th action: HR runs two 7+3
+    trains, best $810 (New York to Hartford and on, with BOS-NY) and $550. Thousands of
+    the second train's candidates are valued with an interconnection whose extension the
+    first train's route bars. The search values two of a branch's last candidates exactly,
+    then bounds the rest by the parts of the track the routes above leave them
+    (``Extender.beside``): proven in 96,849 states. Valued one by one, as before, the
+    default budget (300,000 states) ran out on the same run, unproven."""
+    from eighteen.engine import network, route_search
+    from eighteen.engine.game import Game
+
+    g = Game.from_json(
+        load_json(SAVES.joinpath("1833ne-routes-above-bar-extensions.json").read_text())
+    )
+    res = network.optimal(g, "HR")
+    assert (res.total, res.optimal, res.explored) == (1360, True, 96849)
+    assert [r.revenue for r in res.routes] == [810, 550]
+    monkeypatch.setattr(route_search, "VALUED_FIRST", 1 << 40)
+    network.board(g).clear_caches()
+    g.invalidate_caches()
+    res = network.optimal(g, "HR")
+    assert (res.total, res.optimal, res.explored) == (1360, False, 300017)
 
 
 def test_a_2_train_reaches_the_far_end_through_a_blocked_city() -> None:

@@ -17,6 +17,9 @@ reaches.
   best end stop a walk from one of the route's ends could reach over all the track
   (through cities and towns, never back across the side it came over), the other
   routes and the route's own track ignored;
+* :meth:`Extender.alone` and :meth:`Extender.beside`: closer bounds, by the track a route's
+  own sides leave (a breadth-first walk), or by the parts of the track other routes' sides
+  leave (labelled from the route's end stops);
 * :meth:`Extender.best`: exactly the most a set of routes earns from extensions together,
   and the extensions. Each route alone first: its end stops best first, among those the
   unused track reaches at all, a walk searched depth first, guided (and pruned) by
@@ -104,6 +107,9 @@ class Extender:
         self._optimistic: dict[int, int] = {}
         self._bounds: dict[tuple[object, ...], int] = {}
         self._alone: dict[int, int] = {}
+        #: (the sides, the parts of the track they leave labelled so far: :meth:`_part`),
+        #: the last asked
+        self._parted: tuple[int, tuple[list[int], dict[int, set[int]]]] | None = None
         self._best: dict[tuple[int, ...], tuple[int, dict[int, Walk]]] = {}
 
     def _node(self, end: tuple[bool, int]) -> int:
@@ -218,6 +224,59 @@ class Extender:
                         break
             self._alone[i] = got
         return got
+
+    def beside(self, i: int, used: int) -> int:
+        """A bound of what an extension adds to route ``i`` when routes on the sides
+        ``used`` run with it, at most :meth:`optimistic`: the best gain one of whose end
+        stops lies in a part of the track those sides leave that holds one of the route's
+        end stops (:meth:`_part`; the route's own track and stops, the no-reversing rule
+        and the other routes' extensions ignored: each takes more, never less)."""
+        most = self.optimistic(i)
+        if not most:
+            return 0
+        kept = self._parted
+        if kept is None or kept[0] != used:
+            kept = self._parted = (used, ([-1] * len(self.adj), {}))
+        label, sinks = kept[1]
+        stops = self.route(i)[0]
+        mine = set()
+        for s in self.starts(stops):
+            if label[s] < 0:
+                self._part(s, used, label, sinks)
+            mine.add(label[s])
+        through = self.through
+        for v, ss in self.targets(stops):
+            if v > most:
+                continue
+            for t in ss:
+                if label[t] in mine if through[t] else not mine.isdisjoint(sinks.get(t, ())):
+                    return v
+        return 0
+
+    def _part(self, x0: int, used: int, label: list[int], sinks: dict[int, set[int]]) -> None:
+        """Label ``x0``'s part of the track the sides ``used`` leave, joined through cities
+        and towns (:attr:`through`) in either direction: ``label`` of each of its nodes
+        (stops and hex sides) set to ``x0``, and ``x0`` added to the ``sinks`` of each stop
+        an extension may not pass that borders it.  Parts are labelled when a route's end
+        stop asks (:meth:`beside`), kept for the last ``used`` (a branch's last train scans
+        its candidates with the same routes above); their nodes count in
+        :attr:`bounding`."""
+        bits, adj, n_stops, through = self.bits, self.adj, self.n_stops, self.through
+        label[x0] = x0
+        todo = [x0]
+        count = 0
+        while todo:
+            x = todo.pop()
+            count += 1
+            for pid, y in adj[x]:
+                if bits[pid] & used:
+                    continue
+                if y < n_stops and not through[y]:
+                    sinks.setdefault(y, set()).add(x0)
+                elif label[y] < 0:
+                    label[y] = x0
+                    todo.append(y)
+        self.bounding += count
 
     # -- exact -------------------------------------------------------------------------
 

@@ -168,6 +168,15 @@ class Exact:
             return {}
         return self.ext.best(idxs, self._used(idxs))[1]
 
+    def sides(self, idxs: Sequence[int]) -> int:
+        """The hex-side bits routes ``idxs`` use together."""
+        return self._used(idxs)
+
+    def beside(self, i: int, used: int) -> int:
+        """How much route ``i``'s candidate value may overstate what it earns beside
+        routes on the sides ``used`` (:meth:`Extender.beside`)."""
+        return self.ext.optimistic(i) - self.ext.beside(i, used)
+
     def slack(self, i: int) -> int:
         """How much route ``i``'s candidate value may overstate what it earns in any run
         (:meth:`Extender.alone`)."""
@@ -177,6 +186,11 @@ class Exact:
     def explored(self) -> int:
         """States the extensions' valuing and the bounds' walks used."""
         return self.ext.explored + self.ext.bounding
+
+
+#: How many of the last train's candidates a leaf values exactly before it bounds the rest
+#: by the track the routes above leave them (:meth:`Exact.beside`).
+VALUED_FIRST = 2
 
 
 def choose(
@@ -284,7 +298,10 @@ def _search(
     every leaf (the last train's candidates while they may win, or none) is valued exactly,
     and beside a node's total the search carries a tighter bound of it, each chosen route
     counted at most what the track its own route leaves may earn it (:meth:`Exact.slack`);
-    nodes and the last train's scan are cut on that.
+    nodes and the last train's scan are cut on that. Once a leaf has valued
+    :data:`VALUED_FIRST` of the last train's candidates exactly, each further one is
+    skipped when it cannot win even bounded by the track the routes above leave it
+    (:meth:`Exact.beside`).
 
     Returns (positions, total, upper bound, states used, finished within the budget).
     """
@@ -314,18 +331,27 @@ def _search(
         if k == n - 1 and exact is not None:  # value each leaf that may win exactly
             # (``tight``: ``total`` less what the chosen routes' own track bars)
             prefix = [cand[m].items[j][2] for m, j in enumerate(chosen) if j is not None]
+            above = exact.sides(prefix)
             if tight > best_total:
                 w = total - exact.deficit(prefix)
                 if w > best_total:
                     best_total = w
                     best = list(chosen)
             x = avail
+            valued = 0  # candidates valued exactly here (the bound below pays after a few)
             while x:
                 low = x & -x
                 x ^= low
                 i = low.bit_length() - 1
                 if tight + c.vals[i] <= best_total:
                     break
+                if (
+                    valued >= VALUED_FIRST
+                    and explored + exact.explored < budget
+                    and tight + c.vals[i] - exact.beside(c.items[i][2], above) <= best_total
+                ):
+                    continue  # the routes above bar the extension it was valued with
+                valued += 1
                 v = c.vals[i]
                 if c.once is not None:
                     v -= _gain(c.once[i], earned)[0]
