@@ -20,17 +20,20 @@ from test_map import grid, tables_for, typed_board
 from test_routefinder import DISTANCES, brute_routes, random_board
 
 from eighteen.engine.face import Path
+from eighteen.engine.ferries import FerryBonus
 from eighteen.engine.map import Board
 from eighteen.engine.position import MapState
 from eighteen.engine.route_check import check_extension, check_routes
 from eighteen.engine.route_network import network
 from eighteen.engine.route_search import Exact
-from eighteen.engine.routefinder import optimize
+from eighteen.engine.routefinder import _values, optimize
 from eighteen.engine.routes import (
     ConnectionBonus,
     InterconnectionBonus,
     Route,
     RouteError,
+    TrainRule,
+    bonus_hexes,
     with_extension,
 )
 from eighteen.io.jsonlimits import load_json
@@ -182,6 +185,39 @@ def test_optimum_with_interconnections_equals_brute_force(
     assert res.optimal and res.upper_bound == res.total
     check_result(board, state, trains, res, bonuses, excluded)
     assert res.total == brute_best(board, state, "X", trains, bonuses, excluded)
+
+
+class Opaque:
+    """A bonus that does not say which hexes its amount looks at (no ``hexes``)."""
+
+    def __init__(self, base: Any) -> None:
+        self.base = base
+        self.id = base.id
+        self.most = base.most
+
+    def amount(self, hexes: frozenset[str]) -> int:
+        return int(self.base.amount(hexes))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.sampled_from(DISTANCES))
+def test_route_values_shared_by_the_hexes_bonuses_look_at(rng: random.Random, d: Any) -> None:
+    """The optimiser values a route's bonuses once per set of the hexes they look at that
+    it visits (``hexes``; off-boards paid only with a visit included): every value equals
+    the route's own reckoning, made when a bonus does not say its hexes. Random boards,
+    their bonuses with a ferry, each train rule."""
+    board, state = random_board(rng)
+    bonuses = random_bonuses(rng, board, state)
+    ports = sorted({h for h, _, _ in board.graph(state).stops})
+    if ports:
+        bonuses += (FerryBonus("F", rng.choice(ports), 20),)
+    net = network(board, state, "X", frozenset(), frozenset())
+    routes = net.enumerate(None, 1 << 40).routes
+    rule, revs = TrainRule.of(d), net.revenues("yellow")
+    assert bonus_hexes(bonuses) is not None and bonus_hexes(tuple(map(Opaque, bonuses))) is None
+    shared = _values(net, routes, rule, revs, bonuses)
+    own = _values(net, routes, rule, revs, tuple(map(Opaque, bonuses)))
+    assert shared == own
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

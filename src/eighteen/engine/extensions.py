@@ -51,7 +51,9 @@ class Extender:
     ``excluded``: hexes the corporation may not run to (no extension visits them).
     ``routes(i) = (stop ids in order, hex-side bits)`` of route ``i``, the bits numbered like
     :func:`eighteen.engine.route_check.check_routes` (board sides, then one bit per track piece
-    with no side: ``1 << (len(board.sides) + path id)``).
+    with no side: ``1 << (len(board.sides) + path id)``); a ``routes`` with a ``stops(i)``
+    method gives the stops alone that way (the bits are made only for routes valued
+    exactly).
     """
 
     def __init__(
@@ -65,6 +67,8 @@ class Extender:
         self.g = g
         self.bonuses = [b for b in bonuses if reaches(b)]
         self.route = routes
+        #: ``routes``' own reader of a route's stops alone, when it has one (``stops``)
+        self._stops_of: Callable[[int], tuple[int, ...]] | None = getattr(routes, "stops", None)
         self.explored = 0
         #: most states :meth:`best` may explore; past it, it answers with what it found
         #: and sets :attr:`incomplete`
@@ -111,6 +115,12 @@ class Extender:
         #: the last asked
         self._parted: tuple[int, tuple[list[int], dict[int, set[int]]]] | None = None
         self._best: dict[tuple[int, ...], tuple[int, dict[int, Walk]]] = {}
+
+    def stops(self, i: int) -> tuple[int, ...]:
+        """Route ``i``'s stop ids in order (without making its sides' bits when
+        ``routes`` reads its stops alone)."""
+        of = self._stops_of
+        return of(i) if of is not None else self.route(i)[0]
 
     def _node(self, end: tuple[bool, int]) -> int:
         return end[1] if end[0] else self.n_stops + end[1]
@@ -184,7 +194,7 @@ class Extender:
         """An upper bound of what an extension adds to route ``i``."""
         got = self._optimistic.get(i)
         if got is None:
-            stops = self.route(i)[0]
+            stops = self.stops(i)
             starts = self.starts(stops)
             # it follows from the wanted hexes the route visits and where it may leave
             # (the end stops :meth:`targets` gives lie on wanted hexes the route does not
@@ -238,7 +248,7 @@ class Extender:
         if kept is None or kept[0] != used:
             kept = self._parted = (used, ([-1] * len(self.adj), {}))
         label, sinks = kept[1]
-        stops = self.route(i)[0]
+        stops = self.stops(i)
         mine = set()
         for s in self.starts(stops):
             if label[s] < 0:
@@ -356,7 +366,7 @@ class Extender:
 
     def _solo(self, i: int, used: int) -> tuple[int, Walk | None]:
         """The most route ``i`` alone earns from an extension given ``used``, and one."""
-        stops = self.route(i)[0]
+        stops = self.stops(i)
         starts = self.starts(stops)
         avoid = set(stops)
         near = self._distances(starts, used, avoid)  # what the unused track reaches at all
@@ -418,7 +428,7 @@ class Extender:
                 return best_total == most
             rest = sum(top[k + 1 :])
             i = claims[k]
-            stops = self.route(i)[0]
+            stops = self.stops(i)
             starts = self.starts(stops)
             avoid = set(stops)
             last = k == len(claims) - 1

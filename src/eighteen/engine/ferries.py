@@ -164,6 +164,11 @@ class FerryBonus:
     def most(self) -> int:
         return self.value
 
+    @property
+    def hexes(self) -> frozenset[str]:
+        """The hexes :meth:`amount` looks at: the port's."""
+        return frozenset([self.port])
+
     def amount(self, hexes: frozenset[str]) -> int:
         return self.value if self.port in hexes else 0
 
@@ -198,6 +203,12 @@ class ScaledBonus:
     @property
     def links(self) -> tuple[tuple[str, frozenset[str]], ...]:
         return tuple(getattr(self.base, "links", ()))
+
+    @property
+    def hexes(self) -> frozenset[str] | None:
+        """The hexes the base's ``amount`` looks at (None: it does not say)."""
+        hs = getattr(self.base, "hexes", None)
+        return None if hs is None else frozenset(hs)
 
     def amount(self, hexes: frozenset[str]) -> int:
         return int(self.base.amount(hexes)) * self.factor

@@ -122,6 +122,10 @@ class _RouteSides:
         self.routes = routes
         self.gsides = gsides
 
+    def stops(self, i: int) -> tuple[int, ...]:
+        """Route ``i``'s stop ids in order (its bits not made)."""
+        return self.routes[i][0]
+
     def __call__(self, i: int) -> tuple[tuple[int, ...], int]:
         m = self.masks.get(i)
         if m is None:

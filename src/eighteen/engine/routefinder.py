@@ -55,6 +55,7 @@ from eighteen.engine.routes import (
     Route,
     TrainDistance,
     TrainRule,
+    bonus_hexes,
     reaches,
     route_value,
     share_once,
@@ -125,6 +126,11 @@ def _values(
     simple = rule.pay is None and not bonuses and not any(requires)
     tok = set(net.tokens)
     hexes = [h for h, _, _ in g.stops]
+    # with every stop counted, a route's bonuses follow from the hexes they look at that
+    # it visits: reckoned once per such set (routes alike share it), not per route
+    looked = bonus_hexes(bonuses) if rule.pay is None and bonuses else None
+    on = [h if looked is not None and h in looked else None for h in hexes]
+    shared: dict[frozenset[str], int] = {}
     for i, (stops, _, sides) in enumerate(routes):
         if rule.towns or rule.visit is not None:
             n_towns = sum(1 for s in stops if town[s]) if rule.towns else 0
@@ -132,6 +138,16 @@ def _values(
                 continue
         if simple:
             value = sum(revs[s] for s in stops)
+        elif looked is not None:
+            key = frozenset([h for h in map(on.__getitem__, stops) if h is not None])
+            extra = shared.get(key)
+            if extra is None:
+                extra = shared[key] = sum([b.amount(key) for b in bonuses])
+            value = sum(revs[s] for s in stops) + extra
+            for s in stops:
+                req = requires[s]
+                if req and not any([hexes[t] in req for t in stops]):
+                    value -= revs[s]  # (it pays only with a visit to one of ``req``)
         else:
             hs = [hexes[s] for s in stops]
             value = route_value(

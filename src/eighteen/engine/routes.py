@@ -282,7 +282,9 @@ class Bonus(Protocol):
     ``most`` is an upper bound of ``amount`` (for the optimiser's bounds). A bonus with a
     true ``once`` attribute (see :func:`is_once`; a ferry) counts at most once in a
     corporation's run: only the route earning the most of it keeps it (the first such
-    route in train order), see :func:`share_once`.
+    route in train order), see :func:`share_once`. A bonus may also say which hexes its
+    ``amount`` looks at (a ``hexes`` attribute, see :func:`bonus_hexes`): routes alike on
+    those then share one reckoning in the optimiser.
     """
 
     @property
@@ -307,6 +309,11 @@ class ConnectionBonus:
     def most(self) -> int:
         return self.value
 
+    @property
+    def hexes(self) -> frozenset[str]:
+        """The hexes :meth:`amount` looks at: those of its ends."""
+        return frozenset().union(*self.ends)
+
     def amount(self, hexes: frozenset[str]) -> int:
         return self.value if all(hexes & end for end in self.ends) else 0
 
@@ -329,6 +336,11 @@ class InterconnectionBonus:
     @property
     def most(self) -> int:
         return self.value
+
+    @property
+    def hexes(self) -> frozenset[str]:
+        """The hexes :meth:`amount` looks at: those of its ends and its ports."""
+        return frozenset().union(*self.ends, [port for port, _ in self.links])
 
     def amount(self, hexes: frozenset[str]) -> int:
         """What a route on ``hexes`` earns with no extension (by sea links alone)."""
@@ -360,6 +372,19 @@ def extension_value(bonuses: Sequence[Bonus], hexes: frozenset[str], end: str | 
     """What the interconnection bonuses among ``bonuses`` pay a route on ``hexes`` whose
     extension ends at ``end`` (None: no extension)."""
     return sum(b.extended(hexes, end) for b in bonuses if reaches(b))  # type: ignore[attr-defined]
+
+
+def bonus_hexes(bonuses: Sequence[Bonus]) -> frozenset[str] | None:
+    """The hexes the ``amount`` of each of ``bonuses`` looks at (their ``hexes``): a
+    route's bonuses are those of the route's hexes among them.  None when a bonus does not
+    say."""
+    out: set[str] = set()
+    for b in bonuses:
+        hs = getattr(b, "hexes", None)
+        if hs is None:
+            return None
+        out |= hs
+    return frozenset(out)
 
 
 def is_once(bonus: Bonus) -> bool:
