@@ -20,7 +20,7 @@ from test_map import grid, tables_for, typed_board
 from test_routefinder import DISTANCES, brute_routes, random_board
 
 from eighteen.engine.face import Path
-from eighteen.engine.ferries import FerryBonus
+from eighteen.engine.ferries import FerryBonus, ScaledBonus
 from eighteen.engine.map import Board
 from eighteen.engine.position import MapState
 from eighteen.engine.route_check import check_extension, check_routes
@@ -205,12 +205,23 @@ def test_route_values_shared_by_the_hexes_bonuses_look_at(rng: random.Random, d:
     """The optimiser values a route's bonuses once per set of the hexes they look at that
     it visits (``hexes``; off-boards paid only with a visit included): every value equals
     the route's own reckoning, made when a bonus does not say its hexes. Random boards,
-    their bonuses with a ferry, each train rule."""
+    their bonuses with a ferry, a connection and a doubled interconnection (its sea link's
+    port elsewhere) of random hexes, each train rule."""
     board, state = random_board(rng)
     bonuses = random_bonuses(rng, board, state)
-    ports = sorted({h for h, _, _ in board.graph(state).stops})
-    if ports:
-        bonuses += (FerryBonus("F", rng.choice(ports), 20),)
+    hexes = sorted({h for h, _, _ in board.graph(state).stops})
+    if hexes:  # a ferry, a connection of two hexes of its own, another interconnection doubled
+        h2, h3, h4, h5, h6 = (rng.choice(hexes) for _ in range(5))
+        g = board.graph(state)
+        h1 = g.stops[rng.choice(g.station_stops("X") or [0])][0]  # (X's routes visit it)
+        far = InterconnectionBonus(
+            "K", (frozenset([h1]), frozenset([h2])), 10, ((h3, frozenset([h2])),)
+        )
+        bonuses += (
+            FerryBonus("F", h4, 20),
+            ConnectionBonus("C2", (frozenset([h5]), frozenset([h6])), 40),
+            ScaledBonus(far, 2),
+        )
     net = network(board, state, "X", frozenset(), frozenset())
     routes = net.enumerate(None, 1 << 40).routes
     rule, revs = TrainRule.of(d), net.revenues("yellow")

@@ -239,8 +239,9 @@ class Extender:
         """A bound of what an extension adds to route ``i`` when routes on the sides
         ``used`` run with it, at most :meth:`optimistic`: the best gain one of whose end
         stops lies in a part of the track those sides leave that holds one of the route's
-        end stops (:meth:`_part`; the route's own track and stops, the no-reversing rule
-        and the other routes' extensions ignored: each takes more, never less)."""
+        end stops, or borders it (an off-board, which an extension may end at, not pass;
+        :meth:`_part`; the route's own track and stops, the no-reversing rule and the other
+        routes' extensions ignored: each takes more, never less)."""
         most = self.optimistic(i)
         if not most:
             return 0

@@ -152,7 +152,8 @@ class Exact:
         self._route = _RouteSides(routes, net.gsides)
         self.ext = Extender(net.g, bonuses, self._route, excluded=excluded)
 
-    def _used(self, idxs: Sequence[int]) -> int:
+    def sides(self, idxs: Sequence[int]) -> int:
+        """The hex-side bits routes ``idxs`` use together."""
         used = 0
         for i in idxs:
             used |= self._route(i)[1]
@@ -164,17 +165,13 @@ class Exact:
         most = sum(opt(i) for i in idxs)
         if not most:
             return 0
-        return most - self.ext.best(idxs, self._used(idxs))[0]
+        return most - self.ext.best(idxs, self.sides(idxs))[0]
 
     def walks(self, idxs: Sequence[int]) -> dict[int, tuple[int, tuple[int, ...], int]]:
         """The extensions of routes ``idxs`` chosen together (by route index)."""
         if not any(self.ext.optimistic(i) for i in idxs):
             return {}
-        return self.ext.best(idxs, self._used(idxs))[1]
-
-    def sides(self, idxs: Sequence[int]) -> int:
-        """The hex-side bits routes ``idxs`` use together."""
-        return self._used(idxs)
+        return self.ext.best(idxs, self.sides(idxs))[1]
 
     def beside(self, i: int, used: int) -> int:
         """How much route ``i``'s candidate value may overstate what it earns beside
@@ -335,7 +332,7 @@ def _search(
         if k == n - 1 and exact is not None:  # value each leaf that may win exactly
             # (``tight``: ``total`` less what the chosen routes' own track bars)
             prefix = [cand[m].items[j][2] for m, j in enumerate(chosen) if j is not None]
-            above = exact.sides(prefix)
+            above = -1  # (the sides of the routes above, found when first needed)
             if tight > best_total:
                 w = total - exact.deficit(prefix)
                 if w > best_total:
@@ -349,12 +346,11 @@ def _search(
                 i = low.bit_length() - 1
                 if tight + c.vals[i] <= best_total:
                     break
-                if (
-                    valued >= VALUED_FIRST
-                    and explored + exact.explored < budget
-                    and tight + c.vals[i] - exact.beside(c.items[i][2], above) <= best_total
-                ):
-                    continue  # the routes above bar the extension it was valued with
+                if valued >= VALUED_FIRST and explored + exact.explored < budget:
+                    if above < 0:
+                        above = exact.sides(prefix)
+                    if tight + c.vals[i] - exact.beside(c.items[i][2], above) <= best_total:
+                        continue  # the routes above bar the extension it was valued with
                 valued += 1
                 v = c.vals[i]
                 if c.once is not None:

@@ -129,7 +129,7 @@ def _values(
     # with every stop counted, a route's bonuses follow from the hexes they look at that
     # it visits: reckoned once per such set (routes alike share it), not per route
     looked = bonus_hexes(bonuses) if rule.pay is None and bonuses else None
-    on = [h if looked is not None and h in looked else None for h in hexes]
+    on = [] if looked is None else [h if h in looked else None for h in hexes]
     shared: dict[frozenset[str], int] = {}
     for i, (stops, _, sides) in enumerate(routes):
         if rule.towns or rule.visit is not None:
