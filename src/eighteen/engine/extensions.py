@@ -51,9 +51,8 @@ class Extender:
     ``excluded``: hexes the corporation may not run to (no extension visits them).
     ``routes(i) = (stop ids in order, hex-side bits)`` of route ``i``, the bits numbered like
     :func:`eighteen.engine.route_check.check_routes` (board sides, then one bit per track piece
-    with no side: ``1 << (len(board.sides) + path id)``); a ``routes`` with a ``stops(i)``
-    method gives the stops alone that way (the bits are made only for routes valued
-    exactly).
+    with no side: ``1 << (len(board.sides) + path id)``); ``stops(i)``, when given, reads
+    the stops alone (the bits are then made only for routes valued exactly).
     """
 
     def __init__(
@@ -63,12 +62,12 @@ class Extender:
         routes: Callable[[int], tuple[tuple[int, ...], int]],
         limit: int = 1 << 62,
         excluded: frozenset[str] = frozenset(),
+        stops: Callable[[int], tuple[int, ...]] | None = None,
     ) -> None:
         self.g = g
         self.bonuses = [b for b in bonuses if reaches(b)]
         self.route = routes
-        #: ``routes``' own reader of a route's stops alone, when it has one (``stops``)
-        self._stops_of: Callable[[int], tuple[int, ...]] | None = getattr(routes, "stops", None)
+        self._stops_of = stops
         self.explored = 0
         #: most states :meth:`best` may explore; past it, it answers with what it found
         #: and sets :attr:`incomplete`
@@ -117,8 +116,8 @@ class Extender:
         self._best: dict[tuple[int, ...], tuple[int, dict[int, Walk]]] = {}
 
     def stops(self, i: int) -> tuple[int, ...]:
-        """Route ``i``'s stop ids in order (without making its sides' bits when
-        ``routes`` reads its stops alone)."""
+        """Route ``i``'s stop ids in order (read by ``stops`` when given, without
+        making the route's bits)."""
         of = self._stops_of
         return of(i) if of is not None else self.route(i)[0]
 

@@ -150,7 +150,7 @@ class Exact:
         excluded: frozenset[str] = frozenset(),
     ) -> None:
         self._route = _RouteSides(routes, net.gsides)
-        self.ext = Extender(net.g, bonuses, self._route, excluded=excluded)
+        self.ext = Extender(net.g, bonuses, self._route, excluded=excluded, stops=self._route.stops)
 
     def sides(self, idxs: Sequence[int]) -> int:
         """The hex-side bits routes ``idxs`` use together."""
@@ -173,7 +173,7 @@ class Exact:
             return {}
         return self.ext.best(idxs, self.sides(idxs))[1]
 
-    def beside(self, i: int, used: int) -> int:
+    def slack_beside(self, i: int, used: int) -> int:
         """How much route ``i``'s candidate value may overstate what it earns beside
         routes on the sides ``used`` (:meth:`Extender.beside`)."""
         return self.ext.optimistic(i) - self.ext.beside(i, used)
@@ -190,7 +190,7 @@ class Exact:
 
 
 #: How many of the last train's candidates a leaf values exactly before it bounds the rest
-#: by the track the routes above leave them (:meth:`Exact.beside`).
+#: by the track the routes above leave them (:meth:`Exact.slack_beside`).
 VALUED_FIRST = 2
 
 
@@ -302,7 +302,7 @@ def _search(
     nodes and the last train's scan are cut on that. Once a leaf has valued
     :data:`VALUED_FIRST` of the last train's candidates exactly, each further one is
     skipped when it cannot win even bounded by the track the routes above leave it
-    (:meth:`Exact.beside`).
+    (:meth:`Exact.slack_beside`).
 
     Returns (positions, total, upper bound, states used, finished within the budget).
     """
@@ -349,7 +349,7 @@ def _search(
                 if valued >= VALUED_FIRST and explored + exact.explored < budget:
                     if above < 0:
                         above = exact.sides(prefix)
-                    if tight + c.vals[i] - exact.beside(c.items[i][2], above) <= best_total:
+                    if tight + c.vals[i] - exact.slack_beside(c.items[i][2], above) <= best_total:
                         continue  # the routes above bar the extension it was valued with
                 valued += 1
                 v = c.vals[i]

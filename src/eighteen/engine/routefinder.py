@@ -109,6 +109,25 @@ class RouteResult:
         }
 
 
+def _paid(
+    rule: TrainRule,
+    stops: tuple[int, ...],
+    revs: Sequence[int],
+    requires: list[tuple[str, ...]] | None,
+    hexes: list[str],
+    tok: set[int],
+) -> int:
+    """What a route's stops pay a train (:func:`visit_revenues` where a stop pays only with
+    a visit, ``requires`` None when none does; :func:`route_value` where the train counts
+    its best stops), its bonuses left out."""
+    paid = [revs[s] for s in stops]
+    if requires is not None and any([requires[s] for s in stops]):
+        paid = visit_revenues(paid, [hexes[s] for s in stops], [requires[s] for s in stops])
+    if rule.pay is None:  # (every stop counts)
+        return sum(paid)
+    return route_value(rule, paid, [s in tok for s in stops], [hexes[s] for s in stops])[0]
+
+
 def _values(
     net: Network,
     routes: list[tuple[tuple[int, ...], tuple[int, ...], int]],
@@ -123,12 +142,13 @@ def _values(
     out: list[tuple[int, int, int]] = []
     g = net.g
     requires = [g.requires_visit(s) for s in range(len(net.passable))]
-    simple = rule.pay is None and not bonuses and not any(requires)
+    visits = any(requires)
+    simple = rule.pay is None and not bonuses and not visits
     tok = set(net.tokens)
     hexes = [h for h, _, _ in g.stops]
-    # with every stop counted, a route's bonuses follow from the hexes they look at that
-    # it visits: reckoned once per such set (routes alike share it), not per route
-    looked = bonus_hexes(bonuses) if rule.pay is None and bonuses else None
+    # a route's bonuses follow from the hexes they look at that it visits: reckoned once
+    # per such set (routes alike share it) when every bonus says its hexes
+    looked = bonus_hexes(bonuses) if bonuses else None
     on = [] if looked is None else [h if h in looked else None for h in hexes]
     shared: dict[frozenset[str], int] = {}
     for i, (stops, _, sides) in enumerate(routes):
@@ -138,25 +158,17 @@ def _values(
                 continue
         if simple:
             value = sum(revs[s] for s in stops)
-        elif looked is not None:
-            key = frozenset([h for h in map(on.__getitem__, stops) if h is not None])
-            extra = shared.get(key)
-            if extra is None:
-                extra = shared[key] = sum([b.amount(key) for b in bonuses])
-            value = sum(revs[s] for s in stops) + extra
-            for s in stops:
-                req = requires[s]
-                if req and not any([hexes[t] in req for t in stops]):
-                    value -= revs[s]  # (it pays only with a visit to one of ``req``)
         else:
-            hs = [hexes[s] for s in stops]
-            value = route_value(
-                rule,
-                visit_revenues([revs[s] for s in stops], hs, [requires[s] for s in stops]),
-                [s in tok for s in stops],
-                hs,
-                bonuses,
-            )[0]
+            value = _paid(rule, stops, revs, requires if visits else None, hexes, tok)
+            if looked is not None:
+                key = frozenset([h for h in map(on.__getitem__, stops) if h is not None])
+                extra = shared.get(key)
+                if extra is None:
+                    extra = shared[key] = sum([b.amount(key) for b in bonuses])
+                value += extra
+            elif bonuses:
+                hs = frozenset([hexes[s] for s in stops])
+                value += sum([b.amount(hs) for b in bonuses])
         if ext is not None:
             value += ext.optimistic(i)
         out.append((value, sides, i))
