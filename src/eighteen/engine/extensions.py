@@ -223,14 +223,14 @@ class Extender:
             if most:
                 stops, own = self.route(i)
                 before = self.explored
-                near = self._distances(self.starts(stops), own, set(stops))
-                self.bounding += self.explored - before
-                self.explored = before
+                flood = _Flood(self, self.starts(stops), own, set(stops))
                 got = 0
                 for v, ss in self.targets(stops):
-                    if v <= most and any(near[t] >= 0 for t in ss):
+                    if v <= most and flood.reaches(ss):
                         got = v
                         break
+                self.bounding += self.explored - before
+                self.explored = before
             self._alone[i] = got
         return got
 
@@ -369,9 +369,9 @@ class Extender:
         stops = self.stops(i)
         starts = self.starts(stops)
         avoid = set(stops)
-        near = self._distances(starts, used, avoid)  # what the unused track reaches at all
+        near = _Flood(self, starts, used, avoid)  # what the unused track reaches at all
         for gain, ss in self.targets(stops):
-            if any(near[t] >= 0 for t in ss):
+            if near.reaches(ss):
                 for walk in self.walks(starts, ss, used, avoid):
                     return gain, walk
         return 0, None
@@ -457,3 +457,51 @@ class Extender:
             # (a recursive closure refers to itself: a reference cycle, broken here)
             solve = None  # type: ignore[assignment]
         return best_total, best_walks
+
+
+class _Flood:
+    """What track leaving no side in ``used`` reaches from the stops ``starts``, through
+    cities and towns not in ``avoid`` (the reach of :meth:`Extender._distances`, no
+    distances kept), walked breadth first only as far as a question needs: :meth:`reaches`
+    stops at the first of the stops asked for that it finds, and the next question goes on
+    from there.  Each node it leaves counts one state in the extender's ``explored``, as
+    in :meth:`Extender._distances`."""
+
+    __slots__ = ("ext", "used", "avoid", "seen", "todo")
+
+    def __init__(self, ext: Extender, starts: Sequence[int], used: int, avoid: set[int]) -> None:
+        self.ext = ext
+        self.used = used
+        self.avoid = avoid
+        self.seen = bytearray(len(ext.adj))
+        for s in starts:
+            self.seen[s] = 1
+        self.todo: deque[int] = deque(starts)
+
+    def reaches(self, stops: Sequence[int]) -> bool:
+        """Is one of ``stops`` reached (a stop reached is not always passed through)?"""
+        seen = self.seen
+        for t in stops:
+            if seen[t]:
+                return True
+        todo = self.todo
+        if not todo:
+            return False
+        want = set(stops)
+        ext = self.ext
+        bits, adj, n_stops, through = ext.bits, ext.adj, ext.n_stops, ext.through
+        used, avoid = self.used, self.avoid
+        found = False
+        while todo and not found:
+            x = todo.popleft()
+            ext.explored += 1
+            if x < n_stops and seen[x] == 2:
+                continue  # reached, but not passed through
+            for pid, y in adj[x]:
+                if not seen[y] and not bits[pid] & used:
+                    # 2: a stop reached that is not passed (a start, 1, always leaves)
+                    seen[y] = 2 if y < n_stops and (not through[y] or y in avoid) else 1
+                    todo.append(y)
+                    if y in want:
+                        found = True
+        return found
