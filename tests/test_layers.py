@@ -29,7 +29,7 @@ TRACK = {
     "extensions",
 }
 #: Modules allowed in the track layer's imports (besides each other).
-BELOW_TRACK = {"capabilities", "tables", "state", "position", "actions"}
+BELOW_TRACK = {"capabilities", "tables", "state", "position", "actions", "collector"}
 #: Function-local imports still holding a cycle apart (module, imported module): none are
 #: left; an import inside a function is a sign a module is in the wrong place.
 LOCAL_IMPORTS: set[tuple[str, str]] = set()

@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from test_interconnection import line
 
 from eighteen.engine import collector, tables
 from eighteen.engine.actions import Action
 from eighteen.engine.bots import make_bots, play
 from eighteen.engine.game import Game
+from eighteen.engine.routefinder import optimize
 from eighteen.io import games18xx
 from eighteen.io.games18xx import Importer, read_export
 
@@ -152,6 +154,42 @@ def test_a_bot_game_is_played_and_a_save_loaded_at_the_bulk_pace() -> None:
     assert loaded.state_hash() == game.state_hash()
     assert applied == {(100_000, 10, 10)}
     assert gc.get_threshold() == (700, 10, 10)
+
+
+class _Watching:
+    """A route bonus worth nothing that records the collector's pace when a search asks
+    what a route earns of it."""
+
+    id = "watching"
+    most = 0
+
+    def __init__(self) -> None:
+        self.paces: set[tuple[int, int, int]] = set()
+
+    def amount(self, hexes: frozenset[str]) -> int:
+        self.paces.add(gc.get_threshold())
+        return 0
+
+
+def test_a_route_search_runs_at_the_search_pace_and_leaves_its_objects_old() -> None:
+    """A route search (X's 2-train on the line: B4-B6, $50) runs at a young collection
+    every million net allocations, inside a bot game's bulk block too; what it made
+    leaves it in the oldest generation (its result among them), and the pace found is
+    put back."""
+    board, state = line()
+    watching = _Watching()
+    gc.collect()
+    res = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(watching,))
+    assert (res.total, watching.paces) == (50, {(1_000_000, 10, 10)})
+    assert gc.get_threshold() == (700, 10, 10)
+    assert _generation(res) == 2 and gc.get_count()[0] < 10
+    watching.paces.clear()
+    board.clear_caches()
+    with collector.bulk():
+        res = optimize(board, state, "X", [("2", 2)], "yellow", bonuses=(watching,))
+        assert watching.paces == {(1_000_000, 10, 10)}
+        assert gc.get_threshold() == (100_000, 10, 10)
+    assert res.total == 50 and gc.get_threshold() == (700, 10, 10)
 
 
 def test_a_bot_game_left_unfinished_puts_the_pace_back_when_closed() -> None:

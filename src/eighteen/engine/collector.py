@@ -1,5 +1,6 @@
 """The pace of Python's cyclic garbage collector while the engine works in bulk: a replay
-(an import, a load, an undo's rebuild), a bot game.
+(an import, a load, an undo's rebuild), a bot game, a route search (at a pace of its own,
+:data:`eighteen.engine.routefinder.SEARCH_PACE`).
 
 The engine's objects make no reference cycles (each is freed when its last reference
 goes), so the cyclic collector finds nothing and only costs time.  At CPython's default

@@ -45,6 +45,7 @@ from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from eighteen.engine import collector
 from eighteen.engine.extensions import Extender
 from eighteen.engine.map import Board
 from eighteen.engine.position import MapState
@@ -66,6 +67,16 @@ from eighteen.engine.routes import (
 #: Default work budget (explored states) of :func:`optimize`: about a second of search and
 #: a few hundred MB at most on one core; real positions seen so far need a few thousand.
 DEFAULT_BUDGET = 300_000
+
+#: The collector's pace while a route search runs (:func:`eighteen.engine.collector.bulk`):
+#: a young collection every million net allocations.  A search keeps its routes, values
+#: and extensions alive to its end: at the bulk pace of 100,000, the young collections
+#: in the 3,114 searches of 30 greedy bot games of a title with interconnection bonuses
+#: (79 of them) walked those, a tenth of the games' time, to find no cycle; at this pace
+#: none of them collects.  On leaving a
+#: search its young objects go to the oldest generation (what it left to the caches is
+#: not walked by the next young collection either).
+SEARCH_PACE = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -218,8 +229,27 @@ def optimize(
     return board.cached(
         "optimize",
         key,
-        lambda: _optimize(board, state, corp, rules, revenue_key, bonuses, budget, st, ex, gr),
+        lambda: _searched(board, state, corp, rules, revenue_key, bonuses, budget, st, ex, gr),
     )
+
+
+def _searched(
+    board: Board,
+    state: MapState,
+    corp: str,
+    trains: tuple[tuple[str, TrainRule], ...],
+    revenue_key: str,
+    bonuses: Sequence[Bonus],
+    budget: int,
+    stations: frozenset[str],
+    excluded: frozenset[str],
+    groups: frozenset[tuple[str, str]],
+) -> RouteResult:
+    """:func:`_optimize` at the search's pace of the collector (:data:`SEARCH_PACE`)."""
+    with collector.bulk(SEARCH_PACE):
+        return _optimize(
+            board, state, corp, trains, revenue_key, bonuses, budget, stations, excluded, groups
+        )
 
 
 def _optimize(
