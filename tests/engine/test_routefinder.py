@@ -360,6 +360,29 @@ def test_train_rules_read_the_compiled_forms() -> None:
     assert TrainRule.of(Distance(pay=None, visit=3), station_paid=True) == TrainRule(3)
 
 
+@given(
+    st.lists(st.tuples(st.sampled_from([0, 10, 20, 30, 40, 50]), st.booleans()), max_size=9),
+    st.integers(0, 9),
+    st.booleans(),
+)
+def test_a_train_rules_total_is_what_its_counted_stops_pay(
+    stops: list[tuple[int, bool]], pay: int, station_paid: bool
+) -> None:
+    """``TrainRule.total`` (the route finder's values) is the sum of the stops
+    ``counted`` counts, ties and stations alike, without ranking the stops. A 4/7 train
+    whose counted stops include a station (1833NE's rule): $40, $30, $30, $20 and a
+    station of $10 pay $110 (the station in place of the $20); with no station, $120."""
+    revenues, tokens = [r for r, _ in stops], [t for _, t in stops]
+    rule = TrainRule(9, pay, station_paid=station_paid)
+    counted = rule.counted(revenues, tokens)
+    assert rule.total(revenues, tokens) == sum(
+        r for r, c in zip(revenues, counted, strict=True) if c
+    )
+    four_seven = TrainRule(7, 4, station_paid=True)
+    assert four_seven.total([40, 30, 30, 20, 10], [False] * 4 + [True]) == 110
+    assert four_seven.total([40, 30, 30, 20, 10], [False] * 5) == 120
+
+
 def test_n_m_and_n_plus_s_trains_on_a_line() -> None:
     board, state = line()
     res = optimize(board, state, "X", [("3/5", Distance(pay=3, visit=5))], "yellow")

@@ -163,13 +163,19 @@ class Extender:
     def targets(self, stops: Sequence[int]) -> list[tuple[int, list[int]]]:
         """(gain, end stops) best first: what ending an extension of a route on ``stops``
         at each stop adds to the route (stops of the route left out; gains > 0 only)."""
-        # What a route earns from an extension depends only on the wanted hexes it visits
-        # (every bonus end and port is one), so the gains are kept under those: routes
-        # differing elsewhere share them.
         wanted_hex = self.wanted_hex
         hs = frozenset([h for h in map(wanted_hex.__getitem__, stops) if h is not None])
         if not hs:
             return []
+        on_route = set(stops)
+        return [(v, [s for s in ss if s not in on_route]) for v, ss in self._gains(hs)]
+
+    def _gains(self, hs: frozenset[str]) -> list[tuple[int, list[int]]]:
+        """(gain, end stops) best first for a route visiting the wanted hexes ``hs`` (its
+        own stops not left out: they lie on those hexes, where no end stop adds)."""
+        # What a route earns from an extension depends only on the wanted hexes it visits
+        # (every bonus end and port is one), so the gains are kept under those: routes
+        # differing elsewhere share them.
         got = self._targets.get(hs)
         if got is None:
             base = extension_value(self.bonuses, hs, None)
@@ -181,8 +187,7 @@ class Extender:
                 if v > 0:
                     by_gain.setdefault(v, []).append(s)
             got = self._targets[hs] = sorted(by_gain.items(), key=lambda x: -x[0])
-        on_route = set(stops)
-        return [(v, [s for s in ss if s not in on_route]) for v, ss in got]
+        return got
 
     def starts(self, stops: Sequence[int]) -> list[int]:
         """The route's end stops an extension may leave from."""
@@ -194,23 +199,36 @@ class Extender:
         got = self._optimistic.get(i)
         if got is None:
             stops = self.stops(i)
-            starts = self.starts(stops)
-            # it follows from the wanted hexes the route visits and where it may leave
-            # (the end stops :meth:`targets` gives lie on wanted hexes the route does not
-            # visit, so its leaving out the route's own stops changes nothing here)
+            # it follows from the wanted hexes the route visits and its end stops (the
+            # end stops :meth:`_gains` gives lie on wanted hexes the route does not visit,
+            # so leaving out the route's own stops, as :meth:`targets` does, changes
+            # nothing here)
             wanted_hex = self.wanted_hex
             visited = frozenset([h for h in map(wanted_hex.__getitem__, stops) if h is not None])
-            key = (visited, *starts)
-            got = self._bounds.get(key)
-            if got is None:
-                got = 0
-                for v, ss in self.targets(stops):
-                    if any(s in self._ends_from(a) for a in starts for s in ss):
-                        got = v
-                        break
-                self._bounds[key] = got
+            got = 0
+            if visited:
+                key = (visited, stops[0], stops[-1])
+                kept = self._bounds.get(key)
+                if kept is None:
+                    starts = self.starts(stops)
+                    for v, ss in self._gains(visited):
+                        if self._reached(starts, ss):
+                            got = v
+                            break
+                    self._bounds[key] = got
+                else:
+                    got = kept
             self._optimistic[i] = got
         return got
+
+    def _reached(self, starts: Sequence[int], stops: Sequence[int]) -> bool:
+        """Could a walk from one of ``starts`` end at one of ``stops`` (:meth:`_ends_from`)?"""
+        for a in starts:
+            ends = self._ends_from(a)
+            for s in stops:
+                if s in ends:
+                    return True
+        return False
 
     def alone(self, i: int) -> int:
         """A bound of what an extension adds to route ``i`` in any run, at most

@@ -58,7 +58,6 @@ from eighteen.engine.routes import (
     TrainRule,
     bonus_hexes,
     reaches,
-    route_value,
     share_once,
     visit_revenues,
     with_extension,
@@ -129,14 +128,14 @@ def _paid(
     tok: set[int],
 ) -> int:
     """What a route's stops pay a train (:func:`visit_revenues` where a stop pays only with
-    a visit, ``requires`` None when none does; :func:`route_value` where the train counts
+    a visit, ``requires`` None when none does; :meth:`TrainRule.total` where the train counts
     its best stops), its bonuses left out."""
     paid = [revs[s] for s in stops]
     if requires is not None and any([requires[s] for s in stops]):
         paid = visit_revenues(paid, [hexes[s] for s in stops], [requires[s] for s in stops])
     if rule.pay is None:  # (every stop counts)
         return sum(paid)
-    return route_value(rule, paid, [s in tok for s in stops], [hexes[s] for s in stops])[0]
+    return rule.total(paid, [s in tok for s in stops])
 
 
 def _values(
@@ -162,11 +161,16 @@ def _values(
     looked = bonus_hexes(bonuses) if bonuses else None
     on = [] if looked is None else [h if h in looked else None for h in hexes]
     shared: dict[frozenset[str], int] = {}
+    visit, towns = rule.visit, rule.towns
     for i, (stops, _, sides) in enumerate(routes):
-        if rule.towns or rule.visit is not None:
-            n_towns = sum(1 for s in stops if town[s]) if rule.towns else 0
-            if not rule.fits(len(stops), n_towns):
-                continue
+        # (TrainRule.fits, read here: over ``visit`` stops, only its extra towns)
+        n = len(stops)
+        if (
+            visit is not None
+            and n > visit
+            and (n > visit + towns or n - sum([town[s] for s in stops]) > visit)
+        ):
+            continue
         if simple:
             value = sum(revs[s] for s in stops)
         else:

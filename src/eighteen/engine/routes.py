@@ -255,6 +255,25 @@ class TrainRule:
         chosen = set(top)
         return tuple(i in chosen for i in range(n))
 
+    def total(self, revenues: Sequence[int], tokens: Sequence[bool]) -> int:
+        """What the stops :meth:`counted` counts pay together, found without ranking the
+        stops: the best ``pay`` revenues; with ``station_paid``, when every station pays
+        less than the last of those, the best station's in its place (a station paying
+        as much may stand for a stop it ties with: the same total)."""
+        pay = self.pay
+        if pay is None or pay >= len(revenues):
+            return sum(revenues)
+        best = sorted(revenues, reverse=True)
+        total = sum(best[:pay])
+        if self.station_paid and pay > 0:
+            station = -1
+            for r, t in zip(revenues, tokens, strict=True):
+                if t and r > station:
+                    station = r
+            if 0 <= station < best[pay - 1]:
+                total += station - best[pay - 1]
+        return total
+
     def describe(self) -> str:
         """``"4"``, ``"D"`` (unlimited), ``"3/5"``, ``"5+3"``."""
         if self.visit is None:
