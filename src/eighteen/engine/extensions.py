@@ -51,8 +51,8 @@ class Extender:
     ``excluded``: hexes the corporation may not run to (no extension visits them).
     ``routes(i) = (stop ids in order, hex-side bits)`` of route ``i``, the bits numbered like
     :func:`eighteen.engine.route_check.check_routes` (board sides, then one bit per track piece
-    with no side: ``1 << (len(board.sides) + path id)``); ``stops(i)``, when given, reads
-    the stops alone (the bits are then made only for routes valued exactly).
+    with no side: ``1 << (len(board.sides) + path id)``); ``stops[i]``, when given, holds
+    route ``i``'s stop ids alone (the bits are then made only for routes valued exactly).
     """
 
     def __init__(
@@ -62,7 +62,7 @@ class Extender:
         routes: Callable[[int], tuple[tuple[int, ...], int]],
         limit: int = 1 << 62,
         excluded: frozenset[str] = frozenset(),
-        stops: Callable[[int], tuple[int, ...]] | None = None,
+        stops: Sequence[tuple[int, ...]] | None = None,
     ) -> None:
         self.g = g
         self.bonuses = [b for b in bonuses if reaches(b)]
@@ -97,6 +97,10 @@ class Extender:
         ]
         #: per stop, its hex when that is one of ``wanted``, else None
         self.wanted_hex = [h if h in wanted else None for h in self.hexes]
+        #: per stop, a bit of its hex when that is one of ``wanted`` (one bit per such
+        #: hex), else 0: a route's wanted hexes as a number, a cheap key
+        bit_of = {h: 1 << k for k, h in enumerate(sorted(wanted))}
+        self.wanted_bit = [bit_of.get(h, 0) for h in self.hexes]
         # nodes: stops 0..n_stops-1, then hex sides; adjacency (path, other node)
         self.adj: list[list[tuple[int, int]]] = [[] for _ in range(n_stops + len(g.board.sides))]
         for pid, (a, b) in enumerate(g.ends):
@@ -108,7 +112,7 @@ class Extender:
         self._reach: dict[int, set[int]] = {}
         self._targets: dict[frozenset[str], list[tuple[int, list[int]]]] = {}
         self._optimistic: dict[int, int] = {}
-        self._bounds: dict[tuple[object, ...], int] = {}
+        self._bounds: dict[int, int] = {}
         self._alone: dict[int, int] = {}
         #: (the sides, the parts of the track they leave labelled so far: :meth:`_part`),
         #: the last asked
@@ -116,10 +120,10 @@ class Extender:
         self._best: dict[tuple[int, ...], tuple[int, dict[int, Walk]]] = {}
 
     def stops(self, i: int) -> tuple[int, ...]:
-        """Route ``i``'s stop ids in order (read by ``stops`` when given, without
+        """Route ``i``'s stop ids in order (read from ``stops`` when given, without
         making the route's bits)."""
         of = self._stops_of
-        return of(i) if of is not None else self.route(i)[0]
+        return of[i] if of is not None else self.route(i)[0]
 
     def _node(self, end: tuple[bool, int]) -> int:
         return end[1] if end[0] else self.n_stops + end[1]
@@ -196,29 +200,37 @@ class Extender:
 
     def optimistic(self, i: int) -> int:
         """An upper bound of what an extension adds to route ``i``."""
-        got = self._optimistic.get(i)
-        if got is None:
-            stops = self.stops(i)
-            # it follows from the wanted hexes the route visits and its end stops (the
-            # end stops :meth:`_gains` gives lie on wanted hexes the route does not visit,
-            # so leaving out the route's own stops, as :meth:`targets` does, changes
-            # nothing here)
-            wanted_hex = self.wanted_hex
-            visited = frozenset([h for h in map(wanted_hex.__getitem__, stops) if h is not None])
-            got = 0
-            if visited:
-                key = (visited, stops[0], stops[-1])
-                kept = self._bounds.get(key)
-                if kept is None:
-                    starts = self.starts(stops)
-                    for v, ss in self._gains(visited):
-                        if self._reached(starts, ss):
-                            got = v
-                            break
-                    self._bounds[key] = got
-                else:
-                    got = kept
-            self._optimistic[i] = got
+        # (the kept values read with ``in`` and ``[]``, not ``dict.get``: compiled, an
+        # untyped object's method is looked up and called, and this is asked per route)
+        known = self._optimistic
+        if i in known:
+            return known[i]
+        of = self._stops_of  # (:meth:`stops`, read here)
+        stops = of[i] if of is not None else self.route(i)[0]
+        # it follows from the wanted hexes the route visits and its end stops (the end
+        # stops :meth:`_gains` gives lie on wanted hexes the route does not visit, so
+        # leaving out the route's own stops, as :meth:`targets` does, changes nothing
+        # here), kept by those as one number (the hexes' bits, the end stops)
+        bit = self.wanted_bit
+        visited = 0
+        for s in stops:
+            visited |= bit[s]
+        got = 0
+        if visited:
+            key = (visited * self.n_stops + stops[0]) * self.n_stops + stops[-1]
+            bounds = self._bounds
+            if key in bounds:
+                got = bounds[key]
+            else:
+                hexes = self.hexes
+                hs = frozenset([hexes[s] for s in stops if bit[s]])
+                starts = self.starts(stops)
+                for v, ss in self._gains(hs):
+                    if self._reached(starts, ss):
+                        got = v
+                        break
+                bounds[key] = got
+        known[i] = got
         return got
 
     def _reached(self, starts: Sequence[int], stops: Sequence[int]) -> bool:

@@ -122,10 +122,6 @@ class _RouteSides:
         self.routes = routes
         self.gsides = gsides
 
-    def stops(self, i: int) -> tuple[int, ...]:
-        """Route ``i``'s stop ids in order (its bits not made)."""
-        return self.routes[i][0]
-
     def __call__(self, i: int) -> tuple[tuple[int, ...], int]:
         m = self.masks.get(i)
         if m is None:
@@ -150,7 +146,9 @@ class Exact:
         excluded: frozenset[str] = frozenset(),
     ) -> None:
         self._route = _RouteSides(routes, net.gsides)
-        self.ext = Extender(net.g, bonuses, self._route, excluded=excluded, stops=self._route.stops)
+        self.ext = Extender(
+            net.g, bonuses, self._route, excluded=excluded, stops=[r[0] for r in routes]
+        )
 
     def sides(self, idxs: Sequence[int]) -> int:
         """The hex-side bits routes ``idxs`` use together."""

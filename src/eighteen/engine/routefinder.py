@@ -123,15 +123,17 @@ def _paid(
     rule: TrainRule,
     stops: tuple[int, ...],
     revs: Sequence[int],
-    requires: list[tuple[str, ...]] | None,
+    requires: list[tuple[str, ...]],
+    visiting: set[int],
     hexes: list[str],
     tok: set[int],
 ) -> int:
-    """What a route's stops pay a train (:func:`visit_revenues` where a stop pays only with
-    a visit, ``requires`` None when none does; :meth:`TrainRule.total` where the train counts
-    its best stops), its bonuses left out."""
+    """What a route's stops pay a train (:func:`visit_revenues` where one of its stops is
+    among ``visiting``, those paying only with a visit, ``requires`` each stop's; and
+    :meth:`TrainRule.total` where the train counts its best stops), its bonuses left
+    out."""
     paid = [revs[s] for s in stops]
-    if requires is not None and any([requires[s] for s in stops]):
+    if visiting and not visiting.isdisjoint(stops):
         paid = visit_revenues(paid, [hexes[s] for s in stops], [requires[s] for s in stops])
     if rule.pay is None:  # (every stop counts)
         return sum(paid)
@@ -152,16 +154,19 @@ def _values(
     out: list[tuple[int, int, int]] = []
     g = net.g
     requires = [g.requires_visit(s) for s in range(len(net.passable))]
-    visits = any(requires)
-    simple = rule.pay is None and not bonuses and not visits
+    visiting = {s for s, need in enumerate(requires) if need}
+    simple = rule.pay is None and not bonuses and not visiting
     tok = set(net.tokens)
     hexes = [h for h, _, _ in g.stops]
     # a route's bonuses follow from the hexes they look at that it visits: reckoned once
-    # per such set (routes alike share it) when every bonus says its hexes
+    # per such set (routes alike share it) when every bonus says its hexes, kept by those
+    # hexes as one number (a bit per hex looked at, per stop its hex's or 0)
     looked = bonus_hexes(bonuses) if bonuses else None
-    on = [] if looked is None else [h if h in looked else None for h in hexes]
-    shared: dict[frozenset[str], int] = {}
+    bit_of = {h: 1 << k for k, h in enumerate(sorted(looked or ()))}
+    bit = [bit_of.get(h, 0) for h in hexes]
+    shared: dict[int, int] = {}
     visit, towns = rule.visit, rule.towns
+    optimistic = None if ext is None else ext.optimistic
     for i, (stops, _, sides) in enumerate(routes):
         # (TrainRule.fits, read here: over ``visit`` stops, only its extra towns)
         n = len(stops)
@@ -172,20 +177,24 @@ def _values(
         ):
             continue
         if simple:
-            value = sum(revs[s] for s in stops)
+            value = sum([revs[s] for s in stops])
         else:
-            value = _paid(rule, stops, revs, requires if visits else None, hexes, tok)
+            value = _paid(rule, stops, revs, requires, visiting, hexes, tok)
             if looked is not None:
-                key = frozenset([h for h in map(on.__getitem__, stops) if h is not None])
-                extra = shared.get(key)
-                if extra is None:
-                    extra = shared[key] = sum([b.amount(key) for b in bonuses])
-                value += extra
+                seen = 0
+                for s in stops:
+                    seen |= bit[s]
+                if seen in shared:
+                    value += shared[seen]
+                else:
+                    key = frozenset([hexes[s] for s in stops if bit[s]])
+                    extra = shared[seen] = sum([b.amount(key) for b in bonuses])
+                    value += extra
             elif bonuses:
                 hs = frozenset([hexes[s] for s in stops])
                 value += sum([b.amount(hs) for b in bonuses])
-        if ext is not None:
-            value += ext.optimistic(i)
+        if optimistic is not None:
+            value += optimistic(i)
         out.append((value, sides, i))
     out.sort(key=lambda x: -x[0])  # stable: ties keep the canonical route order
     return out
