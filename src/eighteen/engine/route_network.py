@@ -170,14 +170,11 @@ class Network:
         adj, passable, group = self.adj, self.passable, self.group
         found: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
         explored = 0
-        ls: list[int] = []  # left half: stops after t, outwards
-        lg: list[int] = []  # left half: segments, outwards
-        rs: list[int] = []
-        rg: list[int] = []
+        # A route grows from its stop t: a left half outwards, then a right half. Each
+        # half is carried as tuples in route order (the left half's stops ending with t),
+        # so a route found is their concatenation, not a list reversed and unpacked.
 
-        def record(t: int, sides: int) -> None:
-            stops = (*reversed(ls), t, *rs)
-            segs = (*reversed(lg), *rg)
+        def record(stops: tuple[int, ...], segs: tuple[int, ...], sides: int) -> None:
             a, b = stops[0], stops[-1]
             ga = group[a]
             if ga is not None and ga == group[b]:
@@ -187,7 +184,17 @@ class Network:
                 segs = segs[::-1]
             found.append((stops, segs, sides))
 
-        def right(t: int, cur: int, visited: int, sides: int, n: int, first: int) -> None:
+        def right(
+            lt: tuple[int, ...],
+            lg: tuple[int, ...],
+            rs: tuple[int, ...],
+            rg: tuple[int, ...],
+            cur: int,
+            visited: int,
+            sides: int,
+            n: int,
+            first: int,
+        ) -> None:
             nonlocal explored
             for sid, o, ss in adj[cur]:
                 if sid <= first or ss & sides or visited >> o & 1:
@@ -195,16 +202,22 @@ class Network:
                 explored += 1
                 if explored > budget:
                     raise _OutOfBudget
-                rs.append(o)
-                rg.append(sid)
+                rs2 = rs + (o,)
+                rg2 = rg + (sid,)
                 s2 = sides | ss
-                record(t, s2)
+                record(lt + rs2, lg + rg2, s2)
                 if n + 1 < limit and passable[o]:
-                    right(t, o, visited | 1 << o, s2, n + 1, -1)
-                rs.pop()
-                rg.pop()
+                    right(lt, lg, rs2, rg2, o, visited | 1 << o, s2, n + 1, -1)
 
-        def left(t: int, cur: int, visited: int, sides: int, n: int) -> None:
+        def left(
+            t: int,
+            lt: tuple[int, ...],
+            lg: tuple[int, ...],
+            cur: int,
+            visited: int,
+            sides: int,
+            n: int,
+        ) -> None:
             nonlocal explored
             for sid, o, ss in adj[cur]:
                 if ss & sides or visited >> o & 1:
@@ -212,22 +225,20 @@ class Network:
                 explored += 1
                 if explored > budget:
                     raise _OutOfBudget
-                ls.append(o)
-                lg.append(sid)
+                lt2 = (o,) + lt
+                lg2 = (sid,) + lg
                 v2, s2 = visited | 1 << o, sides | ss
-                record(t, s2)
+                record(lt2, lg2, s2)
                 if n + 1 < limit:
                     if passable[t]:  # t inside the route (an off-board station: only an end)
-                        right(t, t, v2, s2, n + 1, lg[0])
+                        right(lt2, lg2, (), (), t, v2, s2, n + 1, lg2[-1])
                     if passable[o]:
-                        left(t, o, v2, s2, n + 1)
-                ls.pop()
-                lg.pop()
+                        left(t, lt2, lg2, o, v2, s2, n + 1)
 
         banned = 0
         try:
             for t in self.tokens:
-                left(t, t, banned | 1 << t, 0, 1)
+                left(t, (t,), (), t, banned | 1 << t, 0, 1)
                 banned |= 1 << t
         except _OutOfBudget:
             found.sort()
