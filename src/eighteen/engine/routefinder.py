@@ -242,27 +242,8 @@ def optimize(
     return board.cached(
         "optimize",
         key,
-        lambda: _searched(board, state, corp, rules, revenue_key, bonuses, budget, st, ex, gr),
+        lambda: _optimize(board, state, corp, rules, revenue_key, bonuses, budget, st, ex, gr),
     )
-
-
-def _searched(
-    board: Board,
-    state: MapState,
-    corp: str,
-    trains: tuple[tuple[str, TrainRule], ...],
-    revenue_key: str,
-    bonuses: Sequence[Bonus],
-    budget: int,
-    stations: frozenset[str],
-    excluded: frozenset[str],
-    groups: frozenset[tuple[str, str]],
-) -> RouteResult:
-    """:func:`_optimize` at the search's pace of the collector (:data:`SEARCH_PACE`)."""
-    with collector.bulk(SEARCH_PACE):
-        return _optimize(
-            board, state, corp, trains, revenue_key, bonuses, budget, stations, excluded, groups
-        )
 
 
 def _optimize(
@@ -279,69 +260,70 @@ def _optimize(
 ) -> RouteResult:
     if not trains:
         return RouteResult((), 0, True, 0, 0)
-    net = network(board, state, corp, stations, excluded, groups)
-    limits = [r.max_stops for _, r in trains]
-    limit = None if None in limits else max(x for x in limits if x is not None)
-    enum = net.enumerate(limit, budget)
-    explored = enum.explored
-    revs = net.revenues(revenue_key)
-    exact = None
-    if any(reaches(b) for b in bonuses):
-        exact = Exact(net, enum.routes, bonuses, excluded)
-    ext = None if exact is None else exact.ext
-    lists: dict[TrainRule, list[tuple[int, int, int]]] = {}
-    for _, r in trains:
-        if r not in lists:
-            lists[r] = _values(net, enum.routes, r, revs, bonuses, ext)
-    # trains with the most valuable routes first, then in the given order; identical
-    # trains side by side
-    first: dict[TrainRule, int] = {}
-    for i, (_, r) in enumerate(trains):
-        first.setdefault(r, i)
-    order = sorted(
-        range(len(trains)),
-        key=lambda i: (
-            -(lists[trains[i][1]][0][0] if lists[trains[i][1]] else -1),
-            -len(lists[trains[i][1]]),
-            first[trains[i][1]],
-            i,
-        ),
-    )
-    cand = [lists[trains[i][1]] for i in order]
-    left = budget - explored if enum.complete else 0
-    once_of = once_amounts(net, enum.routes, bonuses)
-    if exact is not None:
-        exact.ext.limit = left
-    picks, total, bound, used = choose(
-        cand, [trains[i][1] for i in order], left, net, enum.routes, once_of, exact
-    )
-    explored += used + (exact.explored if exact is not None else 0)
-    optimal = enum.complete and bound <= total
-    if not enum.complete:
-        bound = max(total, sum(net.bound(r, revs, bonuses) for _, r in trains))
-    elif exact is not None and exact.ext.incomplete:  # some extension search was cut short
-        optimal = False
-        bound = max(total, sum(items[0][0] for items in cand if items))
-    routes: dict[int, Route] = {}
-    for k, item in enumerate(picks):
-        if item is not None:
-            i = order[k]
-            tid, rule = trains[i]
-            raw = enum.routes[item[2]]
-            routes[i] = net.to_route(raw, tid, rule, revenue_key, bonuses)
-    if exact is not None:
-        index = {i: item[2] for i, item in zip(order, picks, strict=True) if item is not None}
-        walks = exact.walks(list(index.values()))
-        g = net.g
-        for i, route in routes.items():
-            walk = walks.get(index[i])
-            if walk is not None:
-                end, pids, _ = walk
-                paths = [g.paths[p] for p in pids]
-                routes[i] = with_extension(route, paths, g.stops[end][0], bonuses)
-    chosen = tuple(share_once([routes[i] for i in sorted(routes)], bonuses))
-    assert sum(r.revenue for r in chosen) == total
-    return RouteResult(chosen, total, optimal, max(bound, total), explored)
+    with collector.bulk(SEARCH_PACE):  # (the search at its pace of the collector)
+        net = network(board, state, corp, stations, excluded, groups)
+        limits = [r.max_stops for _, r in trains]
+        limit = None if None in limits else max(x for x in limits if x is not None)
+        enum = net.enumerate(limit, budget)
+        explored = enum.explored
+        revs = net.revenues(revenue_key)
+        exact = None
+        if any(reaches(b) for b in bonuses):
+            exact = Exact(net, enum.routes, bonuses, excluded)
+        ext = None if exact is None else exact.ext
+        lists: dict[TrainRule, list[tuple[int, int, int]]] = {}
+        for _, r in trains:
+            if r not in lists:
+                lists[r] = _values(net, enum.routes, r, revs, bonuses, ext)
+        # trains with the most valuable routes first, then in the given order; identical
+        # trains side by side
+        first: dict[TrainRule, int] = {}
+        for i, (_, r) in enumerate(trains):
+            first.setdefault(r, i)
+        order = sorted(
+            range(len(trains)),
+            key=lambda i: (
+                -(lists[trains[i][1]][0][0] if lists[trains[i][1]] else -1),
+                -len(lists[trains[i][1]]),
+                first[trains[i][1]],
+                i,
+            ),
+        )
+        cand = [lists[trains[i][1]] for i in order]
+        left = budget - explored if enum.complete else 0
+        once_of = once_amounts(net, enum.routes, bonuses)
+        if exact is not None:
+            exact.ext.limit = left
+        picks, total, bound, used = choose(
+            cand, [trains[i][1] for i in order], left, net, enum.routes, once_of, exact
+        )
+        explored += used + (exact.explored if exact is not None else 0)
+        optimal = enum.complete and bound <= total
+        if not enum.complete:
+            bound = max(total, sum(net.bound(r, revs, bonuses) for _, r in trains))
+        elif exact is not None and exact.ext.incomplete:  # some extension search was cut short
+            optimal = False
+            bound = max(total, sum(items[0][0] for items in cand if items))
+        routes: dict[int, Route] = {}
+        for k, item in enumerate(picks):
+            if item is not None:
+                i = order[k]
+                tid, rule = trains[i]
+                raw = enum.routes[item[2]]
+                routes[i] = net.to_route(raw, tid, rule, revenue_key, bonuses)
+        if exact is not None:
+            index = {i: item[2] for i, item in zip(order, picks, strict=True) if item is not None}
+            walks = exact.walks(list(index.values()))
+            g = net.g
+            for i, route in routes.items():
+                walk = walks.get(index[i])
+                if walk is not None:
+                    end, pids, _ = walk
+                    paths = [g.paths[p] for p in pids]
+                    routes[i] = with_extension(route, paths, g.stops[end][0], bonuses)
+        chosen = tuple(share_once([routes[i] for i in sorted(routes)], bonuses))
+        assert sum(r.revenue for r in chosen) == total
+        return RouteResult(chosen, total, optimal, max(bound, total), explored)
 
 
 def all_routes(
