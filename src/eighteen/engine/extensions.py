@@ -166,17 +166,16 @@ class Extender:
 
     def targets(self, stops: Sequence[int]) -> list[tuple[int, list[int]]]:
         """(gain, end stops) best first: what ending an extension of a route on ``stops``
-        at each stop adds to the route (stops of the route left out; gains > 0 only)."""
+        at each stop adds to the route (none of the route's stops; gains > 0 only; the
+        lists are :meth:`_gains`' own, not to be changed)."""
         wanted_hex = self.wanted_hex
         hs = frozenset([h for h in map(wanted_hex.__getitem__, stops) if h is not None])
-        if not hs:
-            return []
-        on_route = set(stops)
-        return [(v, [s for s in ss if s not in on_route]) for v, ss in self._gains(hs)]
+        return self._gains(hs) if hs else []
 
     def _gains(self, hs: frozenset[str]) -> list[tuple[int, list[int]]]:
-        """(gain, end stops) best first for a route visiting the wanted hexes ``hs`` (its
-        own stops not left out: they lie on those hexes, where no end stop adds)."""
+        """(gain, end stops) best first for a route visiting the wanted hexes ``hs`` (the
+        lists kept: not to be changed). A route's own stops are never among them: each
+        lies on a hex of ``hs``, where no end stop is counted, or on no wanted hex."""
         # What a route earns from an extension depends only on the wanted hexes it visits
         # (every bonus end and port is one), so the gains are kept under those: routes
         # differing elsewhere share them.
@@ -207,10 +206,8 @@ class Extender:
             return known[i]
         of = self._stops_of  # (:meth:`stops`, read here)
         stops = of[i] if of is not None else self.route(i)[0]
-        # it follows from the wanted hexes the route visits and its end stops (the end
-        # stops :meth:`_gains` gives lie on wanted hexes the route does not visit, so
-        # leaving out the route's own stops, as :meth:`targets` does, changes nothing
-        # here), kept by those as one number (the hexes' bits, the end stops)
+        # it follows from the wanted hexes the route visits and its end stops
+        # (:meth:`targets`), kept by those as one number (the hexes' bits, the end stops)
         bit = self.wanted_bit
         visited = 0
         for s in stops:
