@@ -28,6 +28,7 @@ from eighteen.engine.routes import (
     RouteError,
     Stop,
     TrainRule,
+    hex_bits,
     table_bonuses,
 )
 from eighteen.title.model import Bonus, Distance
@@ -381,6 +382,13 @@ def test_a_train_rules_total_is_what_its_counted_stops_pay(
     four_seven = TrainRule(7, 4, station_paid=True)
     assert four_seven.total([40, 30, 30, 20, 10], [False] * 4 + [True]) == 110
     assert four_seven.total([40, 30, 30, 20, 10], [False] * 5) == 120
+
+
+def test_hex_bits_give_each_hex_among_one_bit_and_others_none() -> None:
+    """A route's hexes among a set as one number: B2 and B6 (sorted) get bits 1 and 2 at
+    every stop on them, B4 none."""
+    assert hex_bits(["B6", "B2", "B4", "B6"], {"B6", "B2"}) == [2, 1, 0, 2]
+    assert hex_bits(["B2"], ()) == [0]
 
 
 def test_n_m_and_n_plus_s_trains_on_a_line() -> None:

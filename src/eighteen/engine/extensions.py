@@ -34,7 +34,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
 from eighteen.engine.graph import TrackGraph
-from eighteen.engine.routes import Bonus, extension_value, reaches
+from eighteen.engine.routes import Bonus, extension_value, hex_bits, reaches
 
 
 class _Stop(Exception):
@@ -97,10 +97,8 @@ class Extender:
         ]
         #: per stop, its hex when that is one of ``wanted``, else None
         self.wanted_hex = [h if h in wanted else None for h in self.hexes]
-        #: per stop, a bit of its hex when that is one of ``wanted`` (one bit per such
-        #: hex), else 0: a route's wanted hexes as a number, a cheap key
-        bit_of = {h: 1 << k for k, h in enumerate(sorted(wanted))}
-        self.wanted_bit = [bit_of.get(h, 0) for h in self.hexes]
+        #: per stop, the bit of its hex among ``wanted`` (:func:`hex_bits`)
+        self.wanted_bit = hex_bits(self.hexes, wanted)
         # nodes: stops 0..n_stops-1, then hex sides; adjacency (path, other node)
         self.adj: list[list[tuple[int, int]]] = [[] for _ in range(n_stops + len(g.board.sides))]
         for pid, (a, b) in enumerate(g.ends):

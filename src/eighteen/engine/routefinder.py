@@ -57,6 +57,7 @@ from eighteen.engine.routes import (
     TrainDistance,
     TrainRule,
     bonus_hexes,
+    hex_bits,
     reaches,
     share_once,
     visit_revenues,
@@ -162,8 +163,7 @@ def _values(
     # per such set (routes alike share it) when every bonus says its hexes, kept by those
     # hexes as one number (a bit per hex looked at, per stop its hex's or 0)
     looked = bonus_hexes(bonuses) if bonuses else None
-    bit_of = {h: 1 << k for k, h in enumerate(sorted(looked or ()))}
-    bit = [bit_of.get(h, 0) for h in hexes]
+    bit = hex_bits(hexes, looked or ())
     shared: dict[int, int] = {}
     visit, towns = rule.visit, rule.towns
     optimistic = None if ext is None else ext.optimistic

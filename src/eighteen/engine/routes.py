@@ -472,6 +472,15 @@ def visit_revenues(
     ]
 
 
+def hex_bits(hexes: Sequence[str], among: Collection[str]) -> list[int]:
+    """Per stop of ``hexes`` (each stop's hex), a bit of its hex when that is one of
+    ``among`` (one bit per such hex, in sorted order), else 0: the hexes of ``among`` a
+    route visits as one number, ORed over its stops (a cheap key where a frozenset of
+    them would be made and hashed per route)."""
+    bit_of = {h: 1 << k for k, h in enumerate(sorted(among))}
+    return [bit_of.get(h, 0) for h in hexes]
+
+
 def route_value(
     rule: TrainRule,
     revenues: Sequence[int],
